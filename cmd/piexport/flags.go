@@ -1,0 +1,45 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/spf13/pflag"
+)
+
+const usageHead = `piexport turns pi coding agent session files into readable HTML.
+
+Usage:
+  piexport [flags] SESSION.jsonl
+  piexport --format tree SESSION.jsonl
+
+Flags:
+`
+
+// parseFlags parses args. It returns nil options and no error when it has
+// answered --help or --version itself.
+func parseFlags(args []string, stdout io.Writer) (*options, error) {
+	fs := pflag.NewFlagSet("piexport", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SortFlags = false
+	opt := &options{}
+	fs.StringVar(&opt.format, "format", "html", "output `format`: html, tree (the entry tree as text), tree-json (canonical tree JSON)")
+	help := fs.BoolP("help", "h", false, "show this help")
+	showVersion := fs.Bool("version", false, "print the version")
+	if err := fs.Parse(args); err != nil {
+		return nil, usageError{err}
+	}
+	if *help {
+		fmt.Fprint(stdout, usageHead+fs.FlagUsages())
+		return nil, nil
+	}
+	if *showVersion {
+		fmt.Fprintf(stdout, "piexport %s\n", version)
+		return nil, nil
+	}
+	opt.files = fs.Args()
+	if len(opt.files) == 0 {
+		return nil, usagef("no session file given")
+	}
+	return opt, nil
+}

@@ -1,0 +1,46 @@
+// Command piexport turns pi coding agent session files into readable,
+// shareable HTML.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+
+	"github.com/spf13/pflag"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(exitCode(err, os.Stderr))
+}
+
+// usageError marks an error in how piexport was called (exit status 2).
+type usageError struct{ err error }
+
+func (u usageError) Error() string { return u.err.Error() }
+func (u usageError) Unwrap() error { return u.err }
+
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
+}
+
+// exitCode prints err as one sentence and says how to exit: 0 on success,
+// 2 for a usage error, 1 for any other failure.
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil || errors.Is(err, pflag.ErrHelp) {
+		return 0
+	}
+	fmt.Fprintf(stderr, "piexport: %v\n", err)
+	var u usageError
+	if errors.As(err, &u) {
+		fmt.Fprintln(stderr, "Run 'piexport --help' for usage.")
+		return 2
+	}
+	return 1
+}

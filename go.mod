@@ -1,0 +1,16 @@
+module github.com/piexport/piexport
+
+go 1.26.8
+
+require (
+	github.com/alecthomas/chroma/v2 v2.27.0 // indirect
+	github.com/chromedp/cdproto v0.159.0 // indirect
+	github.com/chromedp/chromedp v0.23.0 // indirect
+	github.com/dlclark/regexp2/v2 v2.2.1 // indirect
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+	github.com/goccy/go-json v0.12.0 // indirect
+	github.com/google/go-cmp v0.7.0 // indirect
+	github.com/spf13/pflag v1.0.10 // indirect
+	github.com/yuin/goldmark v1.8.7 // indirect
+	golang.org/x/net v0.62.0 // indirect
+)

@@ -1,0 +1,470 @@
+package session
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// ErrNotSession reports a file that is not a pi session at all: empty,
+// binary, or a stream of `pi --mode json` events.
+var ErrNotSession = errors.New("not a pi session file")
+
+// maxWarningsPerKind bounds how many warnings of one kind are kept, so a
+// file with a million blank lines does not drown the reader.
+const maxWarningsPerKind = 20
+
+// Load reads the session file at path. The file is opened read-only and
+// never written, truncated or locked.
+func Load(path string) (*Session, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Read(f, path)
+}
+
+// Read reads a session from r; name is the file name used in warnings and
+// errors.
+func Read(r io.Reader, name string) (*Session, error) {
+	l := loader{s: &Session{File: name}, kinds: map[string]int{}}
+	if err := l.readLines(bufio.NewReaderSize(r, 1<<20)); err != nil {
+		return nil, fmt.Errorf("%s:%d: %w", name, l.line, err)
+	}
+	if err := l.finish(); err != nil {
+		return nil, err
+	}
+	return l.s, nil
+}
+
+// object is one JSON object read from the file, before migration.
+type object struct {
+	line, part int
+	wire       wireEntry
+	raw        []byte // owned copy, kept only where Entry.Raw needs it
+	typeErr    error  // the object is JSON but its fields had unexpected types
+}
+
+type loader struct {
+	s       *Session
+	line    int
+	objects []object
+	kinds   map[string]int // warnings per kind, for maxWarningsPerKind
+	crlf    bool
+}
+
+func (l *loader) warn(kind string, line int, format string, args ...any) {
+	l.kinds[kind]++
+	n := l.kinds[kind]
+	switch {
+	case n <= maxWarningsPerKind:
+		l.s.Warnings = append(l.s.Warnings, Warning{File: l.s.File, Line: line, Text: fmt.Sprintf(format, args...)})
+	case n == maxWarningsPerKind+1:
+		l.s.Warnings = append(l.s.Warnings, Warning{File: l.s.File, Line: line, Text: "more warnings of this kind follow; not listed"})
+	}
+}
+
+// readLines reads r one line at a time. Lines can be tens of megabytes long
+// (tool output), so the reader's buffer is only a window: longer lines are
+// gathered in buf.
+func (l *loader) readLines(r *bufio.Reader) error {
+	var buf []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		line := chunk
+		if err == bufio.ErrBufferFull {
+			buf = append(buf[:0], chunk...)
+			for err == bufio.ErrBufferFull {
+				chunk, err = r.ReadSlice('\n')
+				buf = append(buf, chunk...)
+			}
+			line = buf
+		}
+		if err != nil && err != io.EOF {
+			l.line++
+			return err
+		}
+		if len(line) == 0 && err == io.EOF {
+			return nil
+		}
+		l.line++
+		complete := err == nil // the line ended in '\n'
+		l.readLine(line, complete)
+		if err == io.EOF {
+			return nil
+		}
+	}
+}
+
+func (l *loader) readLine(line []byte, complete bool) {
+	n := l.line
+	line = bytes.TrimSuffix(line, []byte("\n"))
+	if bytes.HasSuffix(line, []byte("\r")) {
+		line = line[:len(line)-1]
+		if !l.crlf {
+			l.crlf = true
+			l.warn("crlf", n, "the file has Windows line endings (CRLF); read as plain line ends")
+		}
+	}
+	if n == 1 && bytes.HasPrefix(line, []byte("\xef\xbb\xbf")) {
+		line = line[3:]
+		l.warn("bom", n, "the file starts with a UTF-8 byte order mark; ignored")
+	}
+	if len(bytes.TrimSpace(line)) == 0 {
+		if complete || len(line) > 0 {
+			l.warn("blank", n, "blank line; skipped")
+		}
+		return
+	}
+	if bytes.IndexByte(line, 0) >= 0 {
+		l.warn("binary", n, "the line holds NUL bytes: binary data, not JSON; skipped")
+		return
+	}
+	if !utf8.Valid(line) {
+		line = bytes.ToValidUTF8(line, []byte("\uFFFD"))
+		l.warn("utf8", n, "the line is not valid UTF-8; the bad bytes are shown as \uFFFD")
+	}
+	var w wireEntry
+	err := unmarshal(line, &w)
+	if err == nil {
+		l.add(object{line: n, part: 1, wire: w}, line)
+		return
+	}
+	l.readObjects(line, complete, err)
+}
+
+// readObjects is the slow path for a line that is not one JSON object: it
+// recovers every object the line holds (pi v1 files have lines with two
+// objects run together) and says what is wrong with the rest.
+func (l *loader) readObjects(line []byte, complete bool, firstErr error) {
+	n := l.line
+	dec := json.NewDecoder(bytes.NewReader(line))
+	var parts []json.RawMessage
+	var err error
+	for {
+		var raw json.RawMessage
+		if err = dec.Decode(&raw); err != nil {
+			break
+		}
+		parts = append(parts, raw)
+	}
+	if err == io.EOF {
+		err = nil
+	}
+	kept := 0
+	for _, raw := range parts {
+		raw = bytes.TrimSpace(raw)
+		if len(raw) == 0 || raw[0] != '{' {
+			l.warn("notobject", n, "the line is JSON but not an object (%s); skipped", jsonKind(raw))
+			continue
+		}
+		kept++
+		o := object{line: n, part: kept}
+		if e := unmarshal(raw, &o.wire); e != nil {
+			// Valid JSON whose fields have unexpected types: keep it whole as
+			// a generic entry rather than lose it.
+			o.wire = wireEntry{}
+			var head struct {
+				Type string `json:"type"`
+			}
+			_ = json.Unmarshal(raw, &head)
+			o.wire.Type = head.Type
+			o.typeErr = e
+		}
+		l.add(o, raw)
+	}
+	if len(parts) > 1 && kept > 1 {
+		l.warn("multi", n, "the line holds %d JSON objects run together; each is kept as an entry", kept)
+	}
+	switch {
+	case err == nil:
+	case !complete && (errors.Is(err, io.ErrUnexpectedEOF) || isUnexpectedEnd(err)):
+		l.warn("truncated", n, "the last line is cut short (the file ends mid-entry, as after a crash while writing); everything before it is kept")
+	case kept > 0:
+		l.warn("malformed", n, "after %d JSON object(s) the line is not valid JSON (%v); the rest of the line is skipped", kept, err)
+	default:
+		if firstErr == nil {
+			firstErr = err
+		}
+		l.warn("malformed", n, "the line is not valid JSON (%v); skipped", simplifyJSONError(err))
+	}
+}
+
+func isUnexpectedEnd(err error) bool {
+	var se *json.SyntaxError
+	return errors.As(err, &se) && strings.Contains(se.Error(), "unexpected end")
+}
+
+func simplifyJSONError(err error) string {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Sprintf("%s, at byte %d", se.Error(), se.Offset)
+	}
+	return err.Error()
+}
+
+func jsonKind(raw []byte) string {
+	switch {
+	case len(raw) == 0:
+		return "empty"
+	case raw[0] == '[':
+		return "an array"
+	case raw[0] == '"':
+		return "a string"
+	case raw[0] == 't' || raw[0] == 'f':
+		return "a boolean"
+	case raw[0] == 'n':
+		return "null"
+	default:
+		return "a number"
+	}
+}
+
+// add keeps an object. raw is the object's bytes in the reader's buffer; it is
+// copied only when the entry will keep it.
+func (l *loader) add(o object, raw []byte) {
+	if o.typeErr != nil || keepsRaw(&o.wire) {
+		o.raw = bytes.Clone(raw)
+	}
+	l.objects = append(l.objects, o)
+}
+
+// keepsRaw says which entries keep their JSON as the file has it: those this
+// package does not model (shown raw to the reader) and small bookkeeping ones.
+func keepsRaw(w *wireEntry) bool {
+	switch w.Type {
+	case "message":
+		return w.Message == nil || !knownRoles[w.Message.Role] || w.Message.Content.unknownBlocks
+	case "model_change", "thinking_level_change", "compaction", "branch_summary":
+		return false
+	case "custom_message":
+		return w.Content.unknownBlocks
+	}
+	return true
+}
+
+// knownEntryTypes are the entry types of pi and omp sessions. A file none of
+// whose lines has one of these is not a session.
+var knownEntryTypes = map[string]bool{
+	"message": true, "model_change": true, "thinking_level_change": true,
+	"compaction": true, "branch_summary": true, "custom": true,
+	"custom_message": true, "label": true, "session_info": true,
+	"ttsr_injection": true, "session_init": true, "mcp_tool_selection": true,
+	"mode_change": true,
+}
+
+var knownRoles = map[string]bool{
+	"user": true, "assistant": true, "toolResult": true, "bashExecution": true,
+	"custom": true, "hookMessage": true, "branchSummary": true,
+	"compactionSummary": true, "developer": true, "jsExecution": true,
+}
+
+// finish finds the header, migrates the entries and builds the tree.
+func (l *loader) finish() error {
+	s := l.s
+	if len(l.objects) == 0 {
+		if l.line == 0 {
+			return fmt.Errorf("%s: %w: the file is empty", s.File, ErrNotSession)
+		}
+		return fmt.Errorf("%s: %w: none of its %d lines is a JSON object", s.File, ErrNotSession, l.line)
+	}
+
+	headerAt := -1
+	for i := range l.objects {
+		if l.objects[i].wire.Type == "session" {
+			headerAt = i
+			break
+		}
+	}
+	hasIDs := false
+	known := 0
+	types := map[string]bool{}
+	for i := range l.objects {
+		o := &l.objects[i]
+		if i == headerAt {
+			continue
+		}
+		if o.wire.ID != nil && o.wire.ParentID != nil {
+			hasIDs = true
+		}
+		if knownEntryTypes[o.wire.Type] {
+			known++
+		} else if len(types) < 8 {
+			types[o.wire.Type] = true
+		}
+	}
+	if known == 0 && len(l.objects) > 1 {
+		return fmt.Errorf("%s: %w: none of its entries is of a session entry type (it has %s); `pi --mode json` event streams look like this", s.File, ErrNotSession, listTypes(types))
+	}
+	if known == 0 {
+		return fmt.Errorf("%s: %w: it holds no session entries", s.File, ErrNotSession)
+	}
+
+	version := 0
+	if headerAt >= 0 {
+		h := &l.objects[headerAt]
+		s.Header = l.header(h)
+		version = s.Header.FileVersion
+		if headerAt > 0 {
+			l.warn("header", h.line, "the session header is not the file's first line; the lines before it are kept as entries")
+		}
+	} else {
+		l.warn("header", 0, "the file has no session header (its first line is an entry); the entries are shown without one")
+	}
+	switch {
+	case version == 0 && hasIDs:
+		if s.Header != nil {
+			l.warn("version", s.Header.Line, "the header has no version but the entries carry ids; keeping the file's own parent links")
+		}
+		version = CurrentVersion
+	case version == 0:
+		version = 1
+	case version > CurrentVersion:
+		l.warn("version", s.Header.Line, "format version %d is newer than this piexport knows (%d); loading it as best it can", version, CurrentVersion)
+	}
+
+	entries := make([]*Entry, 0, len(l.objects))
+	var all []*Entry // every object, header included, for v1 entry indexes
+	for i := range l.objects {
+		o := &l.objects[i]
+		if i == headerAt {
+			all = append(all, nil)
+			continue
+		}
+		e := l.entry(o)
+		entries = append(entries, e)
+		all = append(all, e)
+	}
+	l.objects = nil
+	s.Entries = entries
+
+	if version < 2 {
+		migrateV1(s, all)
+	}
+	if version < 3 {
+		migrateV2(s)
+	}
+	if s.Header != nil && s.Header.Version < CurrentVersion {
+		s.Header.Version = CurrentVersion
+	}
+	l.buildTree()
+	return nil
+}
+
+func listTypes(types map[string]bool) string {
+	var names []string
+	for t := range types {
+		if t == "" {
+			t = "(no type)"
+		}
+		names = append(names, fmt.Sprintf("%q", t))
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}
+
+func (l *loader) header(o *object) *Header {
+	w := &o.wire
+	h := &Header{
+		Line:          o.line,
+		ID:            w.ID.value(),
+		Time:          parseTime(w.Timestamp),
+		Cwd:           w.Cwd,
+		ParentSession: w.ParentSession,
+		BranchedFrom:  w.BranchedFrom,
+		Provider:      w.Provider,
+		ModelID:       w.ModelID,
+		ThinkingLevel: w.ThinkingLevel,
+	}
+	if w.Version != nil {
+		h.FileVersion = int(*w.Version)
+		if float64(h.FileVersion) != *w.Version || h.FileVersion < 1 {
+			l.warn("version", o.line, "the header's version %v is not a format version; read as version %d", *w.Version, CurrentVersion)
+			h.FileVersion = CurrentVersion
+		}
+	}
+	h.Version = h.FileVersion
+	return h
+}
+
+// entry turns a decoded object into an Entry.
+func (l *loader) entry(o *object) *Entry {
+	w := &o.wire
+	e := &Entry{
+		Line:     o.line,
+		Part:     o.part,
+		Type:     w.Type,
+		FileID:   w.ID.value(),
+		ParentID: w.ParentID.value(),
+		Time:     parseTime(w.Timestamp),
+		Raw:      o.raw,
+
+		v1FirstKept: -1,
+	}
+	if o.typeErr != nil {
+		l.warn("fields", o.line, "a %q entry has fields of unexpected types (%v); shown as raw JSON", w.Type, o.typeErr)
+		return e
+	}
+	switch w.Type {
+	case "message":
+		if w.Message == nil {
+			l.warn("fields", o.line, "a message entry without a message; shown as raw JSON")
+			break
+		}
+		e.Message = w.Message.message()
+	case "model_change":
+		e.Provider, e.ModelID, e.ModelRole = w.Provider, w.ModelID, w.Role
+		if e.ModelID == "" && w.Model != "" {
+			// omp writes one "provider/modelId" string; providers may hold
+			// slashes of their own only after the first one.
+			e.Provider, e.ModelID, _ = strings.Cut(w.Model, "/")
+			if e.ModelID == "" {
+				e.Provider, e.ModelID = "", w.Model
+			}
+		}
+	case "thinking_level_change":
+		e.ThinkingLevel = w.ThinkingLevel
+	case "compaction":
+		e.Summary, e.ShortSummary = w.Summary, w.ShortSummary
+		e.FirstKeptEntryID = w.FirstKeptEntryID
+		if w.FirstKeptIndex != nil {
+			e.v1FirstKept = int(*w.FirstKeptIndex)
+		}
+		e.TokensBefore = int64(w.TokensBefore)
+		e.Details = w.Details
+		e.FromHook = truthy(w.FromHook) || truthy(w.FromExtension)
+	case "branch_summary":
+		e.Summary, e.FromID, e.Details = w.Summary, w.FromID, w.Details
+	case "custom":
+		e.CustomType = w.CustomType
+	case "custom_message":
+		e.CustomType = w.CustomType
+		e.Content, e.ContentIsString = w.Content.blocks, w.Content.isString
+		e.Display = w.Display
+		e.Details = w.Details
+	case "label":
+		e.TargetID = w.TargetID
+		if w.Label != nil {
+			e.LabelText = *w.Label
+		}
+	case "session_info":
+		if w.Name != nil {
+			e.SessionName = *w.Name
+		}
+	}
+	return e
+}
+
+// truthy reads a flag that forks write as a boolean or as a name.
+func truthy(raw json.RawMessage) bool {
+	s := string(bytes.TrimSpace(raw))
+	return s != "" && s != "false" && s != "null" && s != `""` && s != "0"
+}
