@@ -1,0 +1,649 @@
+// Package sessiongen writes synthetic pi coding-agent sessions (JSONL,
+// version 3) for benchmarks and tests.
+//
+// The output follows the shapes pi's SessionManager writes (see
+// shared/corpus/pi-v3-sdk-*.jsonl): a session header, model and thinking
+// level changes, user, assistant and toolResult messages, bashExecution
+// messages, custom and custom_message entries, compactions, branch summaries,
+// labels and session names. Text comes from word lists and code templates
+// driven by a seeded generator, so the same Options give the same bytes on
+// every run and every platform, while the text itself varies enough that
+// compression does not flatter a benchmark.
+package sessiongen
+
+import (
+	"bufio"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+)
+
+// Options says what to generate.
+type Options struct {
+	// Seed selects the content; the same Options give the same bytes.
+	Seed int64
+	// TargetBytes stops generation once the file is at least this big. The
+	// turn under way still completes, with its remaining parts shrunk so the
+	// file ends close to the target. Zero means 1 MB.
+	TargetBytes int64
+	// Branches occasionally goes back to an earlier user message, as pi's
+	// /tree does, and continues from there, usually after a branch_summary.
+	Branches bool
+	// Images adds a few base64 PNG images (5–80 KB) to user messages and to
+	// read results.
+	Images bool
+	// Compactions adds a compaction entry every few turns, with
+	// details.readFiles and details.modifiedFiles.
+	Compactions bool
+	// Labels adds a session_info name and a few label entries.
+	Labels bool
+	// Chain, if positive, ignores TargetBytes and the flags above and writes
+	// exactly Chain entries after the header: short user and assistant
+	// messages alternating in one linear chain, for depth tests.
+	Chain int
+	// Cwd is the session's working directory; empty means
+	// "/home/dev/projects/demo".
+	Cwd string
+}
+
+const (
+	defaultCwd    = "/home/dev/projects/demo"
+	defaultTarget = 1_000_000
+	// piMaxBytes and piMaxLines are pi's limits for read and bash output.
+	piMaxBytes = 50 * 1024
+	piMaxLines = 2000
+)
+
+// Write writes one v3 session (header first) to w.
+func Write(w io.Writer, opt Options) error {
+	return write(w, opt, defaultStart(opt.Seed))
+}
+
+// WriteFile writes a session to path atomically: a temporary file in the
+// same directory is written and renamed over path, so a reader never sees
+// half a session. It does not fsync: these are benchmark inputs that can be
+// made again, and syncing hundreds of megabytes would cost more than making
+// them.
+func WriteFile(path string, opt Options) error {
+	return writeFile(path, opt, defaultStart(opt.Seed))
+}
+
+func writeFile(path string, opt Options, start int64) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if err = write(f, opt, start); err != nil {
+		return err
+	}
+	// CreateTemp makes the file private; a session file is an ordinary one.
+	if err = f.Chmod(0o644); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+// defaultStart places a session somewhere in 2026, decided by the seed.
+func defaultStart(seed int64) int64 {
+	r := newRNG(seed ^ 0x5eed)
+	base := time.Date(2026, 1, 5, 8, 0, 0, 0, time.UTC).UnixMilli()
+	return base + int64(r.intn(300*24*3600))*1000 + int64(r.intn(1000))
+}
+
+func write(w io.Writer, opt Options, start int64) error {
+	if opt.Cwd == "" {
+		opt.Cwd = defaultCwd
+	}
+	if opt.TargetBytes <= 0 {
+		opt.TargetBytes = defaultTarget
+	}
+	if opt.Chain < 0 {
+		return errors.New("sessiongen: negative Chain")
+	}
+	bw := bufio.NewWriterSize(w, 1<<20)
+	g := &gen{
+		opt:   opt,
+		r:     newRNG(opt.Seed),
+		w:     bw,
+		clock: start,
+		used:  make(map[uint32]struct{}, 1024),
+	}
+	g.proj = newProject(&g.r, opt.Cwd)
+	g.run()
+	if g.err != nil {
+		return g.err
+	}
+	return bw.Flush()
+}
+
+// gen holds the state of one session being written.
+type gen struct {
+	opt   Options
+	r     rng
+	w     *bufio.Writer
+	err   error
+	n     int64  // bytes handed to w so far
+	line  []byte // the entry being built
+	tmp   []byte // raw text before escaping
+	tmp2  []byte
+	clock int64 // unix ms of the latest entry
+	used  map[uint32]struct{}
+	leaf  string // id of the entry new entries hang under; "" is null
+	ids   []string
+
+	proj          project
+	model         *model
+	thinkingLevel string
+	callSeq       int
+
+	// Context size in tokens as the model would see it; drives usage.
+	ctxTokens, cached int
+
+	users    []userRec // user messages on the current path
+	keepFrom int       // branches go back no further than users[keepFrom]
+	kept     int       // index in users of the last compaction's first kept entry
+	turns    int
+
+	nextBranch, nextCompact, nextLabel int
+
+	readFiles, modFiles []string
+	fileSeen            map[string]uint8 // 1 read, 2 modified
+	named               bool
+}
+
+type userRec struct {
+	id, parent string
+	ctxTokens  int
+}
+
+func (g *gen) full() bool { return g.n >= g.opt.TargetBytes }
+
+// remaining is how many bytes may still be written before the target.
+func (g *gen) remaining() int {
+	return int(g.opt.TargetBytes - g.n - int64(len(g.line)))
+}
+
+// budget shrinks a wanted size so that the file does not run far past its
+// target; near the end every part becomes small rather than disappearing. It
+// keeps back room for the JSON around the part and the answer that closes
+// the turn.
+func (g *gen) budget(want int) int {
+	const reserve = 1500
+	// Escaping makes text about a tenth longer in JSON.
+	if rem := (g.remaining() - reserve) * 9 / 10; rem < want {
+		return max(rem, 200)
+	}
+	return want
+}
+
+func (g *gen) run() {
+	g.header()
+	if g.opt.Chain > 0 {
+		g.chain()
+		return
+	}
+	g.model = pickModel(&g.r)
+	g.thinkingLevel = pick(&g.r, []string{"medium", "medium", "high", "low", "off", "minimal"})
+	g.modelChange()
+	g.thinkingChange()
+	g.nextBranch = g.r.between(2, 3)
+	g.nextCompact = g.r.between(3, 5)
+	g.nextLabel = 2
+	g.fileSeen = map[string]uint8{}
+	for g.err == nil && (g.turns == 0 || !g.full()) {
+		if g.turns > 0 {
+			g.betweenTurns()
+		}
+		g.turn()
+		g.turns++
+	}
+}
+
+// tick advances the clock by lo to hi milliseconds (at least 1, so entry
+// timestamps strictly increase).
+func (g *gen) tick(lo, hi int) int64 {
+	g.clock += int64(max(1, g.r.between(lo, hi)))
+	return g.clock
+}
+
+func appendISO(b []byte, ms int64) []byte {
+	return time.UnixMilli(ms).UTC().AppendFormat(b, "2006-01-02T15:04:05.000Z")
+}
+
+func (g *gen) newID() string {
+	for {
+		v := uint32(g.r.u64())
+		if _, ok := g.used[v]; ok {
+			continue
+		}
+		g.used[v] = struct{}{}
+		var b [4]byte
+		b[0], b[1], b[2], b[3] = byte(v>>24), byte(v>>16), byte(v>>8), byte(v)
+		id := hex.EncodeToString(b[:])
+		g.ids = append(g.ids, id)
+		return id
+	}
+}
+
+// begin starts an entry with its type and the tree fields, which pi writes
+// right after the type for most entries.
+func (g *gen) begin(typ string) string {
+	g.line = append(g.line[:0], `{"type":`...)
+	g.line = appendQuoted(g.line, typ)
+	return g.treeFields()
+}
+
+// beginTail starts an entry whose tree fields come last (custom and
+// custom_message, as pi writes them); call treeFields before end.
+func (g *gen) beginTail(typ string) {
+	g.line = append(g.line[:0], `{"type":`...)
+	g.line = appendQuoted(g.line, typ)
+}
+
+func (g *gen) treeFields() string {
+	id := g.newID()
+	g.line = appendStrField(g.line, "id", id)
+	g.line = appendKey(g.line, "parentId")
+	if g.leaf == "" {
+		g.line = append(g.line, "null"...)
+	} else {
+		g.line = appendQuoted(g.line, g.leaf)
+	}
+	g.line = appendKey(g.line, "timestamp")
+	g.line = append(g.line, '"')
+	g.line = appendISO(g.line, g.clock)
+	g.line = append(g.line, '"')
+	g.leaf = id
+	return id
+}
+
+// end closes the entry with n closing braces and writes it out.
+func (g *gen) end(n int) {
+	for ; n > 0; n-- {
+		g.line = append(g.line, '}')
+	}
+	g.line = append(g.line, '\n')
+	if g.err == nil {
+		_, g.err = g.w.Write(g.line)
+	}
+	g.n += int64(len(g.line))
+	g.line = g.line[:0]
+}
+
+func (g *gen) header() {
+	r := newRNG(g.opt.Seed ^ 0x4eade5)
+	g.line = append(g.line[:0], `{"type":"session","version":3,"id":"`...)
+	g.line = appendUUIDv7(g.line, &r, g.clock)
+	g.line = append(g.line, `","timestamp":"`...)
+	g.line = appendISO(g.line, g.clock)
+	g.line = append(g.line, '"')
+	g.line = appendStrField(g.line, "cwd", g.opt.Cwd)
+	g.end(1)
+}
+
+// appendUUIDv7 appends a version 7 UUID for unix time ms, as pi uses for
+// session ids.
+func appendUUIDv7(b []byte, r *rng, ms int64) []byte {
+	var u [16]byte
+	u[0], u[1], u[2], u[3], u[4], u[5] = byte(ms>>40), byte(ms>>32), byte(ms>>24), byte(ms>>16), byte(ms>>8), byte(ms)
+	x, y := r.u64(), r.u64()
+	for i := 6; i < 16; i++ {
+		if i < 11 {
+			u[i] = byte(x >> (8 * (i - 6)))
+		} else {
+			u[i] = byte(y >> (8 * (i - 11)))
+		}
+	}
+	u[6] = u[6]&0x0f | 0x70
+	u[8] = u[8]&0x3f | 0x80
+	var h [36]byte
+	hex.Encode(h[0:8], u[0:4])
+	h[8] = '-'
+	hex.Encode(h[9:13], u[4:6])
+	h[13] = '-'
+	hex.Encode(h[14:18], u[6:8])
+	h[18] = '-'
+	hex.Encode(h[19:23], u[8:10])
+	h[23] = '-'
+	hex.Encode(h[24:36], u[10:16])
+	return append(b, h[:]...)
+}
+
+func (g *gen) modelChange() {
+	g.tick(5, 2000)
+	g.begin("model_change")
+	g.line = appendStrField(g.line, "provider", g.model.provider)
+	g.line = appendStrField(g.line, "modelId", g.model.id)
+	g.end(1)
+}
+
+func (g *gen) thinkingChange() {
+	g.tick(0, 3000)
+	g.begin("thinking_level_change")
+	g.line = appendStrField(g.line, "thinkingLevel", g.thinkingLevel)
+	g.end(1)
+}
+
+// betweenTurns writes the entries that pi appends outside a prompt: names,
+// labels, compactions, tree navigation, model switches, user bash commands
+// and extension messages.
+func (g *gen) betweenTurns() {
+	if g.opt.Labels {
+		if !g.named || g.r.pct(1) {
+			g.sessionInfo()
+		}
+		if g.turns >= g.nextLabel {
+			g.label()
+			g.nextLabel = g.turns + g.r.between(3, 12)
+		}
+	}
+	if g.remaining() < 8000 {
+		return // room for one short turn only
+	}
+	if g.opt.Compactions && g.turns >= g.nextCompact && len(g.users)-g.keepFrom >= 2 {
+		g.compaction()
+		g.nextCompact = g.turns + g.r.between(6, 14)
+	}
+	if g.opt.Branches && g.turns >= g.nextBranch && len(g.users)-g.keepFrom >= 2 {
+		g.branch()
+		g.nextBranch = g.turns + g.r.between(4, 10)
+	}
+	if g.r.pct(3) {
+		g.model = pickModel(&g.r)
+		g.modelChange()
+		if g.r.pct(40) {
+			g.thinkingLevel = pick(&g.r, []string{"medium", "high", "low", "off"})
+			g.thinkingChange()
+		}
+	}
+	if g.r.pct(8) {
+		for k := g.r.between(1, 2); k > 0; k-- {
+			g.bashExecution()
+		}
+	}
+	if g.r.pct(4) {
+		g.customMessage()
+	}
+	if g.r.pct(2) {
+		g.custom()
+	}
+}
+
+func (g *gen) sessionInfo() {
+	g.tick(500, 20000)
+	g.begin("session_info")
+	g.tmp = appendTitle(g.tmp[:0], pick(&g.r, verbs))
+	g.tmp = append(g.tmp, ' ')
+	g.tmp = g.phrase(g.tmp, g.r.between(1, 4))
+	if g.r.pct(20) {
+		g.tmp = append(g.tmp, " in "...)
+		g.tmp = append(g.tmp, g.proj.randFile(&g.r).path...)
+	}
+	g.line = appendQuoted(appendKey(g.line, "name"), g.tmp)
+	g.end(1)
+	g.named = true
+}
+
+func (g *gen) label() {
+	g.tick(500, 30000)
+	// Labels point back at recent entries, which is what a person marks.
+	lo := max(0, len(g.ids)-60)
+	target := g.ids[lo+g.r.intn(len(g.ids)-lo)]
+	g.begin("label")
+	g.line = appendStrField(g.line, "targetId", target)
+	if !g.r.pct(12) { // no label field clears the label
+		g.line = appendStrField(g.line, "label", pick(&g.r, labelNames))
+	}
+	g.end(1)
+}
+
+func (g *gen) trackFile(p string, modified bool) {
+	st := g.fileSeen[p]
+	switch {
+	case modified && st != 2:
+		g.fileSeen[p] = 2
+		g.modFiles = append(g.modFiles, p)
+		if st == 1 {
+			for i, f := range g.readFiles {
+				if f == p {
+					g.readFiles = append(g.readFiles[:i], g.readFiles[i+1:]...)
+					break
+				}
+			}
+		}
+	case !modified && st == 0:
+		g.fileSeen[p] = 1
+		g.readFiles = append(g.readFiles, p)
+	}
+}
+
+// summary appends a summary in pi's compaction and branch-summary format.
+func (g *gen) summary(b []byte) []byte {
+	b = append(b, "## Goal\n"...)
+	b = g.sentence(b, true)
+	b = append(b, "\n\n## Constraints & Preferences\n"...)
+	for k := g.r.between(1, 3); k > 0; k-- {
+		b = append(b, "- "...)
+		b = g.sentence(b, true)
+		b = append(b, '\n')
+	}
+	b = append(b, "\n## Progress\n### Done\n"...)
+	for k := g.r.between(1, 5); k > 0; k-- {
+		b = append(b, "- [x] "...)
+		b = g.sentence(b, true)
+		b = append(b, '\n')
+	}
+	b = append(b, "\n### In Progress\n- [ ] "...)
+	b = g.sentence(b, true)
+	b = append(b, "\n\n### Blocked\n- "...)
+	if g.r.pct(70) {
+		b = append(b, "(none)"...)
+	} else {
+		b = g.sentence(b, true)
+	}
+	b = append(b, "\n\n## Key Decisions\n"...)
+	for k := g.r.between(1, 3); k > 0; k-- {
+		b = append(b, "- **"...)
+		b = appendTitle(b, pick(&g.r, verbs))
+		b = append(b, ' ')
+		b = g.phrase(b, 2)
+		b = append(b, "**: "...)
+		b = g.sentence(b, true)
+		b = append(b, '\n')
+	}
+	b = append(b, "\n## Next Steps\n"...)
+	for i := 1; i <= g.r.between(1, 4); i++ {
+		b = strconv.AppendInt(b, int64(i), 10)
+		b = append(b, ". "...)
+		b = g.sentence(b, true)
+		b = append(b, '\n')
+	}
+	b = append(b, "\n## Critical Context\n- "...)
+	b = g.sentence(b, true)
+	if len(g.readFiles) > 0 {
+		b = append(b, "\n\n<read-files>\n"...)
+		for _, f := range g.readFiles {
+			b = append(append(b, f...), '\n')
+		}
+		b = append(b, "</read-files>"...)
+	}
+	if len(g.modFiles) > 0 {
+		b = append(b, "\n\n<modified-files>\n"...)
+		for _, f := range g.modFiles {
+			b = append(append(b, f...), '\n')
+		}
+		b = append(b, "</modified-files>"...)
+	}
+	return b
+}
+
+func (g *gen) fileDetails() {
+	g.line = append(appendKey(g.line, "details"), `{"readFiles":`...)
+	g.line = appendStrArray(g.line, g.readFiles)
+	g.line = append(g.line, `,"modifiedFiles":`...)
+	g.line = appendStrArray(g.line, g.modFiles)
+	g.line = append(g.line, '}')
+}
+
+func (g *gen) compaction() {
+	// Keep the last one or two turns, never reaching behind the previous
+	// compaction's first kept entry.
+	i := max(g.kept, len(g.users)-g.r.between(1, 2))
+	g.tick(20000, 90000)
+	g.begin("compaction")
+	g.tmp = g.summary(g.tmp[:0])
+	g.line = appendQuoted(appendKey(g.line, "summary"), g.tmp)
+	g.line = appendStrField(g.line, "firstKeptEntryId", g.users[i].id)
+	g.line = appendIntField(g.line, "tokensBefore", int64(g.ctxTokens))
+	g.fileDetails()
+	g.end(1)
+	g.kept = i
+	// A branch back past this point would leave the compaction off the path.
+	g.keepFrom = len(g.users)
+	g.ctxTokens = g.ctxTokens/5 + len(g.tmp)/4
+	g.cached = 0
+}
+
+func (g *gen) branch() {
+	i := g.keepFrom + g.r.intn(len(g.users)-g.keepFrom)
+	u := g.users[i]
+	g.users = g.users[:i]
+	g.leaf = u.parent
+	g.ctxTokens, g.cached = u.ctxTokens, 0
+	if g.r.pct(20) {
+		return // navigated without a summary: the next user message is the sibling
+	}
+	g.tick(5000, 60000)
+	from := g.leaf
+	g.begin("branch_summary")
+	if from == "" {
+		from = "root"
+	}
+	g.line = appendStrField(g.line, "fromId", from)
+	g.tmp = g.summary(g.tmp[:0])
+	g.line = appendQuoted(appendKey(g.line, "summary"), g.tmp)
+	if g.r.pct(60) {
+		g.fileDetails()
+	}
+	g.end(1)
+	g.ctxTokens += len(g.tmp) / 4
+}
+
+func (g *gen) customMessage() {
+	g.tick(10, 2000)
+	g.beginTail("custom_message")
+	g.line = appendStrField(g.line, "customType", pick(&g.r, customMessageTypes))
+	g.tmp = g.paragraph(g.tmp[:0], g.r.between(1, 5), true)
+	if g.r.pct(50) {
+		g.line = appendQuoted(appendKey(g.line, "content"), g.tmp)
+		g.line = appendBoolField(g.line, "display", false)
+	} else {
+		g.line = append(appendKey(g.line, "content"), `[{"type":"text","text":`...)
+		g.line = appendQuoted(g.line, g.tmp)
+		g.line = append(g.line, "}]"...)
+		g.line = appendBoolField(g.line, "display", true)
+		g.line = append(appendKey(g.line, "details"), `{"source":`...)
+		g.line = appendQuoted(g.line, pick(&g.r, []string{"hook", "extension", "skill"}))
+		g.line = append(g.line, '}')
+	}
+	g.treeFields()
+	g.end(1)
+	g.ctxTokens += len(g.tmp) / 4
+}
+
+func (g *gen) custom() {
+	g.tick(10, 2000)
+	g.beginTail("custom")
+	g.line = appendStrField(g.line, "customType", "git-checkpoint")
+	g.line = append(appendKey(g.line, "data"), `{"commitHash":"`...)
+	g.line = strconv.AppendUint(g.line, g.r.u64()&0xffffffffff, 16)
+	g.line = append(g.line, `","branch":`...)
+	g.line = appendQuoted(g.line, pick(&g.r, branches))
+	g.line = append(g.line, '}')
+	g.treeFields()
+	g.end(1)
+}
+
+// chain writes Options.Chain short messages in one line of descent.
+func (g *gen) chain() {
+	g.model = &models[0]
+	for i := 0; i < g.opt.Chain && g.err == nil; i++ {
+		g.tick(200, 5000)
+		if i%2 == 0 {
+			g.begin("message")
+			g.line = append(g.line, `,"message":{"role":"user","content":[{"type":"text","text":`...)
+			g.tmp = g.sentence(g.tmp[:0], false)
+			g.line = appendQuoted(g.line, g.tmp)
+			g.line = append(g.line, "}]"...)
+			g.line = appendIntField(g.line, "timestamp", g.clock-int64(g.r.between(1, 50)))
+			g.end(2)
+			continue
+		}
+		msgTS := g.clock - int64(g.r.between(100, 1500))
+		g.begin("message")
+		g.line = append(g.line, `,"message":{"role":"assistant","content":[{"type":"text","text":`...)
+		g.tmp = g.sentence(g.tmp[:0], true)
+		g.line = appendQuoted(g.line, g.tmp)
+		g.line = append(g.line, "}]"...)
+		g.assistantTail(len(g.tmp), "stop", msgTS)
+		g.end(2)
+	}
+}
+
+// ParseSize parses a byte count such as "50MB", "1.5GB", "512KiB" or
+// "1000". KB, MB and GB are powers of 1000; KiB, MiB and GiB powers of 1024.
+func ParseSize(s string) (int64, error) {
+	units := []struct {
+		suffix string
+		mult   float64
+	}{
+		{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30},
+		{"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9},
+		{"K", 1e3}, {"M", 1e6}, {"G", 1e9}, {"B", 1},
+	}
+	num, mult := s, 1.0
+	for _, u := range units {
+		if len(s) > len(u.suffix) && equalFold(s[len(s)-len(u.suffix):], u.suffix) {
+			num, mult = s[:len(s)-len(u.suffix)], u.mult
+			break
+		}
+	}
+	f, err := strconv.ParseFloat(num, 64)
+	if err != nil || f < 0 || f*mult > 1<<62 {
+		return 0, fmt.Errorf("invalid size %q", s)
+	}
+	return int64(f * mult), nil
+}
+
+func equalFold(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'a' <= x && x <= 'z' {
+			x -= 'a' - 'A'
+		}
+		if 'a' <= y && y <= 'z' {
+			y -= 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}
