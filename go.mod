@@ -3,14 +3,15 @@ module github.com/piexport/piexport
 go 1.26.8
 
 require (
-	github.com/alecthomas/chroma/v2 v2.27.0 // indirect
-	github.com/chromedp/cdproto v0.159.0 // indirect
-	github.com/chromedp/chromedp v0.23.0 // indirect
-	github.com/dlclark/regexp2/v2 v2.2.1 // indirect
-	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
-	github.com/goccy/go-json v0.12.0 // indirect
-	github.com/google/go-cmp v0.7.0 // indirect
-	github.com/spf13/pflag v1.0.10 // indirect
-	github.com/yuin/goldmark v1.8.7 // indirect
-	golang.org/x/net v0.62.0 // indirect
+	github.com/alecthomas/chroma/v2 v2.27.0
+	github.com/chromedp/cdproto v0.159.0
+	github.com/chromedp/chromedp v0.23.0
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875
+	github.com/goccy/go-json v0.12.0
+	github.com/google/go-cmp v0.7.0
+	github.com/spf13/pflag v1.0.10
+	github.com/yuin/goldmark v1.8.7
+	golang.org/x/net v0.62.0
 )
+
+require github.com/dlclark/regexp2/v2 v2.2.1 // indirect

@@ -1,0 +1,555 @@
+// Page script: walks the conversation tree of a server-rendered page.
+//
+// The HTML already shows the path in view, so everything here is an
+// enhancement. Sessions reach tens of thousands of entries: nothing recurses,
+// the tree is read from the JSON index once, and switching paths touches only
+// the entries whose visibility changes.
+(function () {
+  'use strict';
+
+  var doc = document;
+  var root = doc.documentElement;
+  var THEME_KEY = 'piexport:theme';
+  var WIDTH_KEY = 'piexport:sidebar-width';
+
+  function load(key) {
+    try { return localStorage.getItem(key); } catch (e) { return null; }
+  }
+  function store(key, value) {
+    try {
+      if (value === null) localStorage.removeItem(key);
+      else localStorage.setItem(key, value);
+    } catch (e) { /* storage may be off; the choice then lasts one visit */ }
+  }
+
+  // Runs before the body is parsed, so the first paint has the right theme
+  // and width and shows the controls that need this script.
+  root.classList.add('js');
+  if (root.getAttribute('data-theme') === 'auto') {
+    var saved = load(THEME_KEY);
+    if (saved === 'light' || saved === 'dark') root.setAttribute('data-theme', saved);
+  }
+  var savedWidth = Number(load(WIDTH_KEY));
+  if (savedWidth >= 180) root.style.setProperty('--side-w', savedWidth + 'px');
+
+  if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', init);
+  else init();
+
+  function init() {
+    var indexEl = doc.getElementById('session-index');
+    if (!indexEl) return;
+    var idx = JSON.parse(indexEl.textContent);
+    var ids = idx.ids || [];
+    var parents = idx.parents || [];
+    var kinds = idx.kinds || [];
+    var usage = idx.usage || {};
+    var n = ids.length;
+
+    var pos = new Map();
+    for (var i = 0; i < n; i++) pos.set(ids[i], i);
+
+    var nodeEls = new Array(n);
+    var rowEls = new Array(n);
+    var entryEls = new Array(n);
+    var anchors = doc.querySelectorAll('#tree a[data-tree-node]');
+    for (i = 0; i < anchors.length; i++) {
+      var k = pos.get(anchors[i].getAttribute('data-tree-node'));
+      if (k === undefined) continue;
+      nodeEls[k] = anchors[i];
+      rowEls[k] = anchors[i].parentElement;
+    }
+    var articles = doc.querySelectorAll('article[data-entry]');
+    for (i = 0; i < articles.length; i++) {
+      k = pos.get(articles[i].getAttribute('data-entry'));
+      if (k !== undefined) entryEls[k] = articles[i];
+    }
+
+    // Children come oldest first, so the last one seen is the newest.
+    var lastChild = new Int32Array(n).fill(-1);
+    for (i = 0; i < n; i++) {
+      var p = parents[i];
+      if (p >= 0 && p < n) lastChild[p] = i;
+    }
+    var labeled = new Uint8Array(n);
+    (idx.labeled || []).forEach(function (j) { if (j >= 0 && j < n) labeled[j] = 1; });
+
+    var viewEnd = clampIndex(idx.view, clampIndex(idx.leaf, n - 1));
+
+    function clampIndex(v, fallback) {
+      return typeof v === 'number' && v >= 0 && v < n ? v : fallback;
+    }
+
+    // ---- path in view -------------------------------------------------
+
+    var onPath = new Uint8Array(n);
+    var pathList = [];
+    for (i = 0; i < n; i++) {
+      if (entryEls[i] && !entryEls[i].hidden) { onPath[i] = 1; pathList.push(i); }
+    }
+
+    function newestLeaf(i) {
+      for (var steps = 0; lastChild[i] >= 0 && steps < n; steps++) i = lastChild[i];
+      return i;
+    }
+
+    function pathTo(end) {
+      var list = [];
+      for (var j = end, steps = 0; j >= 0 && j < n && steps <= n; j = parents[j], steps++) list.push(j);
+      return list.reverse();
+    }
+
+    // Shows root..end and hides everything else, touching only the
+    // entries that change.
+    function showPath(end) {
+      var next = pathTo(end);
+      var mark = new Uint8Array(n);
+      var j, e;
+      for (j = 0; j < next.length; j++) mark[next[j]] = 1;
+      for (j = 0; j < pathList.length; j++) {
+        e = pathList[j];
+        if (mark[e]) continue;
+        if (entryEls[e]) entryEls[e].hidden = true;
+        if (nodeEls[e]) nodeEls[e].classList.remove('on');
+      }
+      for (j = 0; j < next.length; j++) {
+        e = next[j];
+        if (onPath[e]) continue;
+        if (entryEls[e]) entryEls[e].hidden = false;
+        if (nodeEls[e]) nodeEls[e].classList.add('on');
+      }
+      onPath = mark;
+      pathList = next;
+      localTimes();
+      pathTokens();
+    }
+
+    var selected = -1;
+    function select(i) {
+      if (selected === i) return;
+      if (selected >= 0 && nodeEls[selected]) {
+        nodeEls[selected].classList.remove('sel');
+        nodeEls[selected].removeAttribute('aria-current');
+      }
+      selected = i;
+      if (i >= 0 && nodeEls[i]) {
+        nodeEls[i].classList.add('sel');
+        nodeEls[i].setAttribute('aria-current', 'true');
+      }
+    }
+
+    function setHash(id) {
+      var url = location.href.split('#')[0];
+      try { history.replaceState(null, '', id === null ? url : url + '#' + encodeURIComponent(id)); } catch (e) { /* opaque origins */ }
+    }
+
+    // Opens entry i: keeps the current path when i is on it, otherwise
+    // shows the path through i down to the newest leaf below it.
+    function open(i, how) {
+      if (!onPath[i]) showPath(newestLeaf(i));
+      select(i);
+      if (how.hash) setHash(ids[i]);
+      scrollToEntry(i, how.flash);
+      revealNode(i);
+    }
+
+    function reset() {
+      showPath(viewEnd);
+      select(viewEnd);
+      setHash(null);
+      scrollToEntry(viewEnd, false);
+      revealNode(viewEnd);
+    }
+
+    function scrollToEntry(i, flash) {
+      var el = entryEls[i];
+      if (!el) return;
+      if (flash) el.classList.remove('flash');
+      el.scrollIntoView({ block: 'start' });
+      // Entries above may render at their real height only now
+      // (content-visibility), so settle once more on the next frame. The
+      // flash restarts there too, without forcing a layout of its own.
+      requestAnimationFrame(function () {
+        var top = el.getBoundingClientRect().top;
+        if (Math.abs(top - 64) > 4) el.scrollIntoView({ block: 'start' });
+        if (flash) el.classList.add('flash');
+      });
+    }
+
+    var treeEl = doc.getElementById('tree');
+    function revealNode(i) {
+      var a = nodeEls[i];
+      if (!a || !treeEl || rowEls[i].hidden) return;
+      var box = treeEl.getBoundingClientRect();
+      var r = a.getBoundingClientRect();
+      if (r.top < box.top || r.bottom > box.bottom) {
+        treeEl.scrollTop += r.top - box.top - box.height / 3;
+      }
+    }
+
+    // ---- times and token figures ---------------------------------------
+
+    var dateFmt;
+    try {
+      dateFmt = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+    } catch (e) { dateFmt = null; }
+    var localized = new Uint8Array(n);
+    function localTime(el) {
+      var d = new Date(el.getAttribute('datetime'));
+      if (!dateFmt || isNaN(d.getTime())) return;
+      el.title = el.textContent;
+      el.textContent = dateFmt.format(d);
+    }
+    // Only entries on the path are rewritten: the others are hidden, and
+    // formatting 30,000 dates up front would slow the load.
+    function localTimes() {
+      for (var j = 0; j < pathList.length; j++) {
+        var e = pathList[j];
+        if (localized[e] || !entryEls[e]) continue;
+        localized[e] = 1;
+        // Only the head is searched: a selector with a class on the left
+        // ('.entry-head time') makes the browser scan the whole document
+        // on each call, which is quadratic over a long path.
+        var head = entryEls[e].firstElementChild;
+        var t = head && head.getElementsByTagName('time')[0];
+        if (t) localTime(t);
+      }
+    }
+    var headTimes = doc.querySelectorAll('.page-head time');
+    for (i = 0; i < headTimes.length; i++) localTime(headTimes[i]);
+
+    var pathCells = doc.querySelectorAll('[data-path-tokens]');
+    var FIELDS = ['input', 'output', 'cacheRead', 'cacheWrite', 'cost'];
+    function pathTokens() {
+      var sum = [0, 0, 0, 0, 0];
+      for (var j = 0; j < pathList.length; j++) {
+        var u = usage[pathList[j]];
+        if (!u) continue;
+        for (var f = 0; f < 5; f++) sum[f] += u[f] || 0;
+      }
+      for (j = 0; j < pathCells.length; j++) {
+        var field = FIELDS.indexOf(pathCells[j].getAttribute('data-path-tokens'));
+        if (field < 0) continue;
+        var text = field === 4 ? formatCost(sum[4]) : formatTokens(sum[field]);
+        if (pathCells[j].textContent !== text) pathCells[j].textContent = text;
+      }
+    }
+
+    // ---- tree: depth, filters, search -----------------------------------
+
+    for (i = 0; i < n; i++) {
+      var a = nodeEls[i];
+      if (!a) continue;
+      var depth = a.getAttribute('data-depth');
+      if (depth) a.style.setProperty('--d', depth);
+    }
+
+    var filter = 'default';
+    var shown = new Uint8Array(n).fill(1);
+    var texts = null;
+    var searchEl = doc.getElementById('tree-search');
+    var statusEl = doc.getElementById('tree-status');
+
+    function passes(i) {
+      var kind = kinds[i];
+      switch (filter) {
+        case 'default': return kind !== 'settings' && kind !== 'assistant-tools';
+        case 'no-tools': return kind !== 'settings' && kind !== 'assistant-tools' && kind !== 'tool';
+        case 'user': return kind === 'user';
+        case 'labeled': return labeled[i] === 1;
+        default: return true;
+      }
+    }
+
+    function applyTree() {
+      var words = searchEl ? searchEl.value.toLowerCase().split(/\s+/).filter(Boolean) : [];
+      if (words.length && !texts) {
+        texts = new Array(n);
+        for (var j = 0; j < n; j++) texts[j] = nodeEls[j] ? nodeEls[j].textContent.toLowerCase() : '';
+      }
+      var count = 0;
+      for (var e = 0; e < n; e++) {
+        var want = passes(e);
+        for (var w = 0; want && w < words.length; w++) want = texts[e].indexOf(words[w]) >= 0;
+        if (want) count++;
+        if (!rowEls[e] || shown[e] === (want ? 1 : 0)) continue;
+        shown[e] = want ? 1 : 0;
+        rowEls[e].hidden = !want;
+      }
+      if (statusEl) statusEl.textContent = count + ' / ' + n + ' entries';
+    }
+
+    var filterButtons = doc.querySelectorAll('[data-filter]');
+    for (i = 0; i < filterButtons.length; i++) {
+      filterButtons[i].addEventListener('click', function (ev) {
+        filter = ev.currentTarget.getAttribute('data-filter');
+        for (var j = 0; j < filterButtons.length; j++) {
+          filterButtons[j].setAttribute('aria-pressed', String(filterButtons[j] === ev.currentTarget));
+        }
+        applyTree();
+      });
+    }
+
+    var searchTimer = 0;
+    if (searchEl) {
+      searchEl.addEventListener('input', function () {
+        clearTimeout(searchTimer);
+        searchTimer = setTimeout(applyTree, 100);
+      });
+      searchEl.addEventListener('keydown', function (ev) {
+        if (ev.key !== 'Enter') return;
+        clearTimeout(searchTimer);
+        applyTree();
+        for (var j = 0; j < n; j++) {
+          if (shown[j] && rowEls[j]) { closeNarrow(); open(j, { hash: true, flash: true }); break; }
+        }
+      });
+    }
+
+    if (treeEl) {
+      treeEl.addEventListener('click', function (ev) {
+        if (ev.button !== 0 || ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.altKey) return;
+        var a = ev.target.closest('a[data-tree-node]');
+        if (!a) return;
+        var j = pos.get(a.getAttribute('data-tree-node'));
+        if (j === undefined) return;
+        ev.preventDefault();
+        closeNarrow();
+        open(j, { hash: true, flash: true });
+      });
+    }
+
+    var toLeaf = doc.getElementById('to-leaf');
+    if (toLeaf) toLeaf.addEventListener('click', function () { closeNarrow(); reset(); });
+
+    // ---- copy link -------------------------------------------------------
+
+    doc.addEventListener('click', function (ev) {
+      var a = ev.target.closest ? ev.target.closest('a[data-copy]') : null;
+      if (!a || ev.button !== 0 || ev.metaKey || ev.ctrlKey) return;
+      ev.preventDefault();
+      var id = a.getAttribute('data-copy');
+      var url = location.href.split('#')[0] + '#' + encodeURIComponent(id);
+      var j = pos.get(id);
+      if (j !== undefined) { select(j); setHash(id); }
+      copyText(url, function () {
+        a.classList.add('copied');
+        setTimeout(function () { a.classList.remove('copied'); }, 1200);
+      });
+    });
+
+    function copyText(text, done) {
+      if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(text).then(done, function () { legacyCopy(text) && done(); });
+      } else if (legacyCopy(text)) {
+        done();
+      }
+    }
+    function legacyCopy(text) {
+      var ta = doc.createElement('textarea');
+      ta.value = text;
+      ta.setAttribute('readonly', '');
+      ta.className = 'sr';
+      doc.body.appendChild(ta);
+      ta.select();
+      var ok = false;
+      try { ok = doc.execCommand('copy'); } catch (e) { ok = false; }
+      ta.remove();
+      return ok;
+    }
+
+    // ---- sidebar: toggle, off-canvas, resize ------------------------------
+
+    var narrow = window.matchMedia('(max-width: 900px)');
+    function closeNarrow() {
+      if (narrow.matches) root.classList.remove('side-open');
+    }
+    var sideToggle = doc.getElementById('side-toggle');
+    function syncToggle() {
+      if (!sideToggle) return;
+      var open = narrow.matches ? root.classList.contains('side-open') : !root.classList.contains('side-closed');
+      sideToggle.setAttribute('aria-expanded', String(open));
+    }
+    if (sideToggle) {
+      sideToggle.addEventListener('click', function () {
+        if (narrow.matches) {
+          root.classList.toggle('side-open');
+          if (root.classList.contains('side-open') && selected >= 0) revealNode(selected);
+        } else {
+          root.classList.toggle('side-closed');
+        }
+        syncToggle();
+      });
+    }
+    var scrim = doc.getElementById('scrim');
+    if (scrim) scrim.addEventListener('click', function () { closeNarrow(); syncToggle(); });
+    if (narrow.addEventListener) narrow.addEventListener('change', syncToggle);
+    syncToggle();
+
+    var resizer = doc.getElementById('resizer');
+    function setWidth(px, save) {
+      var max = Math.max(200, Math.min(900, window.innerWidth - 360));
+      px = Math.round(Math.max(200, Math.min(max, px)));
+      root.style.setProperty('--side-w', px + 'px');
+      if (save) store(WIDTH_KEY, String(px));
+    }
+    if (resizer) {
+      var sidebar = doc.getElementById('sidebar');
+      resizer.addEventListener('pointerdown', function (ev) {
+        if (narrow.matches || ev.button !== 0) return;
+        ev.preventDefault();
+        var startX = ev.clientX;
+        var startW = sidebar.getBoundingClientRect().width;
+        var pending = 0;
+        resizer.setPointerCapture(ev.pointerId);
+        root.classList.add('resizing');
+        function move(e) {
+          cancelAnimationFrame(pending);
+          pending = requestAnimationFrame(function () { setWidth(startW + e.clientX - startX, false); });
+        }
+        function up(e) {
+          cancelAnimationFrame(pending);
+          resizer.removeEventListener('pointermove', move);
+          resizer.removeEventListener('pointerup', up);
+          resizer.removeEventListener('pointercancel', up);
+          root.classList.remove('resizing');
+          setWidth(startW + e.clientX - startX, true);
+        }
+        resizer.addEventListener('pointermove', move);
+        resizer.addEventListener('pointerup', up);
+        resizer.addEventListener('pointercancel', up);
+      });
+      resizer.addEventListener('dblclick', function () {
+        root.style.removeProperty('--side-w');
+        store(WIDTH_KEY, null);
+      });
+      resizer.addEventListener('keydown', function (ev) {
+        var step = ev.key === 'ArrowLeft' ? -24 : ev.key === 'ArrowRight' ? 24 : 0;
+        if (!step) return;
+        ev.preventDefault();
+        setWidth(sidebar.getBoundingClientRect().width + step, true);
+      });
+    }
+
+    // ---- theme -----------------------------------------------------------
+
+    var themeToggle = doc.getElementById('theme-toggle');
+    if (themeToggle) {
+      themeToggle.addEventListener('click', function () {
+        var current = root.getAttribute('data-theme');
+        if (current !== 'light' && current !== 'dark') {
+          current = window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+        }
+        var next = current === 'dark' ? 'light' : 'dark';
+        root.setAttribute('data-theme', next);
+        store(THEME_KEY, next);
+      });
+    }
+
+    // ---- keyboard ----------------------------------------------------------
+
+    function toggleAll(selector) {
+      var list = doc.querySelectorAll(selector);
+      var anyClosed = false;
+      for (var j = 0; j < list.length && !anyClosed; j++) anyClosed = !list[j].open;
+      for (j = 0; j < list.length; j++) {
+        if (list[j].open !== anyClosed) list[j].open = anyClosed;
+      }
+    }
+
+    doc.addEventListener('keydown', function (ev) {
+      if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.defaultPrevented) return;
+      var t = ev.target;
+      var typing = t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
+      if (ev.key === 'Escape') {
+        if (searchEl && searchEl.value) {
+          searchEl.value = '';
+          clearTimeout(searchTimer);
+          applyTree();
+          return;
+        }
+        if (typing) t.blur();
+        if (narrow.matches && root.classList.contains('side-open')) {
+          closeNarrow();
+          syncToggle();
+          return;
+        }
+        reset();
+        return;
+      }
+      if (typing) return;
+      if (ev.key === '/') {
+        ev.preventDefault();
+        if (narrow.matches) { root.classList.add('side-open'); syncToggle(); }
+        if (searchEl) searchEl.focus();
+      } else if (ev.key === 't') {
+        toggleAll('details.thinking');
+      } else if (ev.key === 'o') {
+        toggleAll('details.more, .tool details:not(.thinking)');
+      }
+    });
+
+    // ---- print: all on-path details open ------------------------------------
+
+    var openedForPrint = [];
+    window.addEventListener('beforeprint', function () {
+      var list = doc.querySelectorAll('article.entry:not([hidden]) details:not([open])');
+      for (var j = 0; j < list.length; j++) { list[j].open = true; openedForPrint.push(list[j]); }
+    });
+    window.addEventListener('afterprint', function () {
+      for (var j = 0; j < openedForPrint.length; j++) openedForPrint[j].open = false;
+      openedForPrint = [];
+    });
+
+    // ---- deep links and first view ------------------------------------------
+
+    function hashIndex() {
+      var h = location.hash.slice(1);
+      if (!h) return -1;
+      try { h = decodeURIComponent(h); } catch (e) { /* keep it raw */ }
+      var j = pos.get(h);
+      return j === undefined ? -1 : j;
+    }
+
+    window.addEventListener('hashchange', function () {
+      var j = hashIndex();
+      if (j >= 0) open(j, { hash: false, flash: true });
+    });
+
+    applyTree();
+    var target = hashIndex();
+    if (target >= 0) {
+      showPath(viewEnd);
+      open(target, { hash: false, flash: true });
+    } else {
+      showPath(viewEnd);
+      select(viewEnd);
+      revealNode(viewEnd);
+    }
+  }
+
+  // formatTokens and formatCost mirror export/page.go, integer rounding
+  // included, so a figure reads the same before and after the script runs.
+  function formatTokens(n) {
+    n = Math.round(n);
+    if (n < 1000) return String(n);
+    var t = Math.floor((n * 10 + 500) / 1000);
+    if (t < 100) return tenths(t) + 'k';
+    var k = Math.floor((n + 500) / 1000);
+    if (k < 1000) return k + 'k';
+    t = Math.floor((n * 10 + 500000) / 1000000);
+    if (t < 100) return tenths(t) + 'M';
+    return Math.floor((n + 500000) / 1000000) + 'M';
+  }
+  function tenths(t) {
+    return Math.floor(t / 10) + '.' + (t % 10);
+  }
+  function formatCost(c) {
+    if (!(c > 0)) return '$0';
+    var d = c >= 1 ? 2 : 4;
+    var scale = Math.pow(10, d);
+    var v = Math.floor(c * scale + 0.5);
+    var frac = String(v % scale);
+    while (frac.length < d) frac = '0' + frac;
+    return '$' + Math.floor(v / scale) + '.' + frac;
+  }
+})();

@@ -1,0 +1,257 @@
+package export
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+)
+
+// findBrowser returns the path of a Chromium-family browser, or "".
+// PIEXPORT_BROWSER overrides the search.
+func findBrowser() string {
+	if p := os.Getenv("PIEXPORT_BROWSER"); p != "" {
+		return p
+	}
+	for _, name := range []string{"/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "headless-shell"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// startBrowser starts one headless browser for the whole test and returns
+// its context; tabs come from newBrowserTab. Without a browser the test is skipped,
+// except on CI, where a missing browser must not pass silently.
+func startBrowser(t *testing.T) context.Context {
+	t.Helper()
+	path := findBrowser()
+	if path == "" {
+		msg := "no Chromium found: install it (apt-get install chromium) or set PIEXPORT_BROWSER"
+		if os.Getenv("CI") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	dir, err := os.MkdirTemp("", "piexport-browser-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Registered first so it runs last, after the browser stopped; its
+	// helpers may still write for a moment, hence the retries.
+	t.Cleanup(func() {
+		for range 50 {
+			if os.RemoveAll(dir) == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(path),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("disable-extensions", true),
+		chromedp.UserDataDir(dir),
+		chromedp.WindowSize(1280, 860),
+	)
+	t.Cleanup(cancelAlloc)
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	t.Cleanup(cancel)
+	// The first Run starts the browser; it must not carry a timeout, or the
+	// timeout would end the browser too.
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("start %s: %v", path, err)
+	}
+	return ctx
+}
+
+// browserTab is one browser tab with the console messages it collected.
+type browserTab struct {
+	t   *testing.T
+	ctx context.Context
+
+	mu     sync.Mutex
+	errors []string
+}
+
+// newBrowserTab opens a tab that closes when the test ends, and fails the test if
+// the page reported an exception, a CSP violation or any other error.
+func newBrowserTab(t *testing.T, browser context.Context) *browserTab {
+	t.Helper()
+	timeout, cancelTimeout := context.WithTimeout(browser, 30*time.Second)
+	ctx, cancel := chromedp.NewContext(timeout)
+	tb := &browserTab{t: t, ctx: ctx}
+	messages := chromedp.Console(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			if m.Type == chromedp.ConsoleError || m.IsException() {
+				tb.mu.Lock()
+				tb.errors = append(tb.errors, m.String())
+				tb.mu.Unlock()
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		cancel()
+		cancelTimeout()
+		<-done
+		for _, e := range tb.errors {
+			t.Errorf("page console: %s", e)
+		}
+	})
+	return tb
+}
+
+func (tb *browserTab) do(actions ...chromedp.Action[chromedp.Void]) {
+	tb.t.Helper()
+	if err := chromedp.Do(tb.ctx, actions...); err != nil {
+		tb.t.Fatal(err)
+	}
+}
+
+// open loads url and checks that no text from the session ran as script.
+func (tb *browserTab) open(url string, want *pageView) {
+	tb.t.Helper()
+	tb.do(chromedp.Navigate(url))
+	tb.checkNoXSS(want)
+}
+
+func (tb *browserTab) checkNoXSS(want *pageView) {
+	tb.t.Helper()
+	if ran := browserEval[bool](tb, `typeof window.__xss !== 'undefined'`); ran {
+		tb.t.Errorf("session text ran as script: window.__xss = %v", browserEval[any](tb, `window.__xss`))
+	}
+	if title := browserEval[string](tb, `document.title`); title != want.Title {
+		tb.t.Errorf("document.title = %q, want %q", title, want.Title)
+	}
+}
+
+// press sends one key, named as in KeyboardEvent.key, the way a keyboard
+// does: a keyDown that carries its text (for a printable key), so a handler that cancels the keydown also cancels the typing.
+// (chromedp.KeyEvent sends the text as a separate char event, which a
+// cancelled keydown does not stop.)
+func (tb *browserTab) press(key string) {
+	tb.t.Helper()
+	tb.do(chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
+		for _, typ := range []input.DispatchKeyEventType{input.DispatchKeyEventTypeKeyDown, input.DispatchKeyEventTypeKeyUp} {
+			p := input.DispatchKeyEventParams{Type: typ, Key: key}
+			if typ == input.DispatchKeyEventTypeKeyDown && len([]rune(key)) == 1 {
+				p.Text = key
+			}
+			if _, err := cdp.Call(ctx, target, input.DispatchKeyEvent, p); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+}
+
+func browserEval[T any](tb *browserTab, expr string, opts ...chromedp.EvaluateOption) T {
+	tb.t.Helper()
+	v, err := chromedp.Run(tb.ctx, chromedp.Evaluate[T](expr, opts...))
+	if err != nil {
+		tb.t.Fatalf("evaluate %s: %v", expr, err)
+	}
+	return v
+}
+
+// waitJS polls expr until it is true; it fails the test after two seconds.
+func (tb *browserTab) waitJS(expr string) {
+	tb.t.Helper()
+	deadline := time.Now().Add(2 * time.Second)
+	for !browserEval[bool](tb, expr) {
+		if time.Now().After(deadline) {
+			tb.t.Fatalf("timed out waiting for %s", expr)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// visibleEntries lists the entries the reader can see (rendered, not
+// display:none), in page order.
+func (tb *browserTab) visibleEntries() []string {
+	tb.t.Helper()
+	return browserEval[[]string](tb, `Array.from(document.querySelectorAll('article[data-entry]')).filter(a => a.checkVisibility()).map(a => a.dataset.entry)`)
+}
+
+// visibleNodes lists the tree nodes that are rendered.
+func (tb *browserTab) visibleNodes() []string {
+	tb.t.Helper()
+	return browserEval[[]string](tb, `Array.from(document.querySelectorAll('#tree a[data-tree-node]')).filter(a => a.checkVisibility()).map(a => a.dataset.treeNode)`)
+}
+
+// shot saves a screenshot of the viewport to $PIEXPORT_SHOTS/name.png when
+// that variable names a directory.
+func (tb *browserTab) shot(name string) {
+	tb.t.Helper()
+	tb.saveShot(name, chromedp.CaptureScreenshot())
+}
+
+// fullShot is shot for the whole page, below the fold included.
+func (tb *browserTab) fullShot(name string) {
+	tb.t.Helper()
+	tb.saveShot(name, chromedp.FullScreenshot(100))
+}
+
+func (tb *browserTab) saveShot(name string, capture chromedp.Action[[]byte]) {
+	tb.t.Helper()
+	dir := os.Getenv("PIEXPORT_SHOTS")
+	if dir == "" {
+		return
+	}
+	png, err := chromedp.Run(tb.ctx, capture)
+	if err != nil {
+		tb.t.Fatalf("screenshot %s: %v", name, err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		tb.t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+		tb.t.Fatal(err)
+	}
+}
+
+// writePageFile renders v into a temporary file and returns its file:// URL.
+func writePageFile(t *testing.T, v *pageView) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "session.html")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = errors.Join(writePage(f, v), f.Close())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return "file://" + filepath.ToSlash(path)
+}
+
+// browserJSString quotes s as a JavaScript string literal.
+func browserJSString(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\n", `\n`, "<", `\x3c`)
+	return "'" + r.Replace(s) + "'"
+}

@@ -1,0 +1,445 @@
+package export
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode/utf8"
+
+	"github.com/alecthomas/chroma/v2"
+	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/alecthomas/chroma/v2/styles"
+)
+
+const (
+	// highlightMaxBytes caps what is handed to chroma: its regexp lexers
+	// can backtrack for a long time on large or odd input, and a page
+	// with a megabyte of tool output must still be written quickly.
+	highlightMaxBytes = 256 << 10
+
+	// highlightBudget bounds the time spent lexing one block. Tokens are
+	// pulled one by one, so a lexer that turns quadratic (Go's lexer on an
+	// unclosed "/*") is cut short and the rest is shown as plain text.
+	highlightBudget = 300 * time.Millisecond
+
+	// lexerCacheMax bounds the lexer cache: fence info strings and file
+	// names come from the session, so their variety is unbounded.
+	lexerCacheMax = 4096
+
+	// lexerNameMax skips the lookup for names no lexer could have; a long
+	// name would only cost a full scan of every lexer's globs.
+	lexerNameMax = 64
+)
+
+// The formatter is used for its CSS only (see chromaCSS); the markup is
+// written by writeTokens so that line numbers can start anywhere without
+// building a formatter per block. Line numbers are enabled so that the
+// CSS carries the rules for them.
+var cssFormatter = chromahtml.New(
+	chromahtml.WithClasses(true),
+	chromahtml.WithLineNumbers(true),
+	chromahtml.WithCSSComments(false),
+)
+
+// cachedLexer wraps a lookup result so that misses (nil) are cached too:
+// lexers.Get and lexers.Match scan every lexer's file name globs when a
+// name is unknown.
+type cachedLexer struct{ lexer chroma.Lexer }
+
+var (
+	lexerCache     sync.Map // string -> cachedLexer
+	lexerCacheSize atomic.Int64
+)
+
+func cacheLexer(key string, find func() chroma.Lexer) chroma.Lexer {
+	if v, ok := lexerCache.Load(key); ok {
+		return v.(cachedLexer).lexer
+	}
+	l := find()
+	if l != nil {
+		if l.Config().Name == "plaintext" {
+			l = nil
+		} else {
+			l = chroma.Coalesce(l)
+		}
+	}
+	if lexerCacheSize.Load() < lexerCacheMax {
+		if _, loaded := lexerCache.LoadOrStore(key, cachedLexer{l}); !loaded {
+			lexerCacheSize.Add(1)
+		}
+	}
+	return l
+}
+
+// lexerForLang finds the lexer for a fence language or alias. It never
+// guesses from the content (lexers.Analyse runs every analyser).
+func lexerForLang(lang string) chroma.Lexer {
+	lang = strings.ToLower(strings.TrimSpace(lang))
+	if lang == "" || len(lang) > lexerNameMax {
+		return nil
+	}
+	return cacheLexer("lang:"+lang, func() chroma.Lexer { return lexers.Get(lang) })
+}
+
+// lexerForFile finds the lexer for a file name as tools report it, with
+// either kind of path separator.
+func lexerForFile(path string) chroma.Lexer {
+	base := path[strings.LastIndexAny(path, `/\`)+1:]
+	if base == "" || len(base) > lexerNameMax {
+		return nil
+	}
+	return cacheLexer("file:"+base, func() chroma.Lexer { return lexers.Match(base) })
+}
+
+// highlight renders code in the named language (a fence's first word) as
+// a <pre class="chroma"> block. An unknown language gives escaped plain
+// text in the same wrapper.
+func highlight(code, lang string) template.HTML {
+	return trusted(renderCode(code, lexerForLang(lang), 0, highlightBudget))
+}
+
+// highlightFile is highlight with the language taken from a file name,
+// for the output of tools that read or write files.
+func highlightFile(code, path string) template.HTML {
+	return trusted(renderCode(code, lexerForFile(path), 0, highlightBudget))
+}
+
+// highlightLines is highlight with line numbers starting at firstLine,
+// for file contents shown from an offset.
+func highlightLines(code, lang string, firstLine int) template.HTML {
+	return trusted(renderCode(code, lexerForLang(lang), max(firstLine, 1), highlightBudget))
+}
+
+// highlightFileLines is highlightFile with line numbers starting at
+// firstLine.
+func highlightFileLines(code, path string, firstLine int) template.HTML {
+	return trusted(renderCode(code, lexerForFile(path), max(firstLine, 1), highlightBudget))
+}
+
+// renderCode writes the <pre> block; firstLine 0 means no line numbers.
+// Every byte of code appears in the output, highlighted or not.
+func renderCode(code string, l chroma.Lexer, firstLine int, budget time.Duration) []byte {
+	code = normaliseCode(code)
+	var note string
+	var toks []chroma.Token
+	switch {
+	case l == nil:
+	case len(code) > highlightMaxBytes:
+		note = "not highlighted: " + strconv.Itoa((len(code)+1023)/1024) +
+			" KB is above the " + strconv.Itoa(highlightMaxBytes>>10) + " KB limit"
+	default:
+		var rest string
+		var err error
+		toks, rest, err = tokenise(l, code, budget)
+		switch {
+		case err != nil:
+			toks, note = nil, "not highlighted: the "+l.Config().Name+" lexer failed"
+		case rest != "":
+			toks = append(toks, chroma.Token{Type: chroma.Text, Value: rest})
+			note = "highlighting stopped after " + budget.String() + "; the rest is plain text"
+		}
+	}
+	if toks == nil {
+		toks = []chroma.Token{{Type: chroma.Text, Value: code}}
+	}
+
+	var b bytes.Buffer
+	b.Grow(len(code)*2 + 128)
+	if note != "" {
+		b.WriteString(`<p class="hl-note">`)
+		escapeHTMLTo(&b, note)
+		b.WriteString("</p>")
+	}
+	b.WriteString(`<pre class="chroma"`)
+	if l != nil {
+		b.WriteString(` data-lang="`)
+		escapeHTMLTo(&b, l.Config().Name)
+		b.WriteByte('"')
+	}
+	b.WriteString("><code>")
+	if firstLine > 0 {
+		writeNumberedLines(&b, toks, firstLine)
+	} else {
+		writeTokens(&b, toks)
+	}
+	b.WriteString("</code></pre>")
+	return b.Bytes()
+}
+
+// normaliseCode makes offsets agree with chroma's: it lexes runes (so
+// invalid UTF-8 would change length) and turns \r\n and \r into \n.
+func normaliseCode(code string) string {
+	if !utf8.ValidString(code) {
+		code = strings.ToValidUTF8(code, "\uFFFD")
+	}
+	if strings.IndexByte(code, '\r') >= 0 {
+		code = strings.ReplaceAll(code, "\r\n", "\n")
+		code = strings.ReplaceAll(code, "\r", "\n")
+	}
+	return code
+}
+
+// lexerPanic is a recovered chroma panic, reported like a lexer error.
+type lexerPanic struct{ v any }
+
+// Error implements error.
+func (p lexerPanic) Error() string { return fmt.Sprint("lexer panic: ", p.v) }
+
+// tokenise pulls tokens until the input is used up or the budget is
+// spent; rest is the part of code not yet lexed. The clock starts once
+// the lexer is ready: compiling its rules happens once per process (and
+// under a lock other blocks wait on), so it must not eat into the budget
+// of whichever blocks come first. Lexer panics become errors so one bad
+// block cannot take the page down.
+func tokenise(l chroma.Lexer, code string, budget time.Duration) (toks []chroma.Token, rest string, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			toks, rest, err = nil, "", lexerPanic{v}
+		}
+	}()
+	it, err := l.Tokenise(nil, code)
+	if err != nil {
+		return nil, "", err
+	}
+	deadline := time.Now().Add(budget)
+	consumed := 0
+	for t := it(); t != chroma.EOF; t = it() {
+		toks = append(toks, t)
+		consumed += len(t.Value)
+		if time.Now().After(deadline) {
+			if consumed < len(code) {
+				rest = code[consumed:]
+			}
+			break
+		}
+	}
+	return toks, rest, nil
+}
+
+// tokenClass is chroma's class for a token type: the nearest ancestor
+// type that has one.
+func tokenClass(t chroma.TokenType) string {
+	for {
+		if cls, ok := chroma.StandardTypes[t]; ok {
+			return cls
+		}
+		if t == 0 {
+			return ""
+		}
+		t = t.Parent()
+	}
+}
+
+func writeTokens(b *bytes.Buffer, toks []chroma.Token) {
+	for _, t := range toks {
+		cls := tokenClass(t.Type)
+		if cls == "" {
+			escapeHTMLTo(b, t.Value)
+			continue
+		}
+		b.WriteString(`<span class="`)
+		b.WriteString(cls)
+		b.WriteString(`">`)
+		escapeHTMLTo(b, t.Value)
+		b.WriteString("</span>")
+	}
+}
+
+// writeNumberedLines uses chroma's own line markup and classes (line, ln,
+// cl) so that the CSS from WriteCSS lays the numbers out.
+func writeNumberedLines(b *bytes.Buffer, toks []chroma.Token, firstLine int) {
+	lines := chroma.SplitTokensIntoLines(toks)
+	width := len(strconv.Itoa(firstLine + len(lines) - 1))
+	for i, line := range lines {
+		n := strconv.Itoa(firstLine + i)
+		b.WriteString(`<span class="line"><span class="ln">`)
+		for range width - len(n) {
+			b.WriteByte(' ')
+		}
+		b.WriteString(n)
+		b.WriteString(`</span><span class="cl">`)
+		writeTokens(b, line)
+		b.WriteString("</span></span>")
+	}
+}
+
+// The page appends chromaCSS to its stylesheet.
+func init() { extraCSS = chromaCSS }
+
+var chromaCSSOnce = sync.OnceValue(buildChromaCSS)
+
+// chromaCSS returns the stylesheet for highlighted code, scoped like the
+// page's palette in page.css: chroma's github style by default (and in
+// print), github-dark on screen for data-theme="dark" and for "auto" when
+// the system prefers dark. It is computed once; every page embeds it.
+func chromaCSS() string { return chromaCSSOnce() }
+
+// buildChromaCSS writes the light rules once, unscoped, and the dark ones
+// under the theme selectors, which are more specific. A property that
+// only the light style sets is "unset" in the dark rule, so nothing of
+// one style leaks into the other (github gives some tokens a weight or
+// background that github-dark does not).
+func buildChromaCSS() string {
+	light := styleRules("github")
+	dark := styleRules("github-dark")
+	var b strings.Builder
+	b.WriteString("/* Code highlighting: chroma's github and github-dark styles. */\n")
+	writeRules(&b, "", light)
+	// Dark rules: every selector either style styles.
+	darkBySel := map[string][]cssDecl{}
+	for _, r := range dark {
+		darkBySel[r.selector] = r.decls
+	}
+	var darkRules []cssRule
+	seen := map[string]bool{}
+	for _, r := range append(append([]cssRule(nil), dark...), light...) {
+		if seen[r.selector] {
+			continue
+		}
+		seen[r.selector] = true
+		decls := darkBySel[r.selector]
+		for _, l := range light {
+			if l.selector != r.selector {
+				continue
+			}
+			for _, d := range l.decls {
+				if !hasProp(decls, d.prop) {
+					decls = append(decls, cssDecl{d.prop, "unset"})
+				}
+			}
+		}
+		darkRules = append(darkRules, cssRule{r.selector, decls})
+	}
+	for _, media := range []struct{ query, scope string }{
+		{"screen", `html[data-theme="dark"] `},
+		{"screen and (prefers-color-scheme: dark)", `html[data-theme="auto"] `},
+	} {
+		b.WriteString("@media " + media.query + " {\n")
+		writeRules(&b, media.scope, darkRules)
+		b.WriteString("}\n")
+	}
+	return b.String()
+}
+
+type cssDecl struct{ prop, value string }
+
+type cssRule struct {
+	selector string
+	decls    []cssDecl
+}
+
+func hasProp(decls []cssDecl, prop string) bool {
+	for _, d := range decls {
+		if d.prop == prop {
+			return true
+		}
+	}
+	return false
+}
+
+// styleRules returns the rules WriteCSS writes for a style (one per line)
+// that apply to our markup. Left out: the .bg rule and the block
+// background, which content.css takes from --code-bg so code matches the
+// page; rules for table line numbers, highlighted and linked lines, which
+// are never written; and .err, which marks text the lexer did not
+// understand, not an error in the code, and would paint it red.
+func styleRules(name string) []cssRule {
+	var buf bytes.Buffer
+	if err := cssFormatter.WriteCSS(&buf, styles.Get(name)); err != nil {
+		panic("chroma CSS for " + name + ": " + err.Error())
+	}
+	var rules []cssRule
+	for line := range strings.SplitSeq(buf.String(), "\n") {
+		sel, body, ok := strings.Cut(line, "{")
+		if !ok {
+			continue
+		}
+		sel = strings.TrimSpace(sel)
+		if sel == ".bg" || strings.Contains(sel, ":target") {
+			continue
+		}
+		if cls, ok := strings.CutPrefix(sel, ".chroma ."); ok {
+			switch cls {
+			case "lnt", "lntd", "lntable", "lnlinks", "hl", "err":
+				continue
+			}
+		}
+		var decls []cssDecl
+		for d := range strings.SplitSeq(strings.TrimSuffix(strings.TrimSpace(body), "}"), ";") {
+			prop, value, ok := strings.Cut(d, ":")
+			prop, value = strings.TrimSpace(prop), strings.TrimSpace(value)
+			if !ok || prop == "" || sel == ".chroma" && prop == "background-color" {
+				continue
+			}
+			decls = append(decls, cssDecl{prop, value})
+		}
+		if len(decls) > 0 {
+			rules = append(rules, cssRule{sel, decls})
+		}
+	}
+	return rules
+}
+
+// writeRules writes rules with equal declarations as one rule with a
+// selector list (most token types share a colour). That keeps the order
+// of effect: each code span has one token class, so no two of these
+// rules meet on one element.
+func writeRules(b *strings.Builder, scope string, rules []cssRule) {
+	var bodies []string
+	selectors := map[string][]string{}
+	for _, r := range rules {
+		var body strings.Builder
+		for i, d := range r.decls {
+			if i > 0 {
+				body.WriteByte(';')
+			}
+			body.WriteString(" " + d.prop + ": " + d.value)
+		}
+		key := body.String()
+		if _, ok := selectors[key]; !ok {
+			bodies = append(bodies, key)
+		}
+		selectors[key] = append(selectors[key], scope+r.selector)
+	}
+	for _, body := range bodies {
+		b.WriteString(strings.Join(selectors[body], ", "))
+		b.WriteString(" {")
+		b.WriteString(body)
+		b.WriteString(" }\n")
+	}
+}
+
+// escapeHTMLTo writes s escaped for HTML text and double- or
+// single-quoted attribute values.
+func escapeHTMLTo(b *bytes.Buffer, s string) {
+	last := 0
+	for i := 0; i < len(s); i++ {
+		var esc string
+		switch s[i] {
+		case '&':
+			esc = "&amp;"
+		case '<':
+			esc = "&lt;"
+		case '>':
+			esc = "&gt;"
+		case '"':
+			esc = "&#34;"
+		case '\'':
+			esc = "&#39;"
+		case 0:
+			esc = "\uFFFD"
+		default:
+			continue
+		}
+		b.WriteString(s[last:i])
+		b.WriteString(esc)
+		last = i + 1
+	}
+	b.WriteString(s[last:])
+}

@@ -1,0 +1,276 @@
+package export
+
+import (
+	"errors"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/alecthomas/chroma/v2"
+)
+
+func timed(f func() string) (string, time.Duration) {
+	start := time.Now()
+	out := f()
+	return out, time.Since(start)
+}
+
+func TestHighlightKnownLanguages(t *testing.T) {
+	cases := []struct {
+		lang, code, wantLang, wantSpan string
+	}{
+		{"go", "func main() {}", "Go", `<span class="kd">func</span>`},
+		{"GO", "func main() {}", "Go", `<span class="kd">func</span>`},
+		{"golang", "func main() {}", "Go", `<span class="kd">func</span>`},
+		{"python", "def f(): pass", "Python", `<span class="k">def</span>`},
+		{"py", "def f(): pass", "Python", `<span class="k">def</span>`},
+		{"ts", "const x: number = 1", "TypeScript", `<span class="kr">const</span>`},
+		{"typescript", "const x: number = 1", "TypeScript", `<span class="kr">const</span>`},
+		{"sh", "echo hi # c", "Bash", `<span class="c1"># c</span>`},
+		{"json", `{"a": 1}`, "JSON", `<span class="nt">&#34;a&#34;</span>`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.lang, func(t *testing.T) {
+			out := string(highlight(tc.code, tc.lang))
+			for _, want := range []string{`<pre class="chroma" data-lang="` + tc.wantLang + `"><code>`, tc.wantSpan} {
+				if !strings.Contains(out, want) {
+					t.Errorf("missing %q in %s", want, out)
+				}
+			}
+			if got := contentText(t, out); got != tc.code {
+				t.Errorf("text = %q, want %q", got, tc.code)
+			}
+		})
+	}
+}
+
+func TestHighlightPlainFallback(t *testing.T) {
+	cases := []struct{ name, lang string }{
+		{"unknown", "nosuchlanguage"},
+		{"empty", ""},
+		{"plaintext", "text"},
+		{"markup in name", `"><script>`},
+		{"long name", strings.Repeat("x", 200)},
+	}
+	code := "<b>bold</b> & \"q\" 'a'\n"
+	want := `<pre class="chroma"><code>&lt;b&gt;bold&lt;/b&gt; &amp; &#34;q&#34; &#39;a&#39;` + "\n</code></pre>"
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := string(highlight(code, tc.lang)); got != want {
+				t.Errorf("got  %s\nwant %s", got, want)
+			}
+		})
+	}
+}
+
+// Misses are cached too: lexers.Get scans every lexer for an unknown name.
+func TestLexerCacheKeepsMisses(t *testing.T) {
+	if lexerForLang("no-such-lexer-xyz") != nil {
+		t.Fatal("found a lexer for no-such-lexer-xyz")
+	}
+	v, ok := lexerCache.Load("lang:no-such-lexer-xyz")
+	if !ok || v.(cachedLexer).lexer != nil {
+		t.Errorf("miss not cached: %v %v", v, ok)
+	}
+}
+
+func TestHighlightEscapesMarkupInCode(t *testing.T) {
+	code := `</script><script>alert(1)</script><img src=x onerror=alert(1)>`
+	for _, lang := range []string{"html", "go", "javascript", "nosuchlang", ""} {
+		t.Run(lang, func(t *testing.T) {
+			out := string(highlight(code, lang))
+			for _, p := range contentSafetyProblems(out) {
+				t.Errorf("%s: %s", p, out)
+			}
+			if got := contentText(t, out); got != code {
+				t.Errorf("text = %q", got)
+			}
+		})
+	}
+}
+
+func TestHighlightFile(t *testing.T) {
+	cases := []struct{ path, wantLang string }{
+		{"main.go", "Go"},
+		{"/home/u/src/app/main.go", "Go"},
+		{`C:\src\tool.py`, "Python"},
+		{"web/app.tsx", "TypeScript"},
+		{"Makefile", "Makefile"},
+		{"Dockerfile", "Docker"},
+		{"notes.txt", ""},
+		{"no-extension-here", ""},
+		{"dir/", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.path, func(t *testing.T) {
+			out := string(highlightFile("x := 1\n", tc.path))
+			want := `<pre class="chroma"><code>`
+			if tc.wantLang != "" {
+				want = `<pre class="chroma" data-lang="` + tc.wantLang + `"><code>`
+			}
+			if !strings.HasPrefix(out, want) {
+				t.Errorf("got %s, want prefix %s", out, want)
+			}
+		})
+	}
+}
+
+func TestHighlightLines(t *testing.T) {
+	out := string(highlightLines("a := 1\n\nb := 2\n", "go", 98))
+	nums := regexp.MustCompile(`<span class="ln">([^<]*)</span>`).FindAllStringSubmatch(out, -1)
+	var got []string
+	for _, m := range nums {
+		got = append(got, m[1])
+	}
+	if want := []string{" 98", " 99", "100"}; strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("line numbers %q, want %q\n%s", got, want, out)
+	}
+	if n := strings.Count(out, `<span class="line">`); n != 3 {
+		t.Errorf("%d lines, want 3", n)
+	}
+	if !strings.Contains(out, `<span class="nx">a</span>`) {
+		t.Errorf("not highlighted: %s", out)
+	}
+
+	// Unknown language and the minimum line number.
+	out = string(highlightFileLines("x\ny", "file.unknownext", 0))
+	if !strings.Contains(out, `<span class="ln">1</span><span class="cl">x`+"\n") || !strings.Contains(out, `<span class="ln">2</span><span class="cl">y</span>`) {
+		t.Errorf("plain numbered lines: %s", out)
+	}
+}
+
+func TestHighlightNormalisesInput(t *testing.T) {
+	out := string(highlight("a\r\nb\rc\xff", "nosuchlang"))
+	if want := "<pre class=\"chroma\"><code>a\nb\nc\uFFFD</code></pre>"; out != want {
+		t.Errorf("got %q, want %q", out, want)
+	}
+}
+
+func TestHighlightSizeCap(t *testing.T) {
+	code := strings.Repeat("x := 1 // <tag>\n", highlightMaxBytes/16+1)
+	out := string(highlight(code, "go"))
+	note := `<p class="hl-note">not highlighted: ` + strconv.Itoa((len(code)+1023)/1024) + ` KB is above the 256 KB limit</p>`
+	if !strings.HasPrefix(out, note) {
+		t.Errorf("no size note: %.200s", out)
+	}
+	if strings.Contains(out, `<span class=`) {
+		t.Errorf("highlighted above the cap")
+	}
+	if got := contentText(t, out); !strings.HasSuffix(got, code) {
+		t.Errorf("text lost: %d bytes of %d", len(got), len(code))
+	}
+}
+
+// A budget too small for any lexer: the rest must come out as plain text.
+func TestHighlightDeadlineKeepsAllText(t *testing.T) {
+	code := strings.Repeat("func f() { return 1 } // <x>\n", 200)
+	out := string(renderCode(code, lexerForLang("go"), 0, time.Nanosecond))
+	if !strings.Contains(out, `<p class="hl-note">highlighting stopped after 1ns; the rest is plain text</p>`) {
+		t.Errorf("no deadline note: %.300s", out)
+	}
+	if got := contentText(t, out); !strings.HasSuffix(got, code) {
+		t.Errorf("text lost: %d bytes of %d", len(got), len(code))
+	}
+}
+
+func TestHighlightQuadraticLexerIsCut(t *testing.T) {
+	code := strings.Repeat("/* x ", 64<<10/5)
+	out, elapsed := timed(func() string { return string(highlight(code, "go")) })
+	if elapsed > 3*time.Second {
+		t.Errorf("took %v", elapsed)
+	}
+	if got := contentText(t, out); !strings.HasSuffix(got, code) {
+		t.Errorf("text lost: %d bytes of %d", len(got), len(code))
+	}
+}
+
+type brokenLexer struct {
+	chroma.Lexer
+	panics bool
+}
+
+func (l brokenLexer) Config() *chroma.Config { return &chroma.Config{Name: "broken"} }
+
+func (l brokenLexer) Tokenise(*chroma.TokeniseOptions, string) (chroma.Iterator, error) {
+	if !l.panics {
+		return nil, errors.New("no rules")
+	}
+	n := 0
+	return func() chroma.Token {
+		n++
+		if n > 2 {
+			panic("unknown state")
+		}
+		return chroma.Token{Type: chroma.Keyword, Value: "x"}
+	}, nil
+}
+
+func TestHighlightLexerFailures(t *testing.T) {
+	for _, panics := range []bool{false, true} {
+		t.Run("panics="+strconv.FormatBool(panics), func(t *testing.T) {
+			out := string(renderCode("xx<y>", brokenLexer{panics: panics}, 0, time.Second))
+			want := `<p class="hl-note">not highlighted: the broken lexer failed</p><pre class="chroma" data-lang="broken"><code>xx&lt;y&gt;</code></pre>`
+			if out != want {
+				t.Errorf("got  %s\nwant %s", out, want)
+			}
+		})
+	}
+}
+
+func TestChromaCSS(t *testing.T) {
+	css := chromaCSS()
+	for _, want := range []string{
+		".chroma .k, ",
+		"@media screen {\n" + `html[data-theme="dark"] .chroma {`,
+		"@media screen and (prefers-color-scheme: dark) {\n" + `html[data-theme="auto"] .chroma {`,
+		".chroma .line { display: flex }",
+	} {
+		if !strings.Contains(css, want) {
+			t.Errorf("missing %q", want)
+		}
+	}
+	for _, bad := range []string{".bg ", ".err", "</style", "#ffffff; background-color", ".chroma { color: #1f2328; background-color"} {
+		if strings.Contains(css, bad) {
+			t.Errorf("unexpected %q", bad)
+		}
+	}
+	if css != chromaCSS() {
+		t.Error("not stable between calls")
+	}
+}
+
+// Every property the light style sets is set again by the dark rules, so
+// the light style cannot leak into the dark theme.
+func TestChromaCSSDarkOverridesLight(t *testing.T) {
+	light := map[string][]cssDecl{}
+	for _, r := range styleRules("github") {
+		light[r.selector] = r.decls
+	}
+	css := chromaCSS()
+	_, darkPart, _ := strings.Cut(css, "@media screen {\n")
+	darkPart, _, _ = strings.Cut(darkPart, "}\n@media")
+	dark := map[string]string{}
+	for line := range strings.SplitSeq(darkPart, "\n") {
+		sels, body, ok := strings.Cut(line, " {")
+		if !ok {
+			continue
+		}
+		for sel := range strings.SplitSeq(sels, ", ") {
+			dark[strings.TrimPrefix(sel, `html[data-theme="dark"] `)] = body
+		}
+	}
+	for sel, decls := range light {
+		body, ok := dark[sel]
+		if !ok {
+			t.Errorf("no dark rule for %s", sel)
+			continue
+		}
+		for _, d := range decls {
+			if !strings.Contains(body, " "+d.prop+":") {
+				t.Errorf("%s: dark rule %q does not set %s", sel, body, d.prop)
+			}
+		}
+	}
+}

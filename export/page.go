@@ -1,0 +1,167 @@
+package export
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"io/fs"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/piexport/piexport"
+)
+
+// extraCSS, when set, returns CSS appended after the embedded stylesheets:
+// the syntax highlighting classes. It is called once, when the first page is
+// written, so an init func may set it.
+var extraCSS func() string
+
+// pageTemplate is parsed once; html/template is safe for concurrent use.
+var pageTemplate = template.Must(template.New("page.html").Funcs(template.FuncMap{
+	"tokens":  formatTokens,
+	"cost":    formatCost,
+	"isoTime": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+	"utcTime": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
+}).ParseFS(piexport.Templates(), "page.html"))
+
+// pageAssets is the inline style and script of every page, and the
+// Content-Security-Policy that allows exactly those two and nothing else.
+type pageAssets struct {
+	css template.CSS
+	js  template.JS
+	csp string
+}
+
+var loadPageAssets = sync.OnceValues(func() (*pageAssets, error) {
+	assets := piexport.Assets()
+	var css strings.Builder
+	for _, name := range []string{"page.css", "content.css"} {
+		b, err := fs.ReadFile(assets, name)
+		if errors.Is(err, fs.ErrNotExist) && name != "page.css" {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("page assets: %w", err)
+		}
+		css.Write(b)
+		css.WriteByte('\n')
+	}
+	if extraCSS != nil {
+		css.WriteString(extraCSS())
+		css.WriteByte('\n')
+	}
+	js, err := fs.ReadFile(assets, "page.js")
+	if err != nil {
+		return nil, fmt.Errorf("page assets: %w", err)
+	}
+	// A closing tag inside the text would end the element early and leave
+	// the rest to the HTML parser; our own files never need one.
+	if containsFold(css.String(), "</style") {
+		return nil, errors.New("page assets: CSS contains </style")
+	}
+	if containsFold(string(js), "</script") {
+		return nil, errors.New("page assets: script contains </script")
+	}
+	a := &pageAssets{
+		// Both come from files embedded in the binary, never from a
+		// session, so they may be written verbatim.
+		css: template.CSS(css.String()),
+		js:  template.JS(js),
+	}
+	a.csp = "default-src 'none'; script-src '" + cspHash(string(a.js)) +
+		"'; style-src '" + cspHash(string(a.css)) +
+		"'; img-src data:; base-uri 'none'; form-action 'none'"
+	return a, nil
+})
+
+// cspHash returns the CSP source expression that allows one inline element
+// whose text is s.
+func cspHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
+}
+
+func containsFold(s, sub string) bool {
+	return strings.Contains(strings.ToLower(s), sub)
+}
+
+// pageData is what the template sees: the view and the inline assets.
+type pageData struct {
+	*pageView
+	// Index shadows pageView.Index with its JSON, checked beforehand:
+	// html/template turns a value json.Marshal rejects into a comment
+	// instead of an error, which would break the script silently.
+	Index json.RawMessage
+	CSS   template.CSS
+	JS    template.JS
+	CSP   string
+}
+
+// writePage renders v as a complete HTML document to w. The page is built in
+// memory first, so a template error never leaves half a page behind.
+func writePage(w io.Writer, v *pageView) error {
+	a, err := loadPageAssets()
+	if err != nil {
+		return err
+	}
+	index, err := json.Marshal(v.Index)
+	if err != nil {
+		return fmt.Errorf("render page: index: %w", err)
+	}
+	var buf bytes.Buffer
+	buf.Grow(len(a.css) + len(a.js) + len(index) + 2048*(len(v.Entries)+1))
+	data := pageData{pageView: v, Index: index, CSS: a.css, JS: a.js, CSP: a.csp}
+	if err := pageTemplate.ExecuteTemplate(&buf, "page", data); err != nil {
+		return fmt.Errorf("render page: %w", err)
+	}
+	_, err = buf.WriteTo(w)
+	return err
+}
+
+// formatTokens shows a token count compactly: 950, 1.2k, 45k, 1.3M.
+// assets/page.js has the same function, with the same integer rounding, so
+// the figures the script recomputes read like the ones written here.
+func formatTokens(n int64) string {
+	if n < 1000 {
+		return strconv.FormatInt(n, 10)
+	}
+	// Each band hands over to the next when rounding would reach it, so
+	// 9,999 reads "10k" and 999,999 reads "1.0M".
+	if t := (n*10 + 500) / 1000; t < 100 {
+		return tenths(t) + "k"
+	}
+	if k := (n + 500) / 1000; k < 1000 {
+		return strconv.FormatInt(k, 10) + "k"
+	}
+	if t := (n*10 + 500_000) / 1_000_000; t < 100 {
+		return tenths(t) + "M"
+	}
+	return strconv.FormatInt((n+500_000)/1_000_000, 10) + "M"
+}
+
+func tenths(t int64) string {
+	return strconv.FormatInt(t/10, 10) + "." + strconv.FormatInt(t%10, 10)
+}
+
+// formatCost shows dollars with four decimals below one dollar and two
+// above; the script rounds the same way (floor(x*10^d + 0.5)).
+func formatCost(c float64) string {
+	if c <= 0 || math.IsNaN(c) {
+		return "$0"
+	}
+	d, scale := 4, 1e4
+	if c >= 1 {
+		d, scale = 2, 1e2
+	}
+	n := int64(math.Floor(c*scale + 0.5))
+	p := int64(math.Pow10(d))
+	return fmt.Sprintf("$%d.%0*d", n/p, d, n%p)
+}

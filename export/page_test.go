@@ -1,0 +1,536 @@
+package export
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/net/html"
+)
+
+// Hostile strings that would run script or add markup if any of them
+// reached the page unescaped. Each sets window.__xss or document.title, so
+// the browser test can tell.
+const (
+	hostileTitle   = `Fix it <script>window.__xss=1;document.title="pwned"</script> "><img src=x onerror="window.__xss=2">`
+	hostileCwd     = `~/src/"><svg onload="window.__xss=3">`
+	hostileLabel   = `"><script>window.__xss=4</script>`
+	hostilePreview = `</script><script>window.__xss=5</script> javascript:alert(1)`
+	hostileRole    = `Assistant · <b onmouseover="window.__xss=6">x</b>`
+	hostileFoot    = `'"><script>window.__xss=7</script>`
+	hostileID      = `"><script>window.__xss=8</script>`
+	hostileModel   = `javascript:alert(1)`
+)
+
+// sampleEntry describes one entry of the sample session.
+type sampleEntry struct {
+	id, parent, kind, role, preview, label string
+	body                                   string
+	usage                                  []float64 // input, output, cacheRead, cacheWrite, cost
+}
+
+// sampleEntries is a session with three branches below "r3", oldest first,
+// holding every kind and several hostile strings. The leaf is "d6".
+func sampleEntries() []sampleEntry {
+	thinking := `<details class="thinking"><summary>Thinking</summary><p>Let me look at the tokenizer first.</p></details>`
+	var long strings.Builder
+	for i := 1; i <= 60; i++ {
+		fmt.Fprintf(&long, "%3d  func parse%d(s string) error { return nil }\n", i, i)
+	}
+	lines := strings.SplitAfter(long.String(), "\n")
+	readCard := `<section class="tool" data-tool="read" data-status="ok"><div class="tool-head"><span class="tool-name">read</span> <span class="tool-args">~/p/parser.go:1-60</span></div>` +
+		`<div class="tool-output"><pre class="output">` + template.HTMLEscapeString(strings.Join(lines[:10], "")) + `</pre>` +
+		`<details class="more"><summary>50 more lines</summary><pre class="output">` + template.HTMLEscapeString(strings.Join(lines[10:], "")) + `</pre></details></div></section>`
+	bashCard := `<section class="tool" data-tool="bash" data-status="error"><div class="tool-head"><span class="tool-name">$</span> <span class="tool-args">go test ./...</span></div>` +
+		`<div class="tool-output"><pre class="output">--- FAIL: TestParse (0.00s)
+    parser_test.go:12: got 3, want 4
+FAIL</pre></div></section>`
+	return []sampleEntry{
+		{id: "r0", kind: kindUser, role: "user:", preview: "Fix the parser, it drops the last token", label: "start",
+			body: `<p>Fix the parser, it drops the last token. ROOT-MARK</p>`},
+		{id: "r1", parent: "r0", kind: kindAssistantTools, role: "assistant:", preview: "[read: ~/p/parser.go]",
+			body:  thinking + `<section class="tool" data-tool="read" data-status="ok"><div class="tool-head"><span class="tool-name">read</span> <span class="tool-args">~/p/parser.go</span></div></section>`,
+			usage: []float64{1200, 80, 3000, 0, 0.0042}},
+		{id: "r2", parent: "r1", kind: kindTool, preview: "[read: ~/p/parser.go:1-60]", body: readCard},
+		{id: "r3", parent: "r2", kind: kindAssistant, role: "assistant:", preview: "The loop stops one token early.",
+			body:  thinking + `<p>The loop stops one token early: <code>i &lt; len(toks)-1</code> should be <code>i &lt; len(toks)</code>.</p>`,
+			usage: []float64{2400, 300, 4200, 1200, 0.0131}},
+
+		{id: "b1", parent: "r3", kind: kindUser, role: "user:", preview: "Try approach alpha", label: hostileLabel,
+			body: `<p>Try approach alpha.</p>`},
+		{id: "b2", parent: "b1", kind: kindAssistant, role: "assistant:", preview: "Alpha rewrites the loop",
+			body: `<p>Alpha rewrites the loop. ALPHA-MARK</p>`, usage: []float64{900, 120, 0, 0, 0.002}},
+		{id: "b3", parent: "b2", kind: kindError, role: "assistant:", preview: "[error: overloaded]",
+			body: `<p class="error">Request failed: overloaded (529)</p>`},
+
+		{id: "c1", parent: "r3", kind: kindUser, role: "user:", preview: "Try approach beta", label: "beta",
+			body: `<p>Try approach beta.</p>`},
+		{id: "c2", parent: "c1", kind: kindCompaction, preview: "[compaction: 45k tokens]",
+			body: `<div class="hidden-context"><p>Summary: the parser drops the last token; beta is next.</p></div>`},
+		{id: "c3", parent: "c2", kind: kindAssistant, role: "assistant:", preview: "Beta keeps the loop",
+			body: `<p>Beta keeps the loop and fixes the bound. BETA-MARK</p>`, usage: []float64{5000, 700, 0, 0, 0.03}},
+		{id: "c4", parent: "c3", kind: kindSettings, preview: "[model: gpt-5]", body: `<p>gpt-5</p>`},
+		{id: hostileID, parent: "c4", kind: kindCustomMessage, role: "custom:", preview: hostilePreview,
+			body: `<div class="hidden-context"><p>Injected reminder.</p></div>`},
+		{id: "c6", parent: hostileID, kind: kindBranchSummary, preview: "[branch summary]",
+			body: `<div class="hidden-context"><p>Abandoned: approach alpha.</p></div>`},
+
+		{id: "d1", parent: "r3", kind: kindBash, role: "", preview: "[!go test ./...]", body: bashCard},
+		{id: "d2", parent: "d1", kind: kindUser, role: "user:", preview: "Try approach gamma",
+			body: `<p>Try approach gamma, and keep the tests green.</p>`},
+		{id: "d3", parent: "d2", kind: kindAssistantTools, role: "assistant:", preview: "[edit: ~/p/parser.go]",
+			body: `<section class="tool" data-tool="edit" data-status="ok"><div class="tool-head"><span class="tool-name">edit</span> <span class="tool-args">~/p/parser.go</span></div><div class="tool-input"><pre class="output">-	for i := 0; i &lt; len(toks)-1; i++ {
++	for i := 0; i &lt; len(toks); i++ {</pre></div></section>`,
+			usage: []float64{6100, 200, 9000, 0, 0.011}},
+		{id: "d4", parent: "d3", kind: kindTool, preview: "[edit: ok]",
+			body: `<section class="tool" data-tool="edit" data-status="ok"><div class="tool-head"><span class="tool-name">edit</span> <span class="tool-args">~/p/parser.go</span></div><div class="tool-output"><pre class="output">Applied 1 edit.</pre></div></section>`},
+		{id: "d5", parent: "d4", kind: kindAssistant, role: hostileRole, preview: "Gamma fixes the bound",
+			body:  thinking + `<p>Gamma fixes the bound, and the tests pass. GAMMA-MARK</p><ul><li>parser.go: loop bound</li><li>parser_test.go: new case</li></ul>`,
+			usage: []float64{7000, 900, 12000, 800, 1.2345}},
+		{id: "d6", parent: "d5", kind: kindOther, preview: "[unknown: future_entry]",
+			body: `<p>An entry of type <code>future_entry</code>.</p>`},
+	}
+}
+
+// sampleHeadings are the entry headings render.go would write.
+var sampleHeadings = map[string]string{
+	kindUser: "User", kindAssistant: "Assistant · claude-sonnet-4-5", kindAssistantTools: "Assistant · claude-sonnet-4-5",
+	kindTool: "Tool result", kindBash: "Bash", kindCompaction: "Compaction", kindBranchSummary: "Branch summary",
+	kindCustomMessage: "Extension message", kindSettings: "Model", kindError: "Assistant · error", kindOther: "future_entry",
+}
+
+// samplePageView builds the page of sampleEntries the way render.go would:
+// depth grows below branch points, and the path in view ends at the leaf.
+func samplePageView() *pageView {
+	entries := sampleEntries()
+	n := len(entries)
+	at := make(map[string]int, n)
+	for i, e := range entries {
+		at[e.id] = i
+	}
+	parents := make([]int, n)
+	children := make([]int, n)
+	for i, e := range entries {
+		parents[i] = -1
+		if e.parent != "" {
+			parents[i] = at[e.parent]
+			children[parents[i]]++
+		}
+	}
+	depth := make([]int, n)
+	for i := range entries {
+		if p := parents[i]; p >= 0 {
+			depth[i] = depth[p]
+			if children[p] > 1 {
+				depth[i]++
+			}
+		}
+	}
+	leaf := at["d6"]
+	onPath := make([]bool, n)
+	for i := leaf; i >= 0; i = parents[i] {
+		onPath[i] = true
+	}
+
+	base := time.Date(2025, 3, 14, 9, 26, 0, 0, time.UTC)
+	v := &pageView{
+		Title:     hostileTitle,
+		Theme:     "auto",
+		Generator: "piexport v0.0.0-test",
+		Index: pageIndex{
+			Parents: parents,
+			Usage:   map[int][5]float64{},
+			Leaf:    leaf,
+			View:    leaf,
+		},
+		Header: headerView{
+			Cwd:          hostileCwd,
+			SessionID:    "0195a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b",
+			Start:        base,
+			End:          base.Add(time.Duration(n) * time.Minute),
+			Duration:     fmt.Sprintf("%dm", n),
+			Models:       []string{"anthropic/claude-sonnet-4-5", hostileModel},
+			EntryCount:   n,
+			MessageCount: 15,
+			ToolCalls:    3,
+		},
+	}
+	for i, e := range entries {
+		v.Tree = append(v.Tree, treeNodeView{
+			ID: e.id, Depth: depth[i], Kind: e.kind, Role: e.role, Preview: e.preview,
+			Label: e.label, OnPath: onPath[i], Leaf: i == leaf,
+		})
+		role := sampleHeadings[e.kind]
+		if e.role == hostileRole {
+			role = hostileRole
+		}
+		foot := ""
+		if e.usage != nil {
+			var u [5]float64
+			copy(u[:], e.usage)
+			v.Index.Usage[i] = u
+			sampleAddUsage(&v.Header.File, u)
+			if onPath[i] {
+				sampleAddUsage(&v.Header.Path, u)
+			}
+			foot = fmt.Sprintf("%s in · %s out · %s", formatTokens(int64(u[0])), formatTokens(int64(u[1])), formatCost(u[4]))
+			if e.id == "d5" {
+				foot = hostileFoot
+			}
+		}
+		v.Entries = append(v.Entries, entryView{
+			ID: e.id, Kind: e.kind, OnPath: onPath[i], Time: base.Add(time.Duration(i) * time.Minute),
+			Label: e.label, Role: role, Body: template.HTML(e.body), Foot: foot,
+		})
+		v.Index.IDs = append(v.Index.IDs, e.id)
+		v.Index.Kinds = append(v.Index.Kinds, e.kind)
+		if e.label != "" {
+			v.Index.Labeled = append(v.Index.Labeled, i)
+		}
+	}
+	return v
+}
+
+func sampleAddUsage(t *tokensView, u [5]float64) {
+	t.Input += int64(u[0])
+	t.Output += int64(u[1])
+	t.CacheRead += int64(u[2])
+	t.CacheWrite += int64(u[3])
+	t.Cost += u[4]
+}
+
+func renderSample(t *testing.T) (*pageView, []byte) {
+	t.Helper()
+	v := samplePageView()
+	var buf bytes.Buffer
+	if err := writePage(&buf, v); err != nil {
+		t.Fatalf("writePage: %v", err)
+	}
+	return v, buf.Bytes()
+}
+
+func parsePage(t *testing.T, page []byte) *html.Node {
+	t.Helper()
+	doc, err := html.Parse(bytes.NewReader(page))
+	if err != nil {
+		t.Fatalf("parse page: %v", err)
+	}
+	return doc
+}
+
+// walk calls fn for every element, without recursion.
+func pageWalk(root *html.Node, fn func(*html.Node)) {
+	stack := []*html.Node{root}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n.Type == html.ElementNode {
+			fn(n)
+		}
+		for c := n.LastChild; c != nil; c = c.PrevSibling {
+			stack = append(stack, c)
+		}
+	}
+}
+
+func pageAttr(n *html.Node, key string) (string, bool) {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val, true
+		}
+	}
+	return "", false
+}
+
+func pageText(n *html.Node) string {
+	var b strings.Builder
+	stack := []*html.Node{n}
+	for len(stack) > 0 {
+		c := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if c.Type == html.TextNode {
+			b.WriteString(c.Data)
+		}
+		for k := c.LastChild; k != nil; k = k.PrevSibling {
+			stack = append(stack, k)
+		}
+	}
+	return b.String()
+}
+
+func pageFindAll(root *html.Node, match func(*html.Node) bool) []*html.Node {
+	var out []*html.Node
+	pageWalk(root, func(n *html.Node) {
+		if match(n) {
+			out = append(out, n)
+		}
+	})
+	return out
+}
+
+func pageHasAttr(key string) func(*html.Node) bool {
+	return func(n *html.Node) bool { _, ok := pageAttr(n, key); return ok }
+}
+
+func TestPageIDsAreUnique(t *testing.T) {
+	_, page := renderSample(t)
+	seen := map[string]bool{}
+	pageWalk(parsePage(t, page), func(n *html.Node) {
+		id, ok := pageAttr(n, "id")
+		if !ok {
+			return
+		}
+		if seen[id] {
+			t.Errorf("duplicate id %q", id)
+		}
+		seen[id] = true
+	})
+	if !seen[hostileID] {
+		t.Errorf("entry with the hostile id is missing; ids: %v", seen)
+	}
+}
+
+func TestPageTreeMatchesEntries(t *testing.T) {
+	v, page := renderSample(t)
+	doc := parsePage(t, page)
+	var nodes, entries []string
+	for _, n := range pageFindAll(doc, pageHasAttr("data-tree-node")) {
+		id, _ := pageAttr(n, "data-tree-node")
+		nodes = append(nodes, id)
+	}
+	hidden := map[string]bool{}
+	for _, n := range pageFindAll(doc, pageHasAttr("data-entry")) {
+		id, _ := pageAttr(n, "data-entry")
+		if elemID, _ := pageAttr(n, "id"); elemID != id {
+			t.Errorf("entry %q has id %q", id, elemID)
+		}
+		entries = append(entries, id)
+		_, hidden[id] = pageAttr(n, "hidden")
+	}
+	if diff := cmp.Diff(v.Index.IDs, nodes); diff != "" {
+		t.Errorf("tree nodes (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(v.Index.IDs, entries); diff != "" {
+		t.Errorf("entries (-want +got):\n%s", diff)
+	}
+	for _, e := range v.Entries {
+		if hidden[e.ID] == e.OnPath {
+			t.Errorf("entry %q: hidden=%v, on path=%v", e.ID, hidden[e.ID], e.OnPath)
+		}
+	}
+}
+
+func TestPageCSPMatchesInlineAssets(t *testing.T) {
+	_, page := renderSample(t)
+	doc := parsePage(t, page)
+	var csp string
+	var scripts, styles []string
+	pageWalk(doc, func(n *html.Node) {
+		switch n.Data {
+		case "meta":
+			if v, _ := pageAttr(n, "http-equiv"); strings.EqualFold(v, "Content-Security-Policy") {
+				csp, _ = pageAttr(n, "content")
+			}
+		case "script":
+			if _, typed := pageAttr(n, "type"); !typed {
+				scripts = append(scripts, pageText(n))
+			}
+		case "style":
+			styles = append(styles, pageText(n))
+		}
+	})
+	if len(scripts) != 1 || len(styles) != 1 {
+		t.Fatalf("got %d executable scripts and %d styles, want 1 and 1", len(scripts), len(styles))
+	}
+	hash := func(s string) string {
+		sum := sha256.Sum256([]byte(s))
+		return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+	}
+	directives := map[string]string{}
+	for _, d := range strings.Split(csp, ";") {
+		name, value, _ := strings.Cut(strings.TrimSpace(d), " ")
+		directives[name] = value
+	}
+	want := map[string]string{
+		"default-src": "'none'",
+		"script-src":  hash(scripts[0]),
+		"style-src":   hash(styles[0]),
+		"img-src":     "data:",
+		"base-uri":    "'none'",
+		"form-action": "'none'",
+	}
+	if diff := cmp.Diff(want, directives); diff != "" {
+		t.Errorf("CSP %q (-want +got):\n%s", csp, diff)
+	}
+	if len(strings.TrimSpace(scripts[0])) < 1000 || len(strings.TrimSpace(styles[0])) < 1000 {
+		t.Errorf("inline assets look empty: %d bytes of script, %d of style", len(scripts[0]), len(styles[0]))
+	}
+}
+
+// TestPageCSPComesFirst guards the order in <head>: a policy that appears
+// after the script would not apply to it.
+func TestPageCSPComesFirst(t *testing.T) {
+	_, page := renderSample(t)
+	s := string(page)
+	csp := strings.Index(s, "Content-Security-Policy")
+	for _, tag := range []string{"<style>", "<script>", "<title>"} {
+		if i := strings.Index(s, tag); csp < 0 || i < csp {
+			t.Errorf("%s at %d comes before the CSP at %d", tag, i, csp)
+		}
+	}
+}
+
+func TestPageEscapesHostileStrings(t *testing.T) {
+	v, page := renderSample(t)
+	doc := parsePage(t, page)
+	var scripts int
+	pageWalk(doc, func(n *html.Node) {
+		switch n.Data {
+		case "script":
+			scripts++
+		case "img", "svg", "b":
+			t.Errorf("session text became a <%s> element", n.Data)
+		}
+		for _, a := range n.Attr {
+			if strings.HasPrefix(strings.ToLower(a.Key), "on") {
+				t.Errorf("<%s> has an event handler attribute %s=%q", n.Data, a.Key, a.Val)
+			}
+			if (a.Key == "href" || a.Key == "src") && !strings.HasPrefix(a.Val, "#") {
+				t.Errorf("<%s %s=%q>: only in-page links are expected", n.Data, a.Key, a.Val)
+			}
+		}
+	})
+	if scripts != 2 {
+		t.Errorf("got %d <script> elements, want 2 (the page script and the index)", scripts)
+	}
+	titles := pageFindAll(doc, func(n *html.Node) bool { return n.Data == "title" || n.Data == "h1" })
+	if len(titles) != 2 {
+		t.Fatalf("got %d title and h1 elements, want 2", len(titles))
+	}
+	for _, n := range titles {
+		if got := pageText(n); got != v.Title {
+			t.Errorf("<%s> = %q, want the title as text %q", n.Data, got, v.Title)
+		}
+	}
+	// Each hostile string must come back as text.
+	text := pageText(doc)
+	for _, s := range []string{hostileCwd, hostileLabel, hostilePreview, hostileRole, hostileFoot, hostileModel} {
+		if !strings.Contains(text, s) {
+			t.Errorf("page text lacks %q", s)
+		}
+	}
+}
+
+func TestPageIndexJSON(t *testing.T) {
+	v, page := renderSample(t)
+	doc := parsePage(t, page)
+	nodes := pageFindAll(doc, func(n *html.Node) bool {
+		id, _ := pageAttr(n, "id")
+		return n.Data == "script" && id == "session-index"
+	})
+	if len(nodes) != 1 {
+		t.Fatalf("got %d session-index scripts, want 1", len(nodes))
+	}
+	if typ, _ := pageAttr(nodes[0], "type"); typ != "application/json" {
+		t.Errorf("session-index type = %q", typ)
+	}
+	raw := pageText(nodes[0])
+	if strings.ContainsAny(raw, "<>") {
+		t.Errorf("index holds a raw < or >, which could close the script: %.200s", raw)
+	}
+	var got pageIndex
+	if err := json.Unmarshal([]byte(raw), &got); err != nil {
+		t.Fatalf("index is not JSON: %v\n%.300s", err, raw)
+	}
+	if diff := cmp.Diff(v.Index, got); diff != "" {
+		t.Errorf("index (-want +got):\n%s", diff)
+	}
+}
+
+func TestPageHeaderTokens(t *testing.T) {
+	v, page := renderSample(t)
+	doc := parsePage(t, page)
+	got := map[string]string{}
+	for _, n := range pageFindAll(doc, pageHasAttr("data-path-tokens")) {
+		k, _ := pageAttr(n, "data-path-tokens")
+		got[k] = pageText(n)
+	}
+	p := v.Header.Path
+	want := map[string]string{
+		"input": formatTokens(p.Input), "output": formatTokens(p.Output),
+		"cacheRead": formatTokens(p.CacheRead), "cacheWrite": formatTokens(p.CacheWrite),
+		"cost": formatCost(p.Cost),
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("path token cells (-want +got):\n%s", diff)
+	}
+}
+
+// TestWritePageErrorWritesNothing checks that a failing template leaves the
+// writer untouched instead of holding half a page.
+func TestWritePageErrorWritesNothing(t *testing.T) {
+	v := samplePageView()
+	v.Index.Usage[0] = [5]float64{math.NaN()} // JSON cannot hold NaN
+	var buf bytes.Buffer
+	if err := writePage(&buf, v); err == nil {
+		t.Fatal("writePage succeeded with a NaN in the index")
+	}
+	if buf.Len() != 0 {
+		t.Errorf("writePage wrote %d bytes before failing", buf.Len())
+	}
+}
+
+func TestFormatTokens(t *testing.T) {
+	for _, tc := range []struct {
+		n    int64
+		want string
+	}{
+		{0, "0"}, {999, "999"}, {1000, "1.0k"}, {1250, "1.3k"}, {1249, "1.2k"}, {9949, "9.9k"}, {9999, "10k"},
+		{10_000, "10k"}, {45_499, "45k"}, {999_499, "999k"}, {999_500, "1.0M"}, {1_000_000, "1.0M"}, {9_960_000, "10M"}, {12_500_000, "13M"},
+	} {
+		if got := formatTokens(tc.n); got != tc.want {
+			t.Errorf("formatTokens(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}
+
+func TestFormatCost(t *testing.T) {
+	for _, tc := range []struct {
+		c    float64
+		want string
+	}{
+		{0, "$0"}, {-1, "$0"}, {math.NaN(), "$0"}, {0.00004, "$0.0000"}, {0.0123, "$0.0123"},
+		{0.01236, "$0.0124"}, {0.99, "$0.9900"}, {1, "$1.00"}, {1.2345, "$1.23"}, {12.999, "$13.00"},
+	} {
+		if got := formatCost(tc.c); got != tc.want {
+			t.Errorf("formatCost(%v) = %q, want %q", tc.c, got, tc.want)
+		}
+	}
+}
+
+// TestSampleCoversEveryKind keeps the sample honest: the page and browser
+// tests claim to cover every kind.
+func TestSampleCoversEveryKind(t *testing.T) {
+	all := []string{kindUser, kindAssistant, kindAssistantTools, kindTool, kindBash, kindCompaction,
+		kindBranchSummary, kindCustomMessage, kindSettings, kindError, kindOther}
+	var got []string
+	for _, e := range sampleEntries() {
+		if !slices.Contains(got, e.kind) {
+			got = append(got, e.kind)
+		}
+	}
+	slices.Sort(all)
+	slices.Sort(got)
+	if diff := cmp.Diff(all, got); diff != "" {
+		t.Errorf("kinds (-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,131 @@
+package export
+
+import (
+	"html/template"
+	"time"
+)
+
+// The view model: render.go and entries.go fill it from a session, page.go
+// and templates/page.html turn it into one HTML page. It holds display-ready
+// values only (strings already shortened, numbers already summed), so the
+// template needs no logic that belongs in Go.
+//
+// Contract between the two sides:
+//   - Tree, Entries and the slices of Index are parallel: element i of each
+//     describes the same session entry, and IDs are unique in the page.
+//   - Tree is in pre-order, and the children of a node appear oldest first.
+//     The page finds "the newest leaf below a node" by descending through
+//     the last child, so this order matters.
+//   - An entry is on the path in view exactly when Entries[i].OnPath and
+//     Tree[i].OnPath are set; that path runs from a root to Index.View.
+//   - Header.Path holds the token sums of that same path; the script
+//     recomputes them from Index.Usage whenever the path changes.
+
+// Entry kinds. They drive the tree filters, the colours and the layout.
+const (
+	kindUser           = "user"            // a user message
+	kindAssistant      = "assistant"       // an assistant message with text
+	kindAssistantTools = "assistant-tools" // an assistant message with only tool calls, not an error
+	kindTool           = "tool"            // a tool result
+	kindBash           = "bash"            // a "!" command the user ran
+	kindCompaction     = "compaction"      // a compaction summary
+	kindBranchSummary  = "branch-summary"  // the summary of an abandoned branch
+	kindCustomMessage  = "custom-message"  // a message an extension injected
+	kindSettings       = "settings"        // label, session_info, model or thinking level change, custom
+	kindError          = "error"           // an assistant message that stopped with an error or was aborted
+	kindOther          = "other"           // an entry type this version does not know
+)
+
+// pageView is everything one page shows.
+type pageView struct {
+	// Title is the session name or the first user message, on one line.
+	Title string
+	// Theme is "auto", "light" or "dark" and becomes html[data-theme]. With
+	// "auto" the page follows prefers-color-scheme, unless the reader chose a
+	// theme with the toggle (remembered in localStorage).
+	Theme  string
+	Header headerView
+	// Tree lists every entry in display order (see the contract above).
+	Tree []treeNodeView
+	// Entries lists every entry in the same order as Tree.
+	Entries []entryView
+	// Index is the data the script navigates with; it is written as JSON.
+	Index pageIndex
+	// Generator names the program, e.g. "piexport v1.2.0".
+	Generator string
+}
+
+// headerView is the summary at the top of the page.
+type headerView struct {
+	Cwd       string // working directory, with the home directory shown as ~
+	SessionID string
+	Start     time.Time // zero when unknown
+	End       time.Time // zero when unknown
+	Duration  string    // e.g. "1h 12m"; "" to omit
+	Models    []string
+	// EntryCount counts every entry, MessageCount the user, assistant and
+	// tool result messages, ToolCalls the tool calls of assistant messages.
+	EntryCount, MessageCount, ToolCalls int
+	// File sums the usage of the whole file, Path that of the path in view
+	// at load.
+	File, Path tokensView
+}
+
+// tokensView is a sum of token usage and its cost in US dollars.
+type tokensView struct {
+	Input, Output, CacheRead, CacheWrite int64
+	Cost                                 float64
+}
+
+// treeNodeView is one row of the sidebar tree.
+type treeNodeView struct {
+	ID string
+	// Depth is the indentation level; it grows only below branch points, so
+	// a long chain without branches stays flat.
+	Depth int
+	Kind  string
+	// Role is a short prefix before the preview, e.g. "user:", or "".
+	Role string
+	// Preview is one line: "fix the bug…", "[read: ~/p/f.go:10-59]".
+	Preview string
+	// Label is the resolved label, or "".
+	Label  string
+	OnPath bool // on the path in view at load
+	Leaf   bool // the session's leaf
+}
+
+// entryView is one entry of the conversation.
+type entryView struct {
+	ID     string
+	Kind   string
+	OnPath bool      // false renders the article hidden
+	Time   time.Time // zero when unknown
+	Label  string
+	// Role is the heading: "User", "Assistant · claude-sonnet-4-5", ...
+	Role string
+	// Body is produced by this package's renderers (markdown, tool cards)
+	// and is trusted as HTML. Elements the page's CSS and keyboard
+	// shortcuts know:
+	//   details.thinking > summary        a thinking block
+	//   section.tool[data-tool][data-status=ok|error|pending]
+	//     > .tool-head (.tool-name, .tool-args), .tool-input, .tool-output
+	//   pre.output, details.more > summary  "N more lines"
+	//   .hidden-context                   text the model saw but the user did not
+	Body template.HTML
+	// Foot is an optional one-line footer, e.g. "1.2k in · 300 out · $0.0123".
+	Foot string
+}
+
+// pageIndex is the navigation data of the page script. Its slices are
+// parallel to pageView.Tree.
+type pageIndex struct {
+	IDs     []string `json:"ids"`
+	Parents []int    `json:"parents"` // index of the parent, -1 for a root
+	Kinds   []string `json:"kinds"`
+	Labeled []int    `json:"labeled"` // indexes of the entries with a label
+	// Usage holds, per assistant entry, input, output, cacheRead,
+	// cacheWrite and cost; the script sums it along the path in view.
+	Usage map[int][5]float64 `json:"usage"`
+	Leaf  int                `json:"leaf"` // the session's leaf
+	View  int                `json:"view"` // the end of the path in view at load
+}
