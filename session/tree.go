@@ -250,3 +250,25 @@ func (s *Session) Flatten() []Node {
 	}
 	return out
 }
+
+// CallOf returns the assistant entry and tool call that a tool result
+// answers, or nils when the call is not among the result's ancestors.
+func (s *Session) CallOf(result *Entry) (*Entry, *Block) {
+	m := result.Message
+	if m == nil || m.ToolCallID == "" {
+		return nil, nil
+	}
+	p := result.Parent
+	// Results follow their call closely; a short walk up suffices.
+	for step := 0; p != nil && step < 256; step++ {
+		if p.Role() == "assistant" {
+			for i := range p.Message.Content {
+				if b := &p.Message.Content[i]; b.Type == "toolCall" && b.ToolCallID == m.ToolCallID {
+					return p, b
+				}
+			}
+		}
+		p = p.Parent
+	}
+	return nil, nil
+}

@@ -23,7 +23,10 @@ func parseFlags(args []string, stdout io.Writer) (*options, error) {
 	fs.SetOutput(io.Discard)
 	fs.SortFlags = false
 	opt := &options{}
+	fs.StringVarP(&opt.output, "output", "o", "", "write to `PATH` (default ./NAME.html for SESSION NAME.jsonl; - for standard output)")
 	fs.StringVar(&opt.format, "format", "html", "output `format`: html, tree (the entry tree as text), tree-json (canonical tree JSON)")
+	fs.StringVar(&opt.theme, "theme", "auto", "page `theme`: auto (follow the reader's system), light or dark")
+	fs.StringVar(&opt.leaf, "leaf", "", "open the page at the path to the entry with this `ID` (default: the session's leaf)")
 	help := fs.BoolP("help", "h", false, "show this help")
 	showVersion := fs.Bool("version", false, "print the version")
 	if err := fs.Parse(args); err != nil {
@@ -36,6 +39,16 @@ func parseFlags(args []string, stdout io.Writer) (*options, error) {
 	if *showVersion {
 		fmt.Fprintf(stdout, "piexport %s\n", version)
 		return nil, nil
+	}
+	switch opt.format {
+	case "html", "tree", "tree-json":
+	default:
+		return nil, usagef("--format must be html, tree or tree-json, not %q", opt.format)
+	}
+	switch opt.theme {
+	case "auto", "light", "dark":
+	default:
+		return nil, usagef("--theme must be auto, light or dark, not %q", opt.theme)
 	}
 	opt.files = fs.Args()
 	if len(opt.files) == 0 {

@@ -1,10 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"strings"
 
+	"github.com/piexport/piexport/export"
 	"github.com/piexport/piexport/session"
 )
 
@@ -14,6 +19,9 @@ var version = "devel"
 // options are the parsed command line.
 type options struct {
 	format string
+	output string
+	theme  string
+	leaf   string
 	files  []string
 }
 
@@ -24,11 +32,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil || opt == nil {
 		return err
 	}
-	switch opt.format {
-	case "tree", "tree-json":
-		return writeTrees(opt, stdout, stderr)
+	if opt.format == "html" {
+		return writeHTML(opt, stdout, stderr)
 	}
-	return usagef("unknown --format %q", opt.format)
+	return writeTrees(opt, stdout, stderr)
 }
 
 // writeTrees prints each session's tree as text or as canonical JSON.
@@ -55,4 +62,36 @@ func printWarnings(w io.Writer, warnings []session.Warning) {
 	for _, warn := range warnings {
 		fmt.Fprintf(w, "warning: %s\n", warn)
 	}
+}
+
+// writeHTML exports one session as one self-contained HTML page.
+func writeHTML(opt *options, stdout, stderr io.Writer) error {
+	if len(opt.files) != 1 {
+		return usagef("give one session file to export (got %d)", len(opt.files))
+	}
+	file := opt.files[0]
+	s, err := session.Load(file)
+	if err != nil {
+		return err
+	}
+	printWarnings(stderr, s.Warnings)
+	home, _ := os.UserHomeDir()
+	var page bytes.Buffer
+	err = export.WriteHTML(&page, s, export.Options{Theme: opt.theme, Leaf: opt.leaf, Home: home, Generator: "piexport " + version})
+	if err != nil {
+		return err
+	}
+	if opt.output == "-" {
+		_, err = page.WriteTo(stdout)
+		return err
+	}
+	out := opt.output
+	if out == "" {
+		out = strings.TrimSuffix(filepath.Base(file), filepath.Ext(file)) + ".html"
+	}
+	if err := writeFileAtomic(out, page.Bytes()); err != nil {
+		return fmt.Errorf("writing %s: %w", out, err)
+	}
+	fmt.Fprintln(stdout, out)
+	return nil
 }

@@ -1,0 +1,185 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+const corpus = "../../testdata/corpus/"
+
+// runCLI runs piexport with args and returns its output and exit status.
+func runCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	err := run(context.Background(), args, &out, &errOut)
+	code = exitCode(err, &errOut)
+	return out.String(), errOut.String(), code
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("../../testdata/golden", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./cmd/piexport -update)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s differs (-want +got):\n%s", name, diff)
+	}
+}
+
+func TestHelp(t *testing.T) {
+	out, errOut, code := runCLI(t, "--help")
+	if code != 0 || errOut != "" {
+		t.Fatalf("--help: exit %d, stderr %q", code, errOut)
+	}
+	golden(t, "help.txt", out)
+}
+
+func TestVersion(t *testing.T) {
+	out, _, code := runCLI(t, "--version")
+	if code != 0 || !strings.HasPrefix(out, "piexport ") {
+		t.Errorf("--version: exit %d, %q", code, out)
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.jsonl")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string // in stderr
+	}{
+		{"no file", nil, 2, "no session file given"},
+		{"unknown flag", []string{"--bogus"}, 2, "unknown flag"},
+		{"bad theme", []string{"--theme", "pink", "x.jsonl"}, 2, "--theme"},
+		{"bad format", []string{"--format", "pdf", "x.jsonl"}, 2, "--format"},
+		{"missing file", []string{filepath.Join(dir, "nope.jsonl")}, 1, "no such file"},
+		{"empty file", []string{empty}, 1, "empty.jsonl: not a pi session file: the file is empty"},
+		{"event stream", []string{corpus + "edge-v3-jsonmode-eventstream-crew-worker.jsonl"}, 1, "event streams"},
+		{"unknown leaf", []string{"-o", filepath.Join(dir, "x.html"), "--leaf", "nope", corpus + "pi-v3-earth0-tiny.jsonl"}, 1, `no entry has the id "nope"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, errOut, code := runCLI(t, tc.args...)
+			if code != tc.code || !strings.Contains(errOut, tc.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, errOut, tc.code, tc.want)
+			}
+			if strings.Contains(errOut, "goroutine ") || strings.Count(strings.TrimSpace(errOut), "\n") > 1 {
+				t.Errorf("the error is not one clear sentence: %q", errOut)
+			}
+		})
+	}
+}
+
+func TestTreeFormats(t *testing.T) {
+	out, errOut, code := runCLI(t, "--format", "tree", corpus+"pi-v3-sdk-branches-labels.jsonl")
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	golden(t, "tree-branches-labels.txt", out)
+
+	out, errOut, code = runCLI(t, "--format", "tree-json", corpus+"gjc-v3-pinion04-badline.jsonl")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if !strings.Contains(errOut, "gjc-v3-pinion04-badline.jsonl:44: the line is not valid JSON") {
+		t.Errorf("the warning does not name the line: %q", errOut)
+	}
+	if !strings.Contains(out, `"parent": "missing:`) {
+		t.Errorf("tree-json lacks the orphan's missing parent")
+	}
+}
+
+func TestHTMLOutput(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	abs, err := filepath.Abs(filepath.Join(testdataDir(t), "corpus", "pi-v3-sdk-branches-labels.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCLI(t, abs)
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	if strings.TrimSpace(out) != "pi-v3-sdk-branches-labels.html" {
+		t.Errorf("printed %q, want the output path", out)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "pi-v3-sdk-branches-labels.html"))
+	if err != nil || !bytes.Contains(page, []byte("Health endpoint")) {
+		t.Fatalf("page not written: %v", err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("the directory holds %d files, want only the page (no temporary files left)", len(entries))
+	}
+
+	stdout, _, code := runCLI(t, "-o", "-", "--theme", "dark", abs)
+	if code != 0 || !strings.HasPrefix(stdout, "<!DOCTYPE html>") || !strings.Contains(stdout, `data-theme="dark"`) {
+		t.Errorf("-o - did not write the dark page to stdout (exit %d)", code)
+	}
+}
+
+// testdataRoot is absolute, computed before any test changes directory.
+var testdataRoot, _ = filepath.Abs("../../testdata")
+
+func testdataDir(t *testing.T) string {
+	t.Helper()
+	return testdataRoot
+}
+
+// TestInputUntouched runs every command on copies of corpus files and
+// checks that each input is byte-identical afterwards: pi itself rewrites
+// the files it migrates.
+func TestInputUntouched(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"pi-v1-pimono-migration-test-fixture.jsonl", "pi-v2-pimono-migration-test-fixture.jsonl", "gjc-v3-pinion04-badline.jsonl", "pi-v3-sdk-branches-labels.jsonl"} {
+		data, err := os.ReadFile(filepath.Join(testdataDir(t), "corpus", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := filepath.Join(dir, name)
+		if err := os.WriteFile(in, data, 0o444); err != nil {
+			t.Fatal(err)
+		}
+		before := sha256.Sum256(data)
+		info, _ := os.Stat(in)
+		for _, args := range [][]string{
+			{in, "-o", filepath.Join(dir, "out.html")},
+			{"--format", "tree", in},
+			{"--format", "tree-json", in},
+		} {
+			if _, errOut, code := runCLI(t, args...); code != 0 {
+				t.Fatalf("%v: exit %d: %s", args, code, errOut)
+			}
+			after, err := os.ReadFile(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			info2, _ := os.Stat(in)
+			if sha256.Sum256(after) != before || !info2.ModTime().Equal(info.ModTime()) {
+				t.Errorf("%v changed %s", args, name)
+			}
+		}
+	}
+}

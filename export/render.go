@@ -1,0 +1,282 @@
+// Package export renders a loaded session as one self-contained HTML page:
+// every entry rendered once, on the server, with a tree of the whole
+// session that lets the page show any path through it.
+//
+// The package knows nothing of files on disk beyond what it is handed.
+package export
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/piexport/piexport/session"
+)
+
+// Options say how a page is rendered.
+type Options struct {
+	// Theme is "auto" (follow the reader's system), "light" or "dark".
+	Theme string
+	// Leaf is the ID of the entry whose path the page opens at; empty means
+	// the session's leaf.
+	Leaf string
+	// Home is the home directory of the machine the session was written on,
+	// shown as ~. Empty: guessed from the session's working directory.
+	Home string
+	// Generator names the program in the page's footer.
+	Generator string
+}
+
+// Themes lists the values Options.Theme accepts.
+var Themes = []string{"auto", "light", "dark"}
+
+// WriteHTML renders s as one HTML page to w.
+func WriteHTML(w io.Writer, s *session.Session, opt Options) error {
+	v, err := buildPage(s, opt)
+	if err != nil {
+		return err
+	}
+	return writePage(w, v)
+}
+
+// buildPage fills the view model of one page.
+func buildPage(s *session.Session, opt Options) (*pageView, error) {
+	switch opt.Theme {
+	case "":
+		opt.Theme = "auto"
+	case "auto", "light", "dark":
+	default:
+		return nil, fmt.Errorf("unknown theme %q (want auto, light or dark)", opt.Theme)
+	}
+	view := s.Leaf
+	if opt.Leaf != "" {
+		view = s.Entry(opt.Leaf)
+		if view == nil {
+			return nil, fmt.Errorf("%s: no entry has the id %q", s.File, opt.Leaf)
+		}
+	}
+	cwd := ""
+	if s.Header != nil {
+		cwd = s.Header.Cwd
+	}
+	r := &sessionRenderer{s: s, home: homeOf(cwd, opt.Home)}
+
+	nodes := s.Flatten()
+	onPath := map[*session.Entry]bool{}
+	path := s.Path(view)
+	for _, e := range path {
+		onPath[e] = true
+	}
+	pos := make(map[*session.Entry]int, len(nodes))
+	for i, n := range nodes {
+		pos[n.Entry] = i
+	}
+
+	sum := s.Summarize()
+	title := sum.Title
+	if title == "" {
+		title = "pi session"
+	}
+	v := &pageView{
+		Title:     title,
+		Theme:     opt.Theme,
+		Generator: opt.Generator,
+		Tree:      make([]treeNodeView, len(nodes)),
+		Entries:   make([]entryView, len(nodes)),
+		Index: pageIndex{
+			IDs:     make([]string, len(nodes)),
+			Parents: make([]int, len(nodes)),
+			Kinds:   make([]string, len(nodes)),
+			Labeled: []int{},
+			Usage:   map[int][5]float64{},
+			Leaf:    -1,
+			View:    -1,
+		},
+	}
+	for i, n := range nodes {
+		e := n.Entry
+		kind := kindOf(e)
+		p := s.Preview(e, r.home)
+		v.Tree[i] = treeNodeView{ID: e.ID, Depth: n.Depth, Kind: kind, Role: p.Role, Preview: p.Text,
+			Label: e.Label, OnPath: onPath[e], Leaf: e == s.Leaf}
+		v.Entries[i] = entryView{ID: e.ID, Kind: kind, OnPath: onPath[e], Time: e.Time, Label: e.Label}
+		v.Index.IDs[i] = e.ID
+		v.Index.Kinds[i] = kind
+		v.Index.Parents[i] = -1
+		if e.Parent != nil {
+			v.Index.Parents[i] = pos[e.Parent]
+		}
+		if e.Label != "" {
+			v.Index.Labeled = append(v.Index.Labeled, i)
+		}
+		if m := e.Message; m != nil && m.Role == "assistant" && m.Usage != (session.Usage{}) {
+			u := m.Usage
+			v.Index.Usage[i] = [5]float64{float64(u.Input), float64(u.Output), float64(u.CacheRead), float64(u.CacheWrite), u.Cost}
+		}
+	}
+	if s.Leaf != nil {
+		v.Index.Leaf = pos[s.Leaf]
+	}
+	if view != nil {
+		v.Index.View = pos[view]
+	}
+	v.Header = r.header(sum, path)
+	r.renderAll(nodes, v.Entries)
+	return v, nil
+}
+
+// renderAll renders the body of every entry, in parallel: highlighting
+// code is by far the slowest stage, and entries do not depend on each
+// other.
+func (r *sessionRenderer) renderAll(nodes []session.Node, out []entryView) {
+	workers := runtime.GOMAXPROCS(0)
+	var next sync.Mutex
+	i := 0
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				next.Lock()
+				k := i
+				i++
+				next.Unlock()
+				if k >= len(nodes) {
+					return
+				}
+				r.renderEntry(nodes[k].Entry, &out[k])
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func (r *sessionRenderer) header(sum session.Summary, path []*session.Entry) headerView {
+	s := r.s
+	h := headerView{
+		EntryCount: sum.Entries, MessageCount: sum.Messages, ToolCalls: sum.ToolCalls,
+		Models: sum.Models, Start: sum.Start, End: sum.End,
+	}
+	if s.Header != nil {
+		h.Cwd = session.ShortenHome(s.Header.Cwd, r.home)
+		h.SessionID = s.Header.ID
+	}
+	if !h.Start.IsZero() && h.End.After(h.Start) {
+		h.Duration = formatDuration(h.End.Sub(h.Start))
+	}
+	addUsage(&h.File, sum.Usage)
+	for _, e := range path {
+		if e.Role() == "assistant" {
+			addUsage(&h.Path, e.Message.Usage)
+		}
+	}
+	return h
+}
+
+func addUsage(t *tokensView, u session.Usage) {
+	t.Input += u.Input
+	t.Output += u.Output
+	t.CacheRead += u.CacheRead
+	t.CacheWrite += u.CacheWrite
+	t.Cost += u.Cost
+}
+
+func formatDuration(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm %ds", int(d.Minutes()), int(d.Seconds())%60)
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh %dm", int(d.Hours()), int(d.Minutes())%60)
+	}
+	return fmt.Sprintf("%dd %dh", int(d.Hours())/24, int(d.Hours())%24)
+}
+
+// homeOf picks the home directory to show as ~: the given one when the
+// session's cwd lies under it, else one read off the cwd itself, since a
+// session is often shared from another machine.
+func homeOf(cwd, home string) string {
+	if home != "" && session.ShortenHome(cwd, home) != cwd {
+		return home
+	}
+	if strings.HasPrefix(cwd, "/data/data/com.termux/files/home") {
+		return "/data/data/com.termux/files/home"
+	}
+	for _, base := range []string{"/home/", "/Users/", `C:\Users\`, `c:\Users\`} {
+		if rest, ok := strings.CutPrefix(cwd, base); ok && rest != "" {
+			user, _, _ := strings.Cut(strings.ReplaceAll(rest, `\`, "/"), "/")
+			return base + user
+		}
+	}
+	if cwd == "/root" || strings.HasPrefix(cwd, "/root/") {
+		return "/root"
+	}
+	return home
+}
+
+// kindOf sorts an entry for the page's filters and colours.
+func kindOf(e *session.Entry) string {
+	switch e.Type {
+	case "message":
+		m := e.Message
+		if m == nil {
+			return kindOther
+		}
+		switch m.Role {
+		case "user":
+			return kindUser
+		case "assistant":
+			if m.StopReason == "error" || m.StopReason == "aborted" {
+				return kindError
+			}
+			hasText, hasCalls := false, false
+			for _, b := range m.Content {
+				switch {
+				case b.Type == "text" && strings.TrimSpace(b.Text) != "":
+					hasText = true
+				case b.Type == "toolCall":
+					hasCalls = true
+				}
+			}
+			if !hasText && hasCalls {
+				return kindAssistantTools
+			}
+			return kindAssistant
+		case "toolResult":
+			return kindTool
+		case "bashExecution", "jsExecution":
+			return kindBash
+		case "custom":
+			return kindCustomMessage
+		case "branchSummary":
+			return kindBranchSummary
+		case "compactionSummary":
+			return kindCompaction
+		}
+		return kindOther
+	case "compaction":
+		return kindCompaction
+	case "branch_summary":
+		return kindBranchSummary
+	case "custom_message":
+		return kindCustomMessage
+	case "label", "session_info", "model_change", "thinking_level_change", "custom",
+		"ttsr_injection", "session_init", "mcp_tool_selection", "mode_change":
+		return kindSettings
+	}
+	return kindOther
+}
+
+// oneLine folds s onto one line of at most max runes, marking a cut with …
+func oneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > max {
+		return string(r[:max-1]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,312 @@
+package export
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/net/html"
+
+	"github.com/piexport/piexport/session"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+
+func loadCorpus(t testing.TB, name string) *session.Session {
+	t.Helper()
+	s, err := session.Load(filepath.Join("../testdata/corpus", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func exportPage(t testing.TB, s *session.Session, opt Options) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := WriteHTML(&buf, s, opt); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// articles maps each entry id to the text of its rendered article.
+func articles(t testing.TB, page []byte) map[string]string {
+	t.Helper()
+	root, err := html.Parse(bytes.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	var stack []*html.Node
+	stack = append(stack, root)
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n.Type == html.ElementNode {
+			if id, ok := pageAttr(n, "data-entry"); ok {
+				out[id] = pageText(n)
+				continue
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			stack = append(stack, c)
+		}
+	}
+	return out
+}
+
+var (
+	wordRE = regexp.MustCompile(`[\p{L}\p{N}]{3,}`)
+	// What markdown does not show as text: link reference definitions,
+	// link destinations and fence info strings.
+	hiddenRE = regexp.MustCompile("(?m)^ {0,3}\\[[^\\]]+\\]:\\s.*$|\\]\\([^)]*\\)|^[ >]*(```|~~~).*$")
+	spaceRE  = regexp.MustCompile(`\s+`)
+)
+
+// missingWords returns the words of a message's markdown source that its
+// rendered text lacks. Markup between words may come and go, so the
+// rendered text is searched with all white space removed.
+func missingWords(source, rendered string) []string {
+	source = hiddenRE.ReplaceAllString(source, " ")
+	flat := strings.ToLower(spaceRE.ReplaceAllString(rendered, ""))
+	var missing []string
+	for _, w := range wordRE.FindAllString(source, -1) {
+		if !strings.Contains(flat, strings.ToLower(w)) {
+			missing = append(missing, w)
+		}
+	}
+	return missing
+}
+
+// TestCorpusExports exports every corpus session and checks that every
+// user and assistant text on the leaf path appears in its entry.
+func TestCorpusExports(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/corpus/*.jsonl")
+	for _, file := range files {
+		name := filepath.Base(file)
+		if strings.HasPrefix(name, "edge-") {
+			continue // not a session; the loader refuses it
+		}
+		t.Run(strings.TrimSuffix(name, ".jsonl"), func(t *testing.T) {
+			t.Parallel()
+			s := loadCorpus(t, name)
+			page := exportPage(t, s, Options{})
+			text := articles(t, page)
+			checked := 0
+			for _, e := range s.Path(s.Leaf) {
+				role := e.Role()
+				if role != "user" && role != "assistant" {
+					continue
+				}
+				got, ok := text[e.ID]
+				if !ok {
+					t.Fatalf("%s: no article for %s", e.Where(), e.ID)
+				}
+				for _, b := range e.Message.Content {
+					if b.Type != "text" {
+						continue
+					}
+					if m := missingWords(b.Text, got); len(m) > 0 {
+						t.Errorf("%s: %d words of the %s text are missing from the page, e.g. %q", e.Where(), len(m), role, m[:min(5, len(m))])
+					}
+					checked++
+				}
+			}
+			if checked == 0 {
+				t.Errorf("no text checked")
+			}
+			checkPageIDs(t, page)
+		})
+	}
+}
+
+// checkPageIDs parses a page and fails on a duplicate id, or on a script
+// or event handler the page did not put there itself.
+func checkPageIDs(t testing.TB, page []byte) {
+	t.Helper()
+	root, err := html.Parse(bytes.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]bool{}
+	scripts := 0
+	pageWalk(root, func(n *html.Node) {
+		if n.Type != html.ElementNode {
+			return
+		}
+		for _, a := range n.Attr {
+			switch {
+			case a.Key == "id":
+				if ids[a.Val] {
+					t.Errorf("duplicate id %q", a.Val)
+				}
+				ids[a.Val] = true
+			case strings.HasPrefix(a.Key, "on"):
+				t.Errorf("<%s> has an event handler %s=%q", n.Data, a.Key, a.Val)
+			case a.Key == "href" || a.Key == "src" || a.Key == "action" || a.Key == "formaction" || a.Key == "xlink:href":
+				if !safeURL(a.Val) {
+					t.Errorf("<%s %s=%q> has a scheme outside the allow-list", n.Data, a.Key, a.Val)
+				}
+			}
+		}
+		switch n.Data {
+		case "script":
+			typ, _ := pageAttr(n, "type")
+			if typ != "application/json" {
+				scripts++
+			}
+		case "iframe", "object", "embed", "svg", "math", "form", "base", "link", "meta":
+			if n.Data == "meta" {
+				return
+			}
+			t.Errorf("unexpected <%s> element", n.Data)
+		}
+	})
+	if scripts != 1 {
+		t.Errorf("%d executable scripts, want exactly the page's own one", scripts)
+	}
+}
+
+func safeURL(u string) bool {
+	u = strings.TrimSpace(strings.ToLower(u))
+	if i := strings.IndexFunc(u, func(r rune) bool { return r == ':' || r == '/' || r == '?' || r == '#' }); i < 0 || u[i] != ':' {
+		return true // relative
+	}
+	for _, scheme := range []string{"http:", "https:", "mailto:", "data:image/png;", "data:image/jpeg;", "data:image/gif;", "data:image/webp;"} {
+		if strings.HasPrefix(u, scheme) {
+			return true
+		}
+	}
+	return false
+}
+
+// hostileSession is a session whose every field a page shows carries an
+// attack.
+const hostileSession = `{"type":"session","version":3,"id":"s\"><script>window.__xss=1</script>","timestamp":"2026-01-01T00:00:00Z","cwd":"/home/x/<img src=x onerror=window.__xss=2>"}
+{"type":"model_change","id":"m1","parentId":null,"timestamp":"2026-01-01T00:00:01Z","provider":"<b onmouseover=x>","modelId":"\"><script>window.__xss=3</script>"}
+{"type":"message","id":"u1\" onclick=\"window.__xss=4","parentId":"m1","timestamp":"2026-01-01T00:00:02Z","message":{"role":"user","content":[{"type":"text","text":"<script>window.__xss=5</script> [a](javascript:window.__xss=6) [b](JaVaScRiPt:window.__xss=7) [c](java\tscript:x) ![i](x\" onerror=\"window.__xss=8) <img src=x onerror=window.__xss=9> </script><script>window.__xss=10</script> <a href=\"javascript:window.__xss=11\">x</a> [t](http://ok.example \"t\\\" onmouseover=\\\"window.__xss=12\")"},{"type":"image","data":"AAAA\" onerror=\"window.__xss=13","mimeType":"image/png"},{"type":"image","data":"AAAA","mimeType":"image/svg+xml\" onload=\"window.__xss=14"}]}}
+{"type":"message","id":"a1","parentId":"u1\" onclick=\"window.__xss=4","timestamp":"2026-01-01T00:00:03Z","message":{"role":"assistant","content":[{"type":"thinking","thinking":"<iframe src=javascript:window.__xss=15>"},{"type":"text","text":"` + "```" + `\"><script>window.__xss=16</script>\ncode </script><script>window.__xss=17</script>\n` + "```" + `"},{"type":"toolCall","id":"t1","name":"<img src=x onerror=window.__xss=18>","arguments":{"command":"</script><script>window.__xss=19</script>","path":"\"><svg onload=window.__xss=20>"}},{"type":"toolCall","id":"t2","name":"bash","arguments":{"command":"echo '<script>window.__xss=21</script>'"}}],"model":"<script>window.__xss=22</script>","stopReason":"error","errorMessage":"<img src=x onerror=window.__xss=23>","usage":{"input":1,"output":1,"cacheRead":0,"cacheWrite":0,"cost":{"total":0.1}}}}
+{"type":"message","id":"r1","parentId":"a1","timestamp":"2026-01-01T00:00:04Z","message":{"role":"toolResult","toolCallId":"t2","toolName":"bash","content":[{"type":"text","text":"\u001b[31m<script>window.__xss=24</script>\u001b[0m"}],"isError":false}}
+{"type":"label","id":"l1","parentId":"r1","timestamp":"2026-01-01T00:00:05Z","targetId":"a1","label":"\"><script>window.__xss=25</script>"}
+{"type":"custom_message","id":"c1","parentId":"l1","timestamp":"2026-01-01T00:00:06Z","customType":"\"><img src=x onerror=window.__xss=26>","content":"<script>window.__xss=27</script>","display":false}
+{"type":"branch_summary","id":"b1","parentId":"c1","timestamp":"2026-01-01T00:00:07Z","fromId":"\"><script>window.__xss=28</script>","summary":"<script>window.__xss=29</script>"}
+{"type":"<script>window.__xss=30</script>","id":"x1","parentId":"b1","timestamp":"2026-01-01T00:00:08Z","v":"</script><script>window.__xss=31</script>"}
+{"type":"session_info","id":"n1","parentId":"x1","timestamp":"2026-01-01T00:00:09Z","name":"</title><script>window.__xss=32</script>"}
+`
+
+// TestHostileSessionIsInert renders a session full of attacks and checks,
+// on the parsed page, that none became a tag, an attribute or a link.
+func TestHostileSessionIsInert(t *testing.T) {
+	s, err := session.Read(strings.NewReader(hostileSession), "hostile.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Entries) != 9 {
+		t.Fatalf("%d entries loaded, want 9", len(s.Entries))
+	}
+	for _, theme := range Themes {
+		page := exportPage(t, s, Options{Theme: theme})
+		checkPageIDs(t, page)
+		if bytes.Contains(bytes.ToLower(page), []byte("<script>window.__xss")) {
+			t.Errorf("theme %s: a script tag from the session survives unescaped", theme)
+		}
+	}
+}
+
+// TestGoldenPages compares whole pages of small sessions with
+// testdata/golden (go test ./export -update rewrites them).
+func TestGoldenPages(t *testing.T) {
+	for _, tc := range []struct{ name, file, leaf string }{
+		{"page-branches-labels.html", "pi-v3-sdk-branches-labels.jsonl", ""},
+		{"page-branches-labels-first-branch.html", "pi-v3-sdk-branches-labels.jsonl", "6eea0e7d"},
+		{"page-compaction-custom.html", "pi-v3-sdk-compaction-custom.jsonl", ""},
+		{"page-v1-fixture.html", "pi-v1-pimono-migration-test-fixture.jsonl", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			page := exportPage(t, loadCorpus(t, tc.file), Options{Leaf: tc.leaf, Home: "/home/dev", Generator: "piexport test"})
+			checkPageIDs(t, page)
+			path := filepath.Join("../testdata/golden", tc.name)
+			if *update {
+				if err := os.WriteFile(path, page, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test ./export -update)", err)
+			}
+			if diff := cmp.Diff(string(want), string(page)); diff != "" {
+				t.Errorf("page differs (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestExportIsDeterministic exports a v1 file twice: ids derived from line
+// numbers make the pages identical.
+func TestExportIsDeterministic(t *testing.T) {
+	a := exportPage(t, loadCorpus(t, "pi-v1-pimono-session-thinking.jsonl"), Options{})
+	b := exportPage(t, loadCorpus(t, "pi-v1-pimono-session-thinking.jsonl"), Options{})
+	if !bytes.Equal(a, b) {
+		t.Error("two exports of the same file differ")
+	}
+}
+
+func TestLeafOption(t *testing.T) {
+	s := loadCorpus(t, "pi-v3-sdk-branches-labels.jsonl")
+	page := exportPage(t, s, Options{Leaf: "6eea0e7d"})
+	root, err := html.Parse(bytes.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	visible := map[string]bool{}
+	pageWalk(root, func(n *html.Node) {
+		if id, ok := pageAttr(n, "data-entry"); ok {
+			_, hidden := pageAttr(n, "hidden")
+			visible[id] = !hidden
+		}
+	})
+	onPath := map[string]bool{}
+	for _, e := range s.Path(s.Entry("6eea0e7d")) {
+		onPath[e.ID] = true
+	}
+	for _, e := range s.Entries {
+		if visible[e.ID] != onPath[e.ID] {
+			t.Errorf("%s: visible=%v, on the path=%v", e.ID, visible[e.ID], onPath[e.ID])
+		}
+	}
+	if _, err := buildPage(s, Options{Leaf: "nope"}); err == nil {
+		t.Error("an unknown --leaf was accepted")
+	}
+}
+
+func TestHomeOf(t *testing.T) {
+	for _, tc := range []struct{ cwd, home, want string }{
+		{"/home/dev/projects/x", "/root", "/home/dev"},
+		{"/root/p", "/root", "/root"},
+		{"/Users/ann/src", "", "/Users/ann"},
+		{`E:\003Resources\monathena`, "", ""},
+		{`C:\Users\bob\code`, "", `C:\Users\bob`},
+		{"/data/data/com.termux/files/home/projects/earth-0", "", "/data/data/com.termux/files/home"},
+	} {
+		if got := homeOf(tc.cwd, tc.home); got != tc.want {
+			t.Errorf("homeOf(%q, %q) = %q, want %q", tc.cwd, tc.home, got, tc.want)
+		}
+	}
+}
+
+func TestOneLine(t *testing.T) {
+	if got := oneLine("a\n\tb   c", 10); got != "a b c" {
+		t.Errorf("%q", got)
+	}
+	if got := oneLine(strings.Repeat("é", 20), 5); got != "éééé…" || !unicode.IsLetter([]rune(got)[0]) {
+		t.Errorf("%q", got)
+	}
+}
