@@ -1,0 +1,124 @@
+package export
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/piexport/piexport/internal/sessiongen"
+	"github.com/piexport/piexport/session"
+)
+
+// writeExport exports s into a temporary file and returns its file:// URL.
+func writeExport(t *testing.T, s *session.Session, opt Options) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "page.html")
+	if err := os.WriteFile(path, exportPage(t, s, opt), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return "file://" + path
+}
+
+func pathIDs(s *session.Session, e *session.Entry) []string {
+	var ids []string
+	for _, p := range s.Path(e) {
+		ids = append(ids, p.ID)
+	}
+	return ids
+}
+
+// TestBrowserRealExports opens pages exported from real and generated
+// sessions in Chromium.
+func TestBrowserRealExports(t *testing.T) {
+	browser := startBrowser(t)
+
+	t.Run("branches of a session written by pi", func(t *testing.T) {
+		s := loadCorpus(t, "pi-v3-sdk-branches-labels.jsonl")
+		tab := newBrowserTab(t, browser)
+		tab.do(chromedp.Navigate(writeExport(t, s, Options{})))
+		if got, want := tab.visibleEntries(), pathIDs(s, s.Leaf); !slices.Equal(got, want) {
+			t.Fatalf("at load %v are visible, want the leaf path %v", got, want)
+		}
+		other := s.Entry("6eea0e7d") // the end of the first branch
+		tab.do(chromedp.Click(nodeSelector("6eea0e7d")))
+		tab.waitJS(`document.querySelector('[data-entry="6eea0e7d"]').checkVisibility()`)
+		if got, want := tab.visibleEntries(), pathIDs(s, other); !slices.Equal(got, want) {
+			t.Errorf("after the click %v are visible, want %v", got, want)
+		}
+		body := browserEval[string](tab, `document.querySelector('main').innerText`)
+		if !strings.Contains(body, "The test fails") || strings.Contains(body, "(alternative)") {
+			t.Errorf("the other branch's text is not what shows")
+		}
+		tab.press("Escape")
+		tab.waitJS(`document.querySelector('[data-entry="a1eb6cb5"]').checkVisibility()`)
+		if got, want := tab.visibleEntries(), pathIDs(s, s.Leaf); !slices.Equal(got, want) {
+			t.Errorf("Esc shows %v, want the leaf path %v", got, want)
+		}
+	})
+
+	t.Run("a hostile session runs nothing", func(t *testing.T) {
+		s, err := session.Read(strings.NewReader(hostileSession), "hostile.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		tab := newBrowserTab(t, browser)
+		tab.do(chromedp.Navigate(writeExport(t, s, Options{})))
+		tab.press("t")
+		tab.press("o")
+		for _, e := range s.Entries {
+			tab.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-tree-node="'+CSS.escape(`+jsString(e.ID)+`)+'"]').click()`))
+		}
+		if browserEval[bool](tab, `typeof window.__xss !== 'undefined'`) {
+			t.Errorf("session text ran as script: window.__xss = %v", browserEval[any](tab, `window.__xss`))
+		}
+		if title := browserEval[string](tab, `document.title`); !strings.Contains(title, "</title>") {
+			t.Errorf("document.title = %q: the session name should show as text", title)
+		}
+	})
+
+	t.Run("a 30,000-entry chain shows its last message", func(t *testing.T) {
+		var buf bytes.Buffer
+		if err := sessiongen.Write(&buf, sessiongen.Options{Seed: 3, Chain: 30_000}); err != nil {
+			t.Fatal(err)
+		}
+		s, err := session.Read(&buf, "chain.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		tab := newBrowserTab(t, browser)
+		tab.do(chromedp.Navigate(writeExport(t, s, Options{})))
+		sel := `document.querySelector('[data-entry=` + jsString(s.Leaf.ID) + `]')`
+		tab.do(chromedp.Evaluate[chromedp.Void](sel + `.scrollIntoView()`))
+		tab.waitJS(`(() => { const r = ` + sel + `.getBoundingClientRect(); return r.height > 0 && r.top < innerHeight && r.bottom > 0 })()`)
+		want := oneLine(s.Leaf.Message.Text(), 40)
+		if got := browserEval[string](tab, sel+`.innerText`); !strings.Contains(oneLine(got, 1<<20), strings.TrimSuffix(want, "…")) {
+			t.Errorf("the last message reads %q, want it to contain %q", got, want)
+		}
+	})
+}
+
+// jsString quotes s as a JavaScript string literal.
+func jsString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r == '<' || r == '>':
+			b.WriteString(`\u00`)
+			b.WriteByte("0123456789abcdef"[r>>4])
+			b.WriteByte("0123456789abcdef"[r&15])
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
