@@ -20,8 +20,18 @@ import (
 const (
 	// highlightMaxBytes caps what is handed to chroma: its regexp lexers
 	// can backtrack for a long time on large or odd input, and a page
-	// with a megabyte of tool output must still be written quickly.
-	highlightMaxBytes = 256 << 10
+	// with a megabyte of tool output must still be written quickly. At
+	// chroma's 0.3-0.7 MB/s a block this size stays well inside
+	// highlightBudget, so the deadline only cuts pathological blocks and
+	// the same file exports the same way on a busy machine.
+	highlightMaxBytes = 64 << 10
+
+	// toolHighlightMaxBytes caps highlighting of file contents in tool
+	// calls and results. They are most of a session's bytes; past this
+	// size only their first lines (the part shown before "more lines") are
+	// highlighted, which keeps a large export from spending minutes in
+	// chroma.
+	toolHighlightMaxBytes = 16 << 10
 
 	// highlightBudget bounds the time spent lexing one block. Tokens are
 	// pulled one by one, so a lexer that turns quadratic (Go's lexer on an
@@ -122,17 +132,28 @@ func highlightFileLines(code, path string, firstLine int) template.HTML {
 	return trusted(renderCode(code, lexerForFile(path), max(firstLine, 1), highlightBudget))
 }
 
+// highlightToolFile is highlightFileLines for the file contents in tool
+// calls and results, with the smaller toolHighlightMaxBytes limit.
+func highlightToolFile(code, path string, firstLine int) template.HTML {
+	return trusted(renderCodeUpTo(code, lexerForFile(path), max(firstLine, 1), highlightBudget, toolHighlightMaxBytes))
+}
+
 // renderCode writes the <pre> block; firstLine 0 means no line numbers.
 // Every byte of code appears in the output, highlighted or not.
 func renderCode(code string, l chroma.Lexer, firstLine int, budget time.Duration) []byte {
+	return renderCodeUpTo(code, l, firstLine, budget, highlightMaxBytes)
+}
+
+// renderCodeUpTo is renderCode with its own size limit for highlighting.
+func renderCodeUpTo(code string, l chroma.Lexer, firstLine int, budget time.Duration, maxBytes int) []byte {
 	code = normaliseCode(code)
 	var note string
 	var toks []chroma.Token
 	switch {
 	case l == nil:
-	case len(code) > highlightMaxBytes:
+	case len(code) > maxBytes:
 		note = "not highlighted: " + strconv.Itoa((len(code)+1023)/1024) +
-			" KB is above the " + strconv.Itoa(highlightMaxBytes>>10) + " KB limit"
+			" KB is above the " + strconv.Itoa(maxBytes>>10) + " KB limit"
 	default:
 		var rest string
 		var err error
@@ -156,18 +177,22 @@ func renderCode(code string, l chroma.Lexer, firstLine int, budget time.Duration
 		escapeHTMLTo(&b, note)
 		b.WriteString("</p>")
 	}
-	b.WriteString(`<pre class="chroma"`)
+	b.WriteString(`<pre class="chroma`)
+	if firstLine > 0 {
+		b.WriteString(` numbered`)
+	}
+	b.WriteByte('"')
 	if l != nil {
 		b.WriteString(` data-lang="`)
 		escapeHTMLTo(&b, l.Config().Name)
 		b.WriteByte('"')
 	}
-	b.WriteString("><code>")
+	b.WriteByte('>')
 	if firstLine > 0 {
-		writeNumberedLines(&b, toks, firstLine)
-	} else {
-		writeTokens(&b, toks)
+		writeGutter(&b, code, firstLine)
 	}
+	b.WriteString("<code>")
+	writeTokens(&b, toks)
 	b.WriteString("</code></pre>")
 	return b.Bytes()
 }
@@ -236,38 +261,79 @@ func tokenClass(t chroma.TokenType) string {
 	}
 }
 
+// writeTokens writes tokens as spans of chroma classes. Tokens whose
+// class no style colours (white space, most punctuation and names) are
+// written as bare text, and neighbours of one class share a span: on real
+// code that removes most of the markup, which is most of a page's bytes.
 func writeTokens(b *bytes.Buffer, toks []chroma.Token) {
+	styled := styledClasses()
+	open := ""
 	for _, t := range toks {
 		cls := tokenClass(t.Type)
-		if cls == "" {
-			escapeHTMLTo(b, t.Value)
-			continue
+		if !styled[cls] {
+			cls = ""
 		}
-		b.WriteString(`<span class="`)
-		b.WriteString(cls)
-		b.WriteString(`">`)
+		if cls != open {
+			if open != "" {
+				b.WriteString("</span>")
+			}
+			if cls != "" {
+				b.WriteString(`<span class="`)
+				b.WriteString(cls)
+				b.WriteString(`">`)
+			}
+			open = cls
+		}
 		escapeHTMLTo(b, t.Value)
+	}
+	if open != "" {
 		b.WriteString("</span>")
 	}
 }
 
-// writeNumberedLines uses chroma's own line markup and classes (line, ln,
-// cl) so that the CSS from WriteCSS lays the numbers out.
-func writeNumberedLines(b *bytes.Buffer, toks []chroma.Token, firstLine int) {
-	lines := chroma.SplitTokensIntoLines(toks)
-	width := len(strconv.Itoa(firstLine + len(lines) - 1))
-	for i, line := range lines {
-		n := strconv.Itoa(firstLine + i)
-		b.WriteString(`<span class="line"><span class="ln">`)
-		for range width - len(n) {
-			b.WriteByte(' ')
+// writeGutter writes the line numbers of code as one text block beside
+// it (see pre.numbered in content.css): one node for all numbers instead
+// of three elements per line.
+func writeGutter(b *bytes.Buffer, code string, firstLine int) {
+	lines := strings.Count(strings.TrimSuffix(code, "\n"), "\n") + 1
+	b.WriteString(`<span class="gutter" aria-hidden="true">`)
+	for i := range lines {
+		if i > 0 {
+			b.WriteByte('\n')
 		}
-		b.WriteString(n)
-		b.WriteString(`</span><span class="cl">`)
-		writeTokens(b, line)
-		b.WriteString("</span></span>")
+		b.WriteString(strconv.Itoa(firstLine + i))
 	}
+	b.WriteString("</span>")
 }
+
+// styledClasses is the set of token classes that either style shows
+// differently from plain text. White space is never among them: its colour
+// cannot be seen.
+var styledClasses = sync.OnceValue(func() map[string]bool {
+	set := map[string]bool{}
+	for _, name := range []string{"github", "github-dark"} {
+		style := styles.Get(name)
+		bg := style.Get(chroma.Background)
+		text := bg.Colour
+		if !text.IsSet() {
+			// github's light style sets no base colour; it paints names
+			// and punctuation in its text colour instead.
+			text = style.Get(chroma.Punctuation).Colour
+		}
+		looksPlain := func(e chroma.StyleEntry) bool {
+			return (!e.Colour.IsSet() || e.Colour == text) &&
+				(!e.Background.IsSet() || e.Background == bg.Background) &&
+				e.Bold != chroma.Yes && e.Italic != chroma.Yes && e.Underline != chroma.Yes
+		}
+		for tt, cls := range chroma.StandardTypes {
+			if cls != "" && !looksPlain(style.Get(tt)) {
+				set[cls] = true
+			}
+		}
+	}
+	delete(set, tokenClass(chroma.TextWhitespace))
+	return set
+})
 
 // The page appends chromaCSS to its stylesheet.
 func init() { extraCSS = chromaCSS }

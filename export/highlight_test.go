@@ -2,7 +2,6 @@ package export
 
 import (
 	"errors"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -119,25 +118,29 @@ func TestHighlightFile(t *testing.T) {
 
 func TestHighlightLines(t *testing.T) {
 	out := string(highlightLines("a := 1\n\nb := 2\n", "go", 98))
-	nums := regexp.MustCompile(`<span class="ln">([^<]*)</span>`).FindAllStringSubmatch(out, -1)
-	var got []string
-	for _, m := range nums {
-		got = append(got, m[1])
+	if want := `<pre class="chroma numbered" data-lang="Go"><span class="gutter" aria-hidden="true">98` + "\n99\n100</span><code>"; !strings.HasPrefix(out, want) {
+		t.Errorf("got %s\nwant prefix %s", out, want)
 	}
-	if want := []string{" 98", " 99", "100"}; strings.Join(got, ",") != strings.Join(want, ",") {
-		t.Errorf("line numbers %q, want %q\n%s", got, want, out)
-	}
-	if n := strings.Count(out, `<span class="line">`); n != 3 {
-		t.Errorf("%d lines, want 3", n)
-	}
-	if !strings.Contains(out, `<span class="nx">a</span>`) {
+	if !strings.Contains(out, `<span class="kd">:=</span>`) && !strings.Contains(out, `<span class="o">:=</span>`) {
 		t.Errorf("not highlighted: %s", out)
 	}
 
 	// Unknown language and the minimum line number.
 	out = string(highlightFileLines("x\ny", "file.unknownext", 0))
-	if !strings.Contains(out, `<span class="ln">1</span><span class="cl">x`+"\n") || !strings.Contains(out, `<span class="ln">2</span><span class="cl">y</span>`) {
+	if want := `<pre class="chroma numbered"><span class="gutter" aria-hidden="true">1` + "\n2</span><code>x\ny</code></pre>"; out != want {
 		t.Errorf("plain numbered lines: %s", out)
+	}
+}
+
+// TestHighlightMarkupIsLean checks that white space and tokens no style
+// colours carry no span, and that neighbours of one class share one.
+func TestHighlightMarkupIsLean(t *testing.T) {
+	out := string(highlight("func f() {\n\treturn\n}\n", "go"))
+	if strings.Contains(out, `class="w"`) || strings.Contains(out, `class="p"`) {
+		t.Errorf("spans for unstyled tokens: %s", out)
+	}
+	if n := strings.Count(out, "<span"); n > 3 {
+		t.Errorf("%d spans for three styled tokens: %s", n, out)
 	}
 }
 
@@ -151,7 +154,7 @@ func TestHighlightNormalisesInput(t *testing.T) {
 func TestHighlightSizeCap(t *testing.T) {
 	code := strings.Repeat("x := 1 // <tag>\n", highlightMaxBytes/16+1)
 	out := string(highlight(code, "go"))
-	note := `<p class="hl-note">not highlighted: ` + strconv.Itoa((len(code)+1023)/1024) + ` KB is above the 256 KB limit</p>`
+	note := `<p class="hl-note">not highlighted: ` + strconv.Itoa((len(code)+1023)/1024) + ` KB is above the ` + strconv.Itoa(highlightMaxBytes>>10) + ` KB limit</p>`
 	if !strings.HasPrefix(out, note) {
 		t.Errorf("no size note: %.200s", out)
 	}

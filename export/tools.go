@@ -94,13 +94,13 @@ func (r *sessionRenderer) tool(o *out, result *session.Entry, call *session.Bloc
 		path := args.str("path", "file_path")
 		first, _ := args.num("offset")
 		r.output(o, res, output, func(s string, line int) template.HTML {
-			return highlightFileLines(s, path, max(first, 1)+line)
+			return highlightToolFile(s, path, max(first, 1)+line)
 		}, "")
 	case "write":
 		path := args.str("path", "file_path")
 		if content := args.str("content"); call != nil && content != "" {
 			o.raw(`<div class="tool-input">`)
-			r.fold(o, content, func(s string, line int) template.HTML { return highlightFileLines(s, path, 1+line) }, "")
+			r.fold(o, content, func(s string, line int) template.HTML { return highlightToolFile(s, path, 1+line) }, "")
 			o.raw(`</div>`)
 		}
 		r.output(o, res, output, plainText, "output")

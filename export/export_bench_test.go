@@ -1,0 +1,69 @@
+package export
+
+import (
+	"bytes"
+	"io"
+	"sync"
+	"testing"
+
+	"github.com/piexport/piexport/internal/sessiongen"
+	"github.com/piexport/piexport/session"
+)
+
+// generated returns a generated session of about size bytes, made once.
+var generated = func() func(size int64) ([]byte, *session.Session) {
+	var mu sync.Mutex
+	cache := map[int64][]byte{}
+	return func(size int64) ([]byte, *session.Session) {
+		mu.Lock()
+		defer mu.Unlock()
+		data, ok := cache[size]
+		if !ok {
+			var buf bytes.Buffer
+			opt := sessiongen.Options{Seed: 1, TargetBytes: size, Branches: true, Images: true, Compactions: true, Labels: true}
+			if err := sessiongen.Write(&buf, opt); err != nil {
+				panic(err)
+			}
+			data = buf.Bytes()
+			cache[size] = data
+		}
+		s, err := session.Read(bytes.NewReader(data), "gen.jsonl")
+		if err != nil {
+			panic(err)
+		}
+		return data, s
+	}
+}()
+
+// BenchmarkExportLarge renders a generated 5 MB session to HTML: every
+// stage but loading. MB/s counts the session's bytes.
+func BenchmarkExportLarge(b *testing.B) {
+	data, s := generated(5 << 20)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := WriteHTML(io.Discard, s, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkTemplate executes the page template alone, with every entry
+// already rendered: the cost of the layout, the tree and the writing.
+func BenchmarkTemplate(b *testing.B) {
+	_, s := generated(5 << 20)
+	v, err := buildPage(s, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var size bytes.Buffer
+	if err := writePage(&size, v); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(size.Len()))
+	for b.Loop() {
+		if err := writePage(io.Discard, v); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
