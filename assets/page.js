@@ -98,6 +98,27 @@
       return list.reverse();
     }
 
+    // ---- lazy parts -----------------------------------------------------
+
+    // Entries off the path in view, and the folded lines of long outputs,
+    // arrive inside <noscript class="lazy">. With scripting on the browser
+    // keeps that as text, so even a huge page parses quickly; it becomes DOM
+    // here, the first time it is shown. Without JavaScript it is plain HTML.
+    function materialize(el, selector) {
+      var list = el.querySelectorAll(selector);
+      for (var j = 0; j < list.length; j++) {
+        var t = doc.createElement('template');
+        t.innerHTML = list[j].textContent;
+        list[j].replaceWith(t.content);
+      }
+    }
+    var LAZY_BODY = ':scope > .entry-body > noscript.lazy';
+    var LAZY_FOLD = ':scope > noscript.lazy';
+    doc.addEventListener('toggle', function (ev) {
+      var d = ev.target;
+      if (d.open && d.tagName === 'DETAILS') materialize(d, LAZY_FOLD);
+    }, true);
+
     // Shows root..end and hides everything else, touching only the
     // entries that change.
     function showPath(end) {
@@ -114,7 +135,10 @@
       for (j = 0; j < next.length; j++) {
         e = next[j];
         if (onPath[e]) continue;
-        if (entryEls[e]) entryEls[e].hidden = false;
+        if (entryEls[e]) {
+          materialize(entryEls[e], LAZY_BODY);
+          entryEls[e].hidden = false;
+        }
         if (nodeEls[e]) nodeEls[e].classList.add('on');
       }
       onPath = mark;
@@ -452,6 +476,7 @@
       var anyClosed = false;
       for (var j = 0; j < list.length && !anyClosed; j++) anyClosed = !list[j].open;
       for (j = 0; j < list.length; j++) {
+        if (anyClosed) materialize(list[j], LAZY_FOLD);
         if (list[j].open !== anyClosed) list[j].open = anyClosed;
       }
     }
@@ -493,7 +518,12 @@
     var openedForPrint = [];
     window.addEventListener('beforeprint', function () {
       var list = doc.querySelectorAll('article.entry:not([hidden]) details:not([open])');
-      for (var j = 0; j < list.length; j++) { list[j].open = true; openedForPrint.push(list[j]); }
+      for (var j = 0; j < list.length; j++) {
+        // The toggle event comes too late for the printout.
+        materialize(list[j], LAZY_FOLD);
+        list[j].open = true;
+        openedForPrint.push(list[j]);
+      }
     });
     window.addEventListener('afterprint', function () {
       for (var j = 0; j < openedForPrint.length; j++) openedForPrint[j].open = false;

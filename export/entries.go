@@ -21,7 +21,13 @@ type sessionRenderer struct {
 // out collects the HTML of one entry body. Text goes in through text (or
 // attr), which escapes it; markup through raw, which takes only literals
 // written in this package; rendered fragments through html.
-type out struct{ bytes.Buffer }
+type out struct {
+	bytes.Buffer
+	// lazy says the whole body goes into <noscript class="lazy"> (see
+	// entryView.Lazy), so parts of it must not be wrapped again: a
+	// noscript inside a noscript would end the outer one early.
+	lazy bool
+}
 
 func (o *out) raw(s string)            { o.WriteString(s) }
 func (o *out) text(s string)           { o.WriteString(html.EscapeString(s)) }
@@ -34,7 +40,7 @@ func (o *out) body() template.HTML { return trusted(o.Bytes()) }
 
 // renderEntry fills the role, body and footer of one entry.
 func (r *sessionRenderer) renderEntry(e *session.Entry, v *entryView) {
-	var o out
+	o := out{lazy: v.Lazy}
 	switch e.Type {
 	case "message":
 		if e.Message == nil {

@@ -2,6 +2,7 @@ package export
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"html/template"
 	"strconv"
@@ -146,6 +147,20 @@ func renderCode(code string, l chroma.Lexer, firstLine int, budget time.Duration
 
 // renderCodeUpTo is renderCode with its own size limit for highlighting.
 func renderCodeUpTo(code string, l chroma.Lexer, firstLine int, budget time.Duration, maxBytes int) []byte {
+	if l == nil || len(code) < blockCacheMinBytes {
+		return renderCodeNow(code, l, firstLine, budget, maxBytes)
+	}
+	key := blockKey(code, l.Config().Name, firstLine, maxBytes)
+	if b, ok := blockCache.get(key); ok {
+		return b
+	}
+	b := renderCodeNow(code, l, firstLine, budget, maxBytes)
+	blockCache.put(key, b)
+	return b
+}
+
+// renderCodeNow renders a block without looking in the cache.
+func renderCodeNow(code string, l chroma.Lexer, firstLine int, budget time.Duration, maxBytes int) []byte {
 	code = normaliseCode(code)
 	var note string
 	var toks []chroma.Token
@@ -508,4 +523,59 @@ func escapeHTMLTo(b *bytes.Buffer, s string) {
 		last = i + 1
 	}
 	b.WriteString(s[last:])
+}
+
+// Sessions show the same code again and again: a file read before and
+// after each edit, the same snippet quoted in several answers. Rendered
+// blocks are cached by content so chroma, the slowest stage by far, lexes
+// each once per process (an archive of many sessions or the server
+// benefits most).
+const (
+	blockCacheMinBytes = 256     // smaller blocks are cheaper to lex than to hash
+	blockCacheMaxBytes = 8 << 20 // bound on the cached HTML
+)
+
+var blockCache = newCodeCache(blockCacheMaxBytes)
+
+func blockKey(code, lexer string, firstLine, maxBytes int) [sha256.Size]byte {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%d\x00%d\x00", lexer, firstLine, maxBytes)
+	h.Write([]byte(code))
+	var k [sha256.Size]byte
+	h.Sum(k[:0])
+	return k
+}
+
+// codeCache maps content hashes to rendered blocks. When it outgrows its
+// bound it starts afresh: simpler than an LRU, and a session's repeats
+// are close together.
+type codeCache struct {
+	mu    sync.Mutex
+	max   int
+	size  int
+	items map[[sha256.Size]byte][]byte
+}
+
+func newCodeCache(max int) *codeCache {
+	return &codeCache{max: max, items: map[[sha256.Size]byte][]byte{}}
+}
+
+func (c *codeCache) get(k [sha256.Size]byte) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b, ok := c.items[k]
+	return b, ok
+}
+
+func (c *codeCache) put(k [sha256.Size]byte, b []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.size+len(b) > c.max {
+		clear(c.items)
+		c.size = 0
+	}
+	if _, ok := c.items[k]; !ok {
+		c.items[k] = b
+		c.size += len(b)
+	}
 }

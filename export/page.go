@@ -1,7 +1,7 @@
 package export
 
 import (
-	"bytes"
+	"bufio"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
@@ -105,8 +105,9 @@ type pageData struct {
 	CSP   string
 }
 
-// writePage renders v as a complete HTML document to w. The page is built in
-// memory first, so a template error never leaves half a page behind.
+// writePage renders v as a complete HTML document to w, streaming: a page
+// can be hundreds of megabytes. Callers that must not leave half a page
+// behind write to a temporary file and rename it, or to a buffer.
 func writePage(w io.Writer, v *pageView) error {
 	a, err := loadPageAssets()
 	if err != nil {
@@ -116,14 +117,12 @@ func writePage(w io.Writer, v *pageView) error {
 	if err != nil {
 		return fmt.Errorf("render page: index: %w", err)
 	}
-	var buf bytes.Buffer
-	buf.Grow(len(a.css) + len(a.js) + len(index) + 2048*(len(v.Entries)+1))
+	bw := bufio.NewWriterSize(w, 256<<10)
 	data := pageData{pageView: v, Index: index, CSS: a.css, JS: a.js, CSP: a.csp}
-	if err := pageTemplate.ExecuteTemplate(&buf, "page", data); err != nil {
+	if err := pageTemplate.ExecuteTemplate(bw, "page", data); err != nil {
 		return fmt.Errorf("render page: %w", err)
 	}
-	_, err = buf.WriteTo(w)
-	return err
+	return bw.Flush()
 }
 
 // formatTokens shows a token count compactly: 950, 1.2k, 45k, 1.3M.

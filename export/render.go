@@ -10,7 +10,6 @@ import (
 	"io"
 	"runtime"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/piexport/piexport/session"
@@ -33,29 +32,48 @@ type Options struct {
 // Themes lists the values Options.Theme accepts.
 var Themes = []string{"auto", "light", "dark"}
 
-// WriteHTML renders s as one HTML page to w.
+// WriteHTML renders s as one HTML page to w. The page is streamed: entries
+// are rendered in parallel a little ahead of the writer and dropped once
+// written, so memory stays near the size of the session, not the page.
+// On an error w may hold part of a page; write to a temporary file and
+// rename it, or to a buffer.
 func WriteHTML(w io.Writer, s *session.Session, opt Options) error {
-	v, err := buildPage(s, opt)
+	v, r, nodes, err := preparePage(s, opt)
 	if err != nil {
 		return err
 	}
+	stop := make(chan struct{})
+	defer close(stop)
+	v.stream = r.renderStream(nodes, v.Entries, stop)
+	v.Entries = nil
 	return writePage(w, v)
 }
 
-// buildPage fills the view model of one page.
+// buildPage fills the whole view model of one page, every body rendered.
 func buildPage(s *session.Session, opt Options) (*pageView, error) {
+	v, r, nodes, err := preparePage(s, opt)
+	if err != nil {
+		return nil, err
+	}
+	r.renderAll(nodes, v.Entries)
+	return v, nil
+}
+
+// preparePage fills the view model of one page but for the entries'
+// bodies, which renderAll or renderStream add.
+func preparePage(s *session.Session, opt Options) (*pageView, *sessionRenderer, []session.Node, error) {
 	switch opt.Theme {
 	case "":
 		opt.Theme = "auto"
 	case "auto", "light", "dark":
 	default:
-		return nil, fmt.Errorf("unknown theme %q (want auto, light or dark)", opt.Theme)
+		return nil, nil, nil, fmt.Errorf("unknown theme %q (want auto, light or dark)", opt.Theme)
 	}
 	view := s.Leaf
 	if opt.Leaf != "" {
 		view = s.Entry(opt.Leaf)
 		if view == nil {
-			return nil, fmt.Errorf("%s: no entry has the id %q", s.File, opt.Leaf)
+			return nil, nil, nil, fmt.Errorf("%s: no entry has the id %q", s.File, opt.Leaf)
 		}
 	}
 	cwd := ""
@@ -102,7 +120,7 @@ func buildPage(s *session.Session, opt Options) (*pageView, error) {
 		p := s.Preview(e, r.home)
 		v.Tree[i] = treeNodeView{ID: e.ID, Depth: n.Depth, Kind: kind, Role: p.Role, Preview: p.Text,
 			Label: e.Label, OnPath: onPath[e], Leaf: e == s.Leaf}
-		v.Entries[i] = entryView{ID: e.ID, Kind: kind, OnPath: onPath[e], Time: e.Time, Label: e.Label}
+		v.Entries[i] = entryView{ID: e.ID, Kind: kind, OnPath: onPath[e], Lazy: !onPath[e], Time: e.Time, Label: e.Label}
 		v.Index.IDs[i] = e.ID
 		v.Index.Kinds[i] = kind
 		v.Index.Parents[i] = -1
@@ -124,35 +142,75 @@ func buildPage(s *session.Session, opt Options) (*pageView, error) {
 		v.Index.View = pos[view]
 	}
 	v.Header = r.header(sum, path)
-	r.renderAll(nodes, v.Entries)
-	return v, nil
+	return v, r, nodes, nil
 }
 
 // renderAll renders the body of every entry, in parallel: highlighting
 // code is by far the slowest stage, and entries do not depend on each
 // other.
 func (r *sessionRenderer) renderAll(nodes []session.Node, out []entryView) {
-	workers := runtime.GOMAXPROCS(0)
-	var next sync.Mutex
-	i := 0
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
+	stop := make(chan struct{})
+	defer close(stop)
+	for range r.renderStream(nodes, out, stop) {
+	}
+}
+
+// renderWindow bounds how far rendering runs ahead of writing, in entries.
+const renderWindow = 256
+
+// renderStream renders the entries' bodies on every core and yields the
+// entries in order. A stream's entry is released once yielded, so only
+// the window between the writer and the fastest worker is held. Closing
+// stop ends the stream early.
+func (r *sessionRenderer) renderStream(nodes []session.Node, entries []entryView, stop <-chan struct{}) <-chan entryView {
+	out := make(chan entryView)
+	jobs := make(chan int)
+	done := make([]chan struct{}, len(entries))
+	for i := range done {
+		done[i] = make(chan struct{})
+	}
+	window := make(chan struct{}, renderWindow)
+	go func() { // dispatcher
+		defer close(jobs)
+		for k := range entries {
+			select {
+			case window <- struct{}{}:
+			case <-stop:
+				return
+			}
+			select {
+			case jobs <- k:
+			case <-stop:
+				return
+			}
+		}
+	}()
+	for range runtime.GOMAXPROCS(0) {
 		go func() {
-			defer wg.Done()
-			for {
-				next.Lock()
-				k := i
-				i++
-				next.Unlock()
-				if k >= len(nodes) {
-					return
-				}
-				r.renderEntry(nodes[k].Entry, &out[k])
+			for k := range jobs {
+				r.renderEntry(nodes[k].Entry, &entries[k])
+				close(done[k])
 			}
 		}()
 	}
-	wg.Wait()
+	go func() { // sender, in order
+		defer close(out)
+		for k := range entries {
+			select {
+			case <-done[k]:
+			case <-stop:
+				return
+			}
+			select {
+			case out <- entries[k]:
+			case <-stop:
+				return
+			}
+			entries[k].Body = ""
+			<-window
+		}
+	}()
+	return out
 }
 
 func (r *sessionRenderer) header(sum session.Summary, path []*session.Entry) headerView {

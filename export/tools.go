@@ -223,7 +223,15 @@ func (r *sessionRenderer) fold(o *out, text string, render func(string, int) tem
 	o.raw(`<details class="more"><summary>`)
 	o.text(fmt.Sprintf("%d more lines", lines-previewLines))
 	o.raw(`</summary>`)
+	// The folded lines are most of a large page: kept as text until opened
+	// (see entryView.Lazy), unless the whole entry already is.
+	if !o.lazy {
+		o.raw(`<noscript class="lazy">`)
+	}
 	part(text[cut+1:], previewLines)
+	if !o.lazy {
+		o.raw(`</noscript>`)
+	}
 	o.raw(`</details>`)
 }
 

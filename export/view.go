@@ -47,8 +47,12 @@ type pageView struct {
 	Header headerView
 	// Tree lists every entry in display order (see the contract above).
 	Tree []treeNodeView
-	// Entries lists every entry in the same order as Tree.
+	// Entries lists every entry in the same order as Tree. A page being
+	// streamed leaves it empty and sets stream instead.
 	Entries []entryView
+	// stream, when set, yields the entries in order as they are rendered,
+	// so a large page is written without holding every body at once.
+	stream <-chan entryView
 	// Index is the data the script navigates with; it is written as JSON.
 	Index pageIndex
 	// Generator names the program, e.g. "piexport v1.2.0".
@@ -98,9 +102,14 @@ type treeNodeView struct {
 type entryView struct {
 	ID     string
 	Kind   string
-	OnPath bool      // false renders the article hidden
-	Time   time.Time // zero when unknown
-	Label  string
+	OnPath bool // false renders the article hidden
+	// Lazy puts the body in <noscript class="lazy">: with scripting on the
+	// browser keeps it as text, which costs next to nothing to parse, and
+	// the script turns it into DOM when the entry is shown. Without
+	// JavaScript it is ordinary HTML. Set for entries off the path in view.
+	Lazy  bool
+	Time  time.Time // zero when unknown
+	Label string
 	// Role is the heading: "User", "Assistant · claude-sonnet-4-5", ...
 	Role string
 	// Body is produced by this package's renderers (markdown, tool cards)
@@ -128,4 +137,17 @@ type pageIndex struct {
 	Usage map[int][5]float64 `json:"usage"`
 	Leaf  int                `json:"leaf"` // the session's leaf
 	View  int                `json:"view"` // the end of the path in view at load
+}
+
+// EntryStream yields the page's entries in order, for the template.
+func (v *pageView) EntryStream() <-chan entryView {
+	if v.stream != nil {
+		return v.stream
+	}
+	ch := make(chan entryView, len(v.Entries))
+	for _, e := range v.Entries {
+		ch <- e
+	}
+	close(ch)
+	return ch
 }

@@ -76,12 +76,13 @@ func writeHTML(opt *options, stdout, stderr io.Writer) error {
 	}
 	printWarnings(stderr, s.Warnings)
 	home, _ := os.UserHomeDir()
-	var page bytes.Buffer
-	err = export.WriteHTML(&page, s, export.Options{Theme: opt.theme, Leaf: opt.leaf, Home: home, Generator: "piexport " + version})
-	if err != nil {
-		return err
-	}
+	eopt := export.Options{Theme: opt.theme, Leaf: opt.leaf, Home: home, Generator: "piexport " + version}
 	if opt.output == "-" {
+		// A page goes to standard output whole or not at all.
+		var page bytes.Buffer
+		if err := export.WriteHTML(&page, s, eopt); err != nil {
+			return err
+		}
 		_, err = page.WriteTo(stdout)
 		return err
 	}
@@ -89,7 +90,8 @@ func writeHTML(opt *options, stdout, stderr io.Writer) error {
 	if out == "" {
 		out = strings.TrimSuffix(filepath.Base(file), filepath.Ext(file)) + ".html"
 	}
-	if err := writeFileAtomic(out, page.Bytes()); err != nil {
+	err = writeAtomic(out, func(w io.Writer) error { return export.WriteHTML(w, s, eopt) })
+	if err != nil {
 		return fmt.Errorf("writing %s: %w", out, err)
 	}
 	fmt.Fprintln(stdout, out)

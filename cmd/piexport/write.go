@@ -1,8 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 )
@@ -10,7 +10,15 @@ import (
 // writeFileAtomic writes data to path through a temporary file in the same
 // directory and a rename, so a reader (or an interrupted run) never sees
 // half a file.
-func writeFileAtomic(path string, data []byte) (err error) {
+func writeFileAtomic(path string, data []byte) error {
+	return writeAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// writeAtomic is writeFileAtomic for output that write streams.
+func writeAtomic(path string, write func(io.Writer) error) (err error) {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
@@ -22,7 +30,7 @@ func writeFileAtomic(path string, data []byte) (err error) {
 			os.Remove(tmp.Name())
 		}
 	}()
-	if _, err = bytes.NewReader(data).WriteTo(tmp); err != nil {
+	if err = write(tmp); err != nil {
 		return err
 	}
 	if err = tmp.Chmod(0o644); err != nil {
