@@ -71,7 +71,7 @@ func TestBrowserRealExports(t *testing.T) {
 		tab.press("t")
 		tab.press("o")
 		for _, e := range s.Entries {
-			tab.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-tree-node="'+CSS.escape(`+jsString(e.ID)+`)+'"]').click()`))
+			tab.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-tree-node="'+CSS.escape(` + jsString(e.ID) + `)+'"]').click()`))
 		}
 		if browserEval[bool](tab, `typeof window.__xss !== 'undefined'`) {
 			t.Errorf("session text ran as script: window.__xss = %v", browserEval[any](tab, `window.__xss`))
