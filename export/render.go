@@ -32,21 +32,45 @@ type Options struct {
 // Themes lists the values Options.Theme accepts.
 var Themes = []string{"auto", "light", "dark"}
 
-// WriteHTML renders s as one HTML page to w. The page is streamed: entries
-// are rendered in parallel a little ahead of the writer and dropped once
-// written, so memory stays near the size of the session, not the page.
-// On an error w may hold part of a page; write to a temporary file and
-// rename it, or to a buffer.
+// WriteHTML renders s as one HTML page to w; see Page.Write.
 func WriteHTML(w io.Writer, s *session.Session, opt Options) error {
-	v, r, nodes, err := preparePage(s, opt)
+	p, err := NewPage(s, opt)
 	if err != nil {
 		return err
 	}
+	return p.Write(w)
+}
+
+// Page is a session ready to be written as one HTML page. NewPage does
+// everything that can fail because of the session or the options, so a
+// caller can check them before it creates an output file.
+type Page struct {
+	v     *pageView
+	r     *sessionRenderer
+	nodes []session.Node
+}
+
+// NewPage prepares the page of s.
+func NewPage(s *session.Session, opt Options) (*Page, error) {
+	v, r, nodes, err := preparePage(s, opt)
+	if err != nil {
+		return nil, err
+	}
+	return &Page{v: v, r: r, nodes: nodes}, nil
+}
+
+// Write writes the page to w. The page is streamed: entries are rendered
+// in parallel a little ahead of the writer and dropped once written, so
+// memory stays near the size of the session, not the page. On an error w
+// may hold part of a page; write to a temporary file and rename it, or to
+// a buffer. A Page is written once.
+func (p *Page) Write(w io.Writer) error {
 	stop := make(chan struct{})
 	defer close(stop)
-	v.stream = r.renderStream(nodes, v.Entries, stop)
+	v := *p.v
+	v.stream = p.r.renderStream(p.nodes, v.Entries, stop)
 	v.Entries = nil
-	return writePage(w, v)
+	return writePage(w, &v)
 }
 
 // buildPage fills the whole view model of one page, every body rendered.

@@ -23,8 +23,8 @@ func parseFlags(args []string, stdout io.Writer) (*options, error) {
 	fs.SetOutput(io.Discard)
 	fs.SortFlags = false
 	opt := &options{}
-	fs.StringVarP(&opt.output, "output", "o", "", "write to `PATH` (default ./NAME.html for SESSION NAME.jsonl; - for standard output)")
-	fs.StringVar(&opt.format, "format", "html", "output `format`: html, tree (the entry tree as text), tree-json (canonical tree JSON)")
+	fs.StringVarP(&opt.output, "output", "o", "", "write to `PATH` (default ./NAME.html, or NAME.md, for SESSION NAME.jsonl; - for standard output)")
+	fs.StringVar(&opt.format, "format", "html", "output `format`: html, md (GitHub-flavoured Markdown of the path), tree (the entry tree as text), tree-json (canonical tree JSON)")
 	fs.StringVar(&opt.theme, "theme", "auto", "page `theme`: auto (follow the reader's system), light or dark")
 	fs.StringVar(&opt.leaf, "leaf", "", "open the page at the path to the entry with this `ID` (default: the session's leaf)")
 	help := fs.BoolP("help", "h", false, "show this help")
@@ -41,9 +41,9 @@ func parseFlags(args []string, stdout io.Writer) (*options, error) {
 		return nil, nil
 	}
 	switch opt.format {
-	case "html", "tree", "tree-json":
+	case "html", "md", "tree", "tree-json":
 	default:
-		return nil, usagef("--format must be html, tree or tree-json, not %q", opt.format)
+		return nil, usagef("--format must be html, md, tree or tree-json, not %q", opt.format)
 	}
 	switch opt.theme {
 	case "auto", "light", "dark":

@@ -129,9 +129,14 @@ func TestHTMLOutput(t *testing.T) {
 	if err != nil || !bytes.Contains(page, []byte("Health endpoint")) {
 		t.Fatalf("page not written: %v", err)
 	}
-	entries, _ := os.ReadDir(dir)
-	if len(entries) != 1 {
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("the directory holds %d files, want only the page (no temporary files left)", len(entries))
+	}
+
+	out, errOut, code = runCLI(t, "--format", "md", abs)
+	md, err := os.ReadFile(filepath.Join(dir, "pi-v3-sdk-branches-labels.md"))
+	if code != 0 || strings.TrimSpace(out) != "pi-v3-sdk-branches-labels.md" || err != nil || !bytes.HasPrefix(md, []byte("# Health endpoint\n")) {
+		t.Errorf("--format md: exit %d, %q, %v", code, errOut, err)
 	}
 
 	stdout, _, code := runCLI(t, "-o", "-", "--theme", "dark", abs)

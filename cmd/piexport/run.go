@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"github.com/piexport/piexport/export"
@@ -32,7 +33,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil || opt == nil {
 		return err
 	}
-	if opt.format == "html" {
+	if opt.format == "html" || opt.format == "md" {
 		return writeHTML(opt, stdout, stderr)
 	}
 	return writeTrees(opt, stdout, stderr)
@@ -64,7 +65,8 @@ func printWarnings(w io.Writer, warnings []session.Warning) {
 	}
 }
 
-// writeHTML exports one session as one self-contained HTML page.
+// writeHTML exports one session as one self-contained HTML page, or as
+// Markdown.
 func writeHTML(opt *options, stdout, stderr io.Writer) error {
 	if len(opt.files) != 1 {
 		return usagef("give one session file to export (got %d)", len(opt.files))
@@ -77,23 +79,47 @@ func writeHTML(opt *options, stdout, stderr io.Writer) error {
 	printWarnings(stderr, s.Warnings)
 	home, _ := os.UserHomeDir()
 	eopt := export.Options{Theme: opt.theme, Leaf: opt.leaf, Home: home, Generator: "piexport " + version}
-	if opt.output == "-" {
-		// A page goes to standard output whole or not at all.
-		var page bytes.Buffer
-		if err := export.WriteHTML(&page, s, eopt); err != nil {
+	write := func(w io.Writer) error { return export.WriteMarkdown(w, s, eopt) }
+	ext := ".md"
+	if opt.format == "html" {
+		page, err := export.NewPage(s, eopt)
+		if err != nil {
 			return err
 		}
-		_, err = page.WriteTo(stdout)
+		write, ext = page.Write, ".html"
+	}
+	if opt.output == "-" {
+		// Output goes to standard output whole or not at all.
+		var buf bytes.Buffer
+		if err := write(&buf); err != nil {
+			return err
+		}
+		_, err = buf.WriteTo(stdout)
 		return err
 	}
 	out := opt.output
 	if out == "" {
-		out = strings.TrimSuffix(filepath.Base(file), filepath.Ext(file)) + ".html"
+		out = strings.TrimSuffix(filepath.Base(file), filepath.Ext(file)) + ext
 	}
-	err = writeAtomic(out, func(w io.Writer) error { return export.WriteHTML(w, s, eopt) })
-	if err != nil {
+	limitMemory(file)
+	if err := writeAtomic(out, write); err != nil {
 		return fmt.Errorf("writing %s: %w", out, err)
 	}
 	fmt.Fprintln(stdout, out)
 	return nil
+}
+
+// limitMemory sets a soft memory limit in proportion to the session's
+// size, unless GOMEMLIMIT sets one: rendering makes much short-lived
+// garbage, and without a limit the heap grows to twice what is live. The
+// limit only makes the collector run sooner; it never fails an export.
+func limitMemory(file string) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	info, err := os.Stat(file)
+	if err != nil {
+		return
+	}
+	debug.SetMemoryLimit(max(128<<20, 3*info.Size()-16<<20))
 }
