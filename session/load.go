@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -62,90 +63,178 @@ type loader struct {
 }
 
 func (l *loader) warn(kind string, line int, format string, args ...any) {
+	l.addWarning(kind, line, fmt.Sprintf(format, args...))
+}
+
+func (l *loader) addWarning(kind string, line int, text string) {
+	if kind == "crlf" {
+		if l.crlf {
+			return // said once for the whole file
+		}
+		l.crlf = true
+	}
 	l.kinds[kind]++
 	n := l.kinds[kind]
 	switch {
 	case n <= maxWarningsPerKind:
-		l.s.Warnings = append(l.s.Warnings, Warning{File: l.s.File, Line: line, Text: fmt.Sprintf(format, args...)})
+		l.s.Warnings = append(l.s.Warnings, Warning{File: l.s.File, Line: line, Text: text})
 	case n == maxWarningsPerKind+1:
 		l.s.Warnings = append(l.s.Warnings, Warning{File: l.s.File, Line: line, Text: "more warnings of this kind follow; not listed"})
 	}
 }
 
+// A batch is a run of lines decoded together. Decoding JSON is most of
+// the cost of loading, so batches are decoded on every core while one
+// goroutine reads the file and another takes the results in file order.
+type batch struct {
+	buf      []byte
+	lines    []lineRef
+	objects  []object
+	warnings []batchWarning
+	crlf     bool // a CRLF warning is already in warnings
+	done     chan struct{}
+}
+
+type lineRef struct {
+	start, end, number int
+	complete           bool // the line ended in '\n'
+}
+
+type batchWarning struct {
+	kind string
+	line int
+	text string
+}
+
+func (b *batch) warn(kind string, line int, format string, args ...any) {
+	b.warnings = append(b.warnings, batchWarning{kind, line, fmt.Sprintf(format, args...)})
+}
+
+// Batches close at about batchBytes of text, or batchLines lines.
+const (
+	batchBytes = 1 << 20
+	batchLines = 4096
+)
+
 // readLines reads r one line at a time. Lines can be tens of megabytes long
-// (tool output), so the reader's buffer is only a window: longer lines are
-// gathered in buf.
+// (tool output), so the reader's buffer is only a window: a line is
+// gathered into its batch piece by piece.
 func (l *loader) readLines(r *bufio.Reader) error {
-	var buf []byte
-	for {
-		chunk, err := r.ReadSlice('\n')
-		line := chunk
-		if err == bufio.ErrBufferFull {
-			buf = append(buf[:0], chunk...)
-			for err == bufio.ErrBufferFull {
-				chunk, err = r.ReadSlice('\n')
-				buf = append(buf, chunk...)
+	work := make(chan *batch, 4)
+	ordered := make(chan *batch, 8)
+	for range runtime.GOMAXPROCS(0) {
+		go func() {
+			for b := range work {
+				b.decode()
+				close(b.done)
 			}
-			line = buf
+		}()
+	}
+	var readErr error
+	lines := 0
+	go func() {
+		defer close(work)
+		defer close(ordered)
+		readErr = readBatches(r, &lines, func(b *batch) {
+			work <- b
+			ordered <- b
+		})
+	}()
+	for b := range ordered {
+		<-b.done
+		for _, w := range b.warnings {
+			l.addWarning(w.kind, w.line, w.text)
+		}
+		l.objects = append(l.objects, b.objects...)
+	}
+	l.line = lines
+	return readErr
+}
+
+// readBatches splits r into batches of whole lines and hands each to send.
+// lines counts the lines read, for the error of a failed read.
+func readBatches(r *bufio.Reader, lines *int, send func(*batch)) error {
+	b := &batch{done: make(chan struct{})}
+	flush := func() {
+		if len(b.lines) > 0 {
+			send(b)
+			b = &batch{done: make(chan struct{})}
+		}
+	}
+	defer flush()
+	for {
+		start := len(b.buf)
+		chunk, err := r.ReadSlice('\n')
+		b.buf = append(b.buf, chunk...)
+		for err == bufio.ErrBufferFull {
+			chunk, err = r.ReadSlice('\n')
+			b.buf = append(b.buf, chunk...)
 		}
 		if err != nil && err != io.EOF {
-			l.line++
+			*lines++
 			return err
 		}
-		if len(line) == 0 && err == io.EOF {
+		if len(b.buf) == start && err == io.EOF {
 			return nil
 		}
-		l.line++
-		complete := err == nil // the line ended in '\n'
-		l.readLine(line, complete)
+		*lines++
+		b.lines = append(b.lines, lineRef{start: start, end: len(b.buf), number: *lines, complete: err == nil})
 		if err == io.EOF {
 			return nil
+		}
+		if len(b.buf) >= batchBytes || len(b.lines) >= batchLines {
+			flush()
 		}
 	}
 }
 
-func (l *loader) readLine(line []byte, complete bool) {
-	n := l.line
+// decode reads every line of the batch.
+func (b *batch) decode() {
+	for _, ref := range b.lines {
+		b.readLine(b.buf[ref.start:ref.end], ref.number, ref.complete)
+	}
+}
+
+func (b *batch) readLine(line []byte, n int, complete bool) {
 	line = bytes.TrimSuffix(line, []byte("\n"))
 	if bytes.HasSuffix(line, []byte("\r")) {
 		line = line[:len(line)-1]
-		if !l.crlf {
-			l.crlf = true
-			l.warn("crlf", n, "the file has Windows line endings (CRLF); read as plain line ends")
+		if !b.crlf {
+			b.crlf = true
+			b.warn("crlf", n, "the file has Windows line endings (CRLF); read as plain line ends")
 		}
 	}
 	if n == 1 && bytes.HasPrefix(line, []byte("\xef\xbb\xbf")) {
 		line = line[3:]
-		l.warn("bom", n, "the file starts with a UTF-8 byte order mark; ignored")
+		b.warn("bom", n, "the file starts with a UTF-8 byte order mark; ignored")
 	}
 	if len(bytes.TrimSpace(line)) == 0 {
 		if complete || len(line) > 0 {
-			l.warn("blank", n, "blank line; skipped")
+			b.warn("blank", n, "blank line; skipped")
 		}
 		return
 	}
 	if bytes.IndexByte(line, 0) >= 0 {
-		l.warn("binary", n, "the line holds NUL bytes: binary data, not JSON; skipped")
+		b.warn("binary", n, "the line holds NUL bytes: binary data, not JSON; skipped")
 		return
 	}
 	if !utf8.Valid(line) {
 		line = bytes.ToValidUTF8(line, []byte("\uFFFD"))
-		l.warn("utf8", n, "the line is not valid UTF-8; the bad bytes are shown as \uFFFD")
+		b.warn("utf8", n, "the line is not valid UTF-8; the bad bytes are shown as \uFFFD")
 	}
 	var w wireEntry
 	err := unmarshal(line, &w)
 	if err == nil {
-		l.add(object{line: n, part: 1, wire: w}, line)
+		b.add(object{line: n, part: 1, wire: w}, line)
 		return
 	}
-	l.readObjects(line, complete, err)
+	b.readObjects(line, n, complete)
 }
 
 // readObjects is the slow path for a line that is not one JSON object: it
 // recovers every object the line holds (pi v1 files have lines with two
 // objects run together) and says what is wrong with the rest.
-func (l *loader) readObjects(line []byte, complete bool, firstErr error) {
-	n := l.line
+func (b *batch) readObjects(line []byte, n int, complete bool) {
 	dec := json.NewDecoder(bytes.NewReader(line))
 	var parts []json.RawMessage
 	var err error
@@ -163,7 +252,7 @@ func (l *loader) readObjects(line []byte, complete bool, firstErr error) {
 	for _, raw := range parts {
 		raw = bytes.TrimSpace(raw)
 		if len(raw) == 0 || raw[0] != '{' {
-			l.warn("notobject", n, "the line is JSON but not an object (%s); skipped", jsonKind(raw))
+			b.warn("notobject", n, "the line is JSON but not an object (%s); skipped", jsonKind(raw))
 			continue
 		}
 		kept++
@@ -179,22 +268,19 @@ func (l *loader) readObjects(line []byte, complete bool, firstErr error) {
 			o.wire.Type = head.Type
 			o.typeErr = e
 		}
-		l.add(o, raw)
+		b.add(o, raw)
 	}
 	if len(parts) > 1 && kept > 1 {
-		l.warn("multi", n, "the line holds %d JSON objects run together; each is kept as an entry", kept)
+		b.warn("multi", n, "the line holds %d JSON objects run together; each is kept as an entry", kept)
 	}
 	switch {
 	case err == nil:
 	case !complete && (errors.Is(err, io.ErrUnexpectedEOF) || isUnexpectedEnd(err)):
-		l.warn("truncated", n, "the last line is cut short (the file ends mid-entry, as after a crash while writing); everything before it is kept")
+		b.warn("truncated", n, "the last line is cut short (the file ends mid-entry, as after a crash while writing); everything before it is kept")
 	case kept > 0:
-		l.warn("malformed", n, "after %d JSON object(s) the line is not valid JSON (%v); the rest of the line is skipped", kept, err)
+		b.warn("malformed", n, "after %d JSON object(s) the line is not valid JSON (%v); the rest of the line is skipped", kept, err)
 	default:
-		if firstErr == nil {
-			firstErr = err
-		}
-		l.warn("malformed", n, "the line is not valid JSON (%v); skipped", simplifyJSONError(err))
+		b.warn("malformed", n, "the line is not valid JSON (%v); skipped", simplifyJSONError(err))
 	}
 }
 
@@ -228,13 +314,13 @@ func jsonKind(raw []byte) string {
 	}
 }
 
-// add keeps an object. raw is the object's bytes in the reader's buffer; it is
-// copied only when the entry will keep it.
-func (l *loader) add(o object, raw []byte) {
+// add keeps an object. raw is the object's bytes in the batch's buffer; it
+// is copied only when the entry will keep it.
+func (b *batch) add(o object, raw []byte) {
 	if o.typeErr != nil || keepsRaw(&o.wire) {
 		o.raw = bytes.Clone(raw)
 	}
-	l.objects = append(l.objects, o)
+	b.objects = append(b.objects, o)
 }
 
 // keepsRaw says which entries keep their JSON as the file has it: those this
