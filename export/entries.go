@@ -90,7 +90,6 @@ func (r *sessionRenderer) renderEntry(e *session.Entry, v *entryView) {
 		}
 		r.entryLink(&o, e.TargetID)
 		o.raw(`</p>`)
-		r.rawJSON(&o, e, "label entry")
 	case "session_info":
 		v.Role = "Session name"
 		o.raw(`<p class="separator">Session named <strong>`)
@@ -139,12 +138,12 @@ func (r *sessionRenderer) message(o *out, e *session.Entry, v *entryView) {
 		}
 		if assistant, call := r.s.CallOf(e); call != nil {
 			// The result is shown with its call in the assistant's entry.
-			o.raw(`<p class="tool-ref">Output of `)
-			o.raw(`<a href="#`)
+			v.Ref = true
+			o.raw(`<p class="tool-ref"><a href="#`)
 			o.text(assistant.ID)
 			o.raw(`">`)
 			o.text(session.ToolCallSummary(call.Name, call.Arguments, r.home))
-			o.raw(`</a>, shown with its call</p>`)
+			o.raw(`</a> shown with its call above</p>`)
 			return
 		}
 		r.tool(o, e, nil, e)

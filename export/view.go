@@ -110,6 +110,9 @@ type entryView struct {
 	Lazy  bool
 	Time  time.Time // zero when unknown
 	Label string
+	// Ref marks an entry whose content is shown elsewhere (a tool result
+	// shown with its call): the page gives it one quiet line.
+	Ref bool
 	// Role is the heading: "User", "Assistant · claude-sonnet-4-5", ...
 	Role string
 	// Body is produced by this package's renderers (markdown, tool cards)
