@@ -105,8 +105,30 @@ func lexerForFile(path string) chroma.Lexer {
 	if base == "" || len(base) > lexerNameMax {
 		return nil
 	}
+	// Most file names are told apart by their extension alone; caching by
+	// it spares a scan of every lexer's globs for each new file name.
+	// Names without one (Makefile, Dockerfile) are cached whole.
+	if dot := strings.LastIndexByte(base, '.'); dot > 0 && !wholeNames()[base] {
+		ext := base[dot:]
+		return cacheLexer("ext:"+ext, func() chroma.Lexer { return lexers.Match("file" + ext) })
+	}
 	return cacheLexer("file:"+base, func() chroma.Lexer { return lexers.Match(base) })
 }
+
+// wholeNames are the file names some lexer claims whole (go.mod,
+// CMakeLists.txt), which their extension alone would not find.
+var wholeNames = sync.OnceValue(func() map[string]bool {
+	names := map[string]bool{}
+	for _, l := range lexers.GlobalLexerRegistry.Lexers {
+		cfg := l.Config()
+		for _, pattern := range append(append([]string(nil), cfg.Filenames...), cfg.AliasFilenames...) {
+			if !strings.ContainsAny(pattern, "*?[") {
+				names[pattern] = true
+			}
+		}
+	}
+	return names
+})
 
 // highlight renders code in the named language (a fence's first word) as
 // a <pre class="chroma"> block. An unknown language gives escaped plain
