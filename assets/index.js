@@ -1,0 +1,177 @@
+// Index script: sorts and filters the list of sessions, and shows dates in
+// the reader's time zone. The page is complete without it: the server (or
+// the archive) writes the list already grouped and sorted, newest first.
+(function () {
+  'use strict';
+
+  var doc = document;
+  var root = doc.documentElement;
+  // The same key as the session pages', so one choice holds for both.
+  var THEME_KEY = 'piexport:theme';
+
+  function load(key) {
+    try { return localStorage.getItem(key); } catch (e) { return null; }
+  }
+  function store(key, value) {
+    try { localStorage.setItem(key, value); } catch (e) { /* the choice then lasts one visit */ }
+  }
+
+  // Runs before the body is parsed, so the first paint has the right theme.
+  root.classList.add('js');
+  if (root.getAttribute('data-theme') === 'auto') {
+    var saved = load(THEME_KEY);
+    if (saved === 'light' || saved === 'dark') root.setAttribute('data-theme', saved);
+  }
+
+  if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', init);
+  else init();
+
+  function init() {
+    var toggle = doc.getElementById('theme-toggle');
+    if (toggle) {
+      toggle.addEventListener('click', function () {
+        var current = root.getAttribute('data-theme');
+        if (current !== 'light' && current !== 'dark') {
+          current = window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+        }
+        var next = current === 'dark' ? 'light' : 'dark';
+        root.setAttribute('data-theme', next);
+        store(THEME_KEY, next);
+      });
+    }
+    localTimes();
+    var tables = doc.querySelectorAll('table.sessions');
+    if (tables.length) {
+      sorting(tables);
+      filtering(tables);
+    }
+  }
+
+  function localTimes() {
+    var fmt;
+    try {
+      fmt = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+    } catch (e) { return; }
+    var times = doc.querySelectorAll('time[datetime]');
+    for (var i = 0; i < times.length; i++) {
+      var d = new Date(times[i].getAttribute('datetime'));
+      if (isNaN(d.getTime())) continue;
+      times[i].title = times[i].textContent;
+      times[i].textContent = fmt.format(d);
+    }
+  }
+
+  // ---- sorting ---------------------------------------------------------
+  // A click on a column's heading sorts every project's sessions by that
+  // column; a second click reverses the order. Projects keep their places.
+
+  function sorting(tables) {
+    var heads = tables[0].tHead.rows[0].cells;
+    var state = { col: -1, dir: 0 };
+    for (var c = 0; c < heads.length; c++) {
+      if (heads[c].getAttribute('aria-sort')) state = { col: c, dir: heads[c].getAttribute('aria-sort') === 'ascending' ? 1 : -1 };
+    }
+    for (var t = 0; t < tables.length; t++) {
+      var cells = tables[t].tHead.rows[0].cells;
+      for (c = 0; c < cells.length; c++) {
+        var th = cells[c];
+        var b = doc.createElement('button');
+        b.type = 'button';
+        b.textContent = th.textContent;
+        b.title = 'Sort by ' + th.textContent.toLowerCase();
+        b.setAttribute('data-col', String(c));
+        th.textContent = '';
+        th.appendChild(b);
+        b.addEventListener('click', onSort);
+      }
+    }
+
+    function onSort(ev) {
+      var col = Number(ev.currentTarget.getAttribute('data-col'));
+      var numeric = heads[col].getAttribute('data-sort') === 'num';
+      // Numbers start with the largest, text with A.
+      var dir = state.col === col ? -state.dir : (numeric ? -1 : 1);
+      state = { col: col, dir: dir };
+      for (var t = 0; t < tables.length; t++) sortTable(tables[t], col, numeric, dir);
+    }
+  }
+
+  function sortTable(table, col, numeric, dir) {
+    var cells = table.tHead.rows[0].cells;
+    for (var c = 0; c < cells.length; c++) {
+      if (c === col) cells[c].setAttribute('aria-sort', dir > 0 ? 'ascending' : 'descending');
+      else cells[c].removeAttribute('aria-sort');
+    }
+    var body = table.tBodies[0];
+    var rows = Array.prototype.slice.call(body.rows);
+    var keys = rows.map(function (r, i) {
+      var cell = r.cells[col];
+      var v = numeric ? Number(cell.getAttribute('data-v')) || 0 : cell.textContent.trim().toLowerCase();
+      return { row: r, v: v, i: i };
+    });
+    keys.sort(function (a, b) {
+      var d = a.v < b.v ? -1 : a.v > b.v ? 1 : 0;
+      return d ? d * dir : a.i - b.i;
+    });
+    var frag = doc.createDocumentFragment();
+    for (var i = 0; i < keys.length; i++) frag.appendChild(keys[i].row);
+    body.appendChild(frag);
+  }
+
+  // ---- filtering ---------------------------------------------------------
+  // Every word typed must appear in the session's title, its models or its
+  // project; a project with no session left is hidden.
+
+  function filtering(tables) {
+    var input = doc.getElementById('filter');
+    var status = doc.getElementById('filter-status');
+    if (!input) return;
+    var rows = [];
+    var sections = [];
+    for (var t = 0; t < tables.length; t++) {
+      var section = tables[t].closest('section');
+      var head = section ? section.querySelector('h2') : null;
+      var project = head ? head.textContent.toLowerCase() : '';
+      var list = tables[t].tBodies[0].rows;
+      var own = [];
+      for (var r = 0; r < list.length; r++) {
+        var text = project + ' ' + list[r].cells[0].textContent.toLowerCase() + ' ' + list[r].cells[4].textContent.toLowerCase();
+        own.push({ el: list[r], text: text });
+      }
+      rows = rows.concat(own);
+      sections.push({ el: section, rows: own });
+    }
+
+    var pending = 0;
+    input.addEventListener('input', function () {
+      cancelAnimationFrame(pending);
+      pending = requestAnimationFrame(apply);
+    });
+    doc.addEventListener('keydown', function (ev) {
+      if (ev.key === '/' && doc.activeElement !== input && !/^(INPUT|TEXTAREA|SELECT)$/.test(doc.activeElement.tagName)) {
+        ev.preventDefault();
+        input.focus();
+      } else if (ev.key === 'Escape' && doc.activeElement === input) {
+        input.value = '';
+        apply();
+      }
+    });
+
+    function apply() {
+      var words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
+      var shown = 0;
+      for (var s = 0; s < sections.length; s++) {
+        var any = false;
+        for (var r = 0; r < sections[s].rows.length; r++) {
+          var row = sections[s].rows[r];
+          var ok = true;
+          for (var w = 0; w < words.length && ok; w++) ok = row.text.indexOf(words[w]) >= 0;
+          row.el.hidden = !ok;
+          if (ok) { any = true; shown++; }
+        }
+        if (sections[s].el) sections[s].el.hidden = !any;
+      }
+      status.textContent = words.length ? shown + ' of ' + rows.length + ' sessions' : '';
+    }
+  }
+})();

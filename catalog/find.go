@@ -1,0 +1,150 @@
+package catalog
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// DefaultRoots returns the directories pi and omp keep their sessions in,
+// those of them that exist: $PI_CODING_AGENT_DIR/sessions when that variable
+// is set, else ~/.pi/agent/sessions; and ~/.omp/agent/sessions.
+func DefaultRoots() []string {
+	home, _ := os.UserHomeDir()
+	var dirs []string
+	if d := os.Getenv("PI_CODING_AGENT_DIR"); d != "" {
+		// pi expands a leading ~ itself, so users write it that way.
+		if rest, ok := strings.CutPrefix(d, "~"); ok && home != "" && (rest == "" || os.IsPathSeparator(rest[0])) {
+			d = home + rest
+		}
+		dirs = append(dirs, filepath.Join(d, "sessions"))
+	} else if home != "" {
+		dirs = append(dirs, filepath.Join(home, ".pi", "agent", "sessions"))
+	}
+	if home != "" {
+		dirs = append(dirs, filepath.Join(home, ".omp", "agent", "sessions"))
+	}
+	var roots []string
+	for _, d := range dirs {
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			roots = append(roots, d)
+		}
+	}
+	return roots
+}
+
+// Find lists the session files named by paths: a file is taken as given,
+// whatever its name; a directory is searched recursively for *.jsonl files.
+// The result is sorted and holds each file once. Symbolic links met inside a
+// directory are not followed: they lead either out of it, which would expose
+// files nobody asked for, or to a file the search finds anyway.
+func Find(paths []string) ([]string, error) {
+	found, err := find(nil, paths, false)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(found))
+	for i, f := range found {
+		out[i] = f.path
+	}
+	return out, nil
+}
+
+// file is one session file the catalog knows.
+type file struct {
+	// path names the file for people: as given, or the directory as given
+	// joined with the file's place below it.
+	path string
+	// root is the real path of the directory the file was found in, "" for
+	// a file given by name (or one in an fs.FS).
+	root string
+	// rel is the file's path below root, with the OS's separators.
+	rel string
+	// key identifies the file whatever it was called: its real path.
+	key string
+}
+
+// find lists the files below paths, in fsys when it is not nil, else on
+// disk. It is Find with what the catalog needs to open the files safely.
+// lenient skips paths that no longer exist, for a catalog looking again.
+func find(fsys fs.FS, paths []string, lenient bool) ([]file, error) {
+	var out []file
+	if fsys != nil {
+		if len(paths) == 0 {
+			paths = []string{"."}
+		}
+		for _, p := range paths {
+			err := fs.WalkDir(fsys, p, func(name string, d fs.DirEntry, err error) error {
+				if err != nil {
+					return err
+				}
+				if d.Type().IsRegular() && (name == p || path.Ext(name) == ".jsonl") {
+					out = append(out, file{path: name, key: name})
+				}
+				return nil
+			})
+			if err != nil {
+				return nil, err
+			}
+		}
+		return sortFiles(out), nil
+	}
+	for _, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return nil, err
+		}
+		real, err := filepath.EvalSymlinks(abs)
+		if lenient && errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		fi, err := os.Stat(real)
+		if err != nil {
+			return nil, err
+		}
+		if !fi.IsDir() {
+			out = append(out, file{path: filepath.Clean(p), key: real})
+			continue
+		}
+		err = filepath.WalkDir(real, func(name string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.Type().IsRegular() || filepath.Ext(name) != ".jsonl" {
+				return nil
+			}
+			rel, err := filepath.Rel(real, name)
+			if err != nil {
+				return err
+			}
+			out = append(out, file{path: filepath.Join(p, rel), root: real, rel: rel, key: name})
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("searching %s: %w", p, err)
+		}
+	}
+	return sortFiles(out), nil
+}
+
+// sortFiles sorts by path and keeps the first of the files that are one
+// file under several names.
+func sortFiles(files []file) []file {
+	slices.SortStableFunc(files, func(a, b file) int { return strings.Compare(a.path, b.path) })
+	seen := make(map[string]bool, len(files))
+	return slices.DeleteFunc(files, func(f file) bool {
+		if seen[f.key] {
+			return true
+		}
+		seen[f.key] = true
+		return false
+	})
+}

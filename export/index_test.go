@@ -1,0 +1,339 @@
+package export
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"golang.org/x/net/html"
+
+	"github.com/piexport/piexport/session"
+)
+
+// indexItems are sessions in three projects, one of them hostile, and a
+// file that failed to load.
+func indexItems() []IndexItem {
+	day := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	item := func(url, cwd, title string, start time.Time, minutes int, msgs int, models []string, usage session.Usage, leaves int) IndexItem {
+		return IndexItem{URL: url, Path: "/home/alice/.pi/agent/sessions/" + url + ".jsonl", Cwd: cwd, SessionID: "id-" + url,
+			Summary: session.Summary{Title: title, Start: start, End: start.Add(time.Duration(minutes) * time.Minute),
+				Messages: msgs, Models: models, Usage: usage, Leaves: leaves}}
+	}
+	return []IndexItem{
+		item("web-1.html", "/home/alice/web", "Add a health endpoint", day, 12, 14,
+			[]string{"anthropic/claude-sonnet-4-5"}, session.Usage{Input: 1200, Output: 300, Cost: 0.0123}, 3),
+		item("web-2.html", "/home/alice/web", "Fix the login form", day.Add(48*time.Hour), 90, 40,
+			[]string{"anthropic/claude-sonnet-4-5", "openai/gpt-5"}, session.Usage{Input: 120000, Output: 30000, CacheRead: 1_000_000, Cost: 1.5}, 1),
+		item("cli-1.html", "/home/alice/cli", "Release script", day.Add(24*time.Hour), 5, 4, nil, session.Usage{}, 1),
+		item("evil.html", hostileCwd, hostileTitle, day.Add(-24*time.Hour), 1, 2, []string{hostileModel}, session.Usage{}, 1),
+		{Path: "/home/alice/.pi/agent/sessions/broken.jsonl",
+			Err: errors.New("/home/alice/.pi/agent/sessions/broken.jsonl: not a pi session file: the file is empty <b>x</b>")},
+	}
+}
+
+func renderIndex(t *testing.T, items []IndexItem, opt IndexOptions) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := WriteIndex(&buf, items, opt); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
+
+func TestWriteIndex(t *testing.T) {
+	out := renderIndex(t, indexItems(), IndexOptions{Home: "/home/alice", Generator: "piexport test"})
+	doc := parseIndexHTML(t, out)
+
+	// Projects newest first: web (Mar 3), cli (Mar 2), the hostile one
+	// (Feb 28); sessions newest first within each.
+	var projects []string
+	var links []string
+	ixWalk(doc, func(n *html.Node) {
+		if n.Type == html.ElementNode && n.Data == "section" && ixAttr(n, "class") == "project" {
+			projects = append(projects, strings.Fields(ixText(ixFind(n, "h2")))[0])
+		}
+		if n.Type == html.ElementNode && n.Data == "a" && n.Parent != nil && ixAttr(n.Parent, "class") == "title" {
+			links = append(links, ixAttr(n, "href"))
+		}
+	})
+	wantProjects := []string{"~/web", "~/cli", "~/src/\"><svg"}
+	if !slices.Equal(projects, wantProjects) {
+		t.Errorf("projects = %q, want %q", projects, wantProjects)
+	}
+	if want := []string{"web-2.html", "web-1.html", "cli-1.html", "evil.html"}; !slices.Equal(links, want) {
+		t.Errorf("links = %q, want %q", links, want)
+	}
+
+	for _, want := range []string{
+		"4 sessions in 3 projects",
+		"1 could not be read",
+		`<span title="anthropic/claude-sonnet-4-5">claude-sonnet-4-5</span>, <span title="openai/gpt-5">gpt-5</span>`,
+		`<td data-v="1150000" title="120k in · 30k out · 1.0M cache read · 0 cache write">1.2M</td>`,
+		`<td data-v="1.5">$1.50</td>`,
+		`<td data-v="3">3</td>`,         // branches
+		`<td data-v="5400">1h 30m</td>`, // duration
+		`<time datetime="2026-03-03T09:00:00Z">2026-03-03 09:00 UTC</time>`,
+		"<code>~/.pi/agent/sessions/broken.jsonl</code>",
+		"~/.pi/agent/sessions/broken.jsonl: not a pi session file: the file is empty &lt;b&gt;x&lt;/b&gt;",
+		`aria-sort="descending">Date</th>`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("index lacks %s", want)
+		}
+	}
+	if strings.Contains(out, "/home/alice") {
+		t.Error("the home directory is shown; want ~")
+	}
+	if strings.Contains(out, `href="broken`) || strings.Contains(out, "<form") {
+		t.Error("a failed file is linked, or a search form is shown without Search")
+	}
+	checkNoInjectedHTML(t, doc)
+	checkIndexCSP(t, doc, "form-action 'none'")
+}
+
+func TestWriteIndexEmpty(t *testing.T) {
+	out := renderIndex(t, nil, IndexOptions{Notice: "Nothing here <yet>."})
+	for _, want := range []string{"0 sessions in 0 projects", "No sessions.", "Nothing here &lt;yet&gt;."} {
+		if !strings.Contains(out, want) {
+			t.Errorf("empty index lacks %q", want)
+		}
+	}
+	if _, err := os.Stat("x"); err == nil {
+		t.Fatal("unexpected file")
+	}
+	if err := WriteIndex(&bytes.Buffer{}, nil, IndexOptions{Theme: "sepia"}); err == nil {
+		t.Error("an unknown theme was accepted")
+	}
+}
+
+func TestWriteSearchResults(t *testing.T) {
+	items := indexItems()
+	res := SearchResults{Query: `<b>"mux"</b>`, Total: 5, Sessions: 2, Hits: []SearchHit{
+		{Session: items[0], EntryID: "6eea0e7d", Role: "assistant", Snippet: "…registered on the default mux after…", Marks: [][2]int{{29, 32}}},
+		{Session: items[0], EntryID: "id~L40'", Role: "user", Snippet: "the Mux", Marks: [][2]int{{4, 7}, {2, 1}, {5, 99}}},
+		{Session: items[3], EntryID: hostileID, Role: hostileRole, Snippet: hostilePreview, Marks: [][2]int{{0, 9}}},
+	}}
+	var buf bytes.Buffer
+	if err := WriteSearchResults(&buf, res, IndexOptions{Home: "/home/alice", SearchURL: "/search"}); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	doc := parseIndexHTML(t, out)
+	for _, want := range []string{
+		`<a href="web-1.html#6eea0e7d">…registered on the default <mark>mux</mark> after…</a>`,
+		`<a href="web-1.html#id~L40%27">the <mark>Mux</mark></a>`,
+		`5 matching entries in 2 sessions; the first 3 are shown.`,
+		`<form class="search" method="get" action="/search" role="search">`,
+		`value="&lt;b&gt;&#34;mux&#34;&lt;/b&gt;"`,
+		`<h1><a href="./">pi sessions</a></h1>`,
+		`<mark>&lt;/script&gt;</mark>&lt;script&gt;window.__xss=5&lt;/script&gt; javascript:alert(1)</a>`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("search page lacks %s", want)
+		}
+	}
+	// Two sessions, the hits of the first together.
+	var groups int
+	ixWalk(doc, func(n *html.Node) {
+		if n.Type == html.ElementNode && n.Data == "section" && ixAttr(n, "class") == "hits" {
+			groups++
+		}
+	})
+	if groups != 2 {
+		t.Errorf("%d session groups, want 2", groups)
+	}
+	checkNoInjectedHTML(t, doc)
+	checkIndexCSP(t, doc, "form-action 'self'")
+
+	buf.Reset()
+	if err := WriteSearchResults(&buf, SearchResults{Query: "zzz"}, IndexOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "Nothing matches.") {
+		t.Error("an empty result does not say so")
+	}
+}
+
+func parseIndexHTML(t *testing.T, s string) *html.Node {
+	t.Helper()
+	doc, err := html.Parse(strings.NewReader(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]bool{}
+	ixWalk(doc, func(n *html.Node) {
+		if id := ixAttr(n, "id"); id != "" {
+			if ids[id] {
+				t.Errorf("duplicate id %q", id)
+			}
+			ids[id] = true
+		}
+	})
+	return doc
+}
+
+// checkNoInjectedHTML fails if the page holds a script or an element that
+// is not ours: one script (the inline one), no event handler attributes,
+// no svg or img elements.
+func checkNoInjectedHTML(t *testing.T, doc *html.Node) {
+	t.Helper()
+	scripts := 0
+	ixWalk(doc, func(n *html.Node) {
+		if n.Type != html.ElementNode {
+			return
+		}
+		switch n.Data {
+		case "script":
+			scripts++
+		case "svg", "img", "b", "iframe":
+			t.Errorf("injected <%s> element", n.Data)
+		}
+		for _, a := range n.Attr {
+			if strings.HasPrefix(a.Key, "on") {
+				t.Errorf("event handler attribute %s=%q on <%s>", a.Key, a.Val, n.Data)
+			}
+			if a.Key == "href" && strings.HasPrefix(strings.ToLower(a.Val), "javascript:") {
+				t.Errorf("javascript: link %q", a.Val)
+			}
+		}
+	})
+	if scripts != 1 {
+		t.Errorf("%d script elements, want 1", scripts)
+	}
+}
+
+// checkIndexCSP checks that the policy allows exactly the inline style and
+// script the page has.
+func checkIndexCSP(t *testing.T, doc *html.Node, formAction string) {
+	t.Helper()
+	var csp, style, script string
+	ixWalk(doc, func(n *html.Node) {
+		if n.Type != html.ElementNode {
+			return
+		}
+		switch {
+		case n.Data == "meta" && ixAttr(n, "http-equiv") == "Content-Security-Policy":
+			csp = ixAttr(n, "content")
+		case n.Data == "style":
+			style = ixText(n)
+		case n.Data == "script":
+			script = ixText(n)
+		}
+	})
+	for _, want := range []string{"default-src 'none'", "script-src '" + cspHash(script) + "'", "style-src '" + cspHash(style) + "'", formAction} {
+		if !strings.Contains(csp, want) {
+			t.Errorf("CSP %q lacks %q", csp, want)
+		}
+	}
+}
+
+func ixWalk(n *html.Node, f func(*html.Node)) {
+	stack := []*html.Node{n}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		f(n)
+		for c := n.LastChild; c != nil; c = c.PrevSibling {
+			stack = append(stack, c)
+		}
+	}
+}
+
+func ixAttr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+func ixFind(n *html.Node, tag string) *html.Node {
+	var found *html.Node
+	ixWalk(n, func(c *html.Node) {
+		if found == nil && c.Type == html.ElementNode && c.Data == tag {
+			found = c
+		}
+	})
+	return found
+}
+
+func ixText(n *html.Node) string {
+	if n == nil {
+		return ""
+	}
+	var b strings.Builder
+	ixWalk(n, func(c *html.Node) {
+		if c.Type == html.TextNode {
+			b.WriteString(c.Data)
+		}
+	})
+	return b.String()
+}
+
+// The index works from a file: its script runs under its CSP, sorts and
+// filters, and no session text runs as script.
+func TestIndexBrowser(t *testing.T) {
+	browser := startBrowser(t)
+	path := filepath.Join(t.TempDir(), "index.html")
+	if err := os.WriteFile(path, []byte(renderIndex(t, indexItems(), IndexOptions{Home: "/home/alice"})), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tb := newBrowserTab(t, browser)
+	tb.do(chromedp.Navigate("file://" + filepath.ToSlash(path)))
+	if browserEval[bool](tb, `typeof window.__xss !== 'undefined'`) {
+		t.Fatal("session text ran as script")
+	}
+	if title := browserEval[string](tb, `document.title`); title != "pi sessions" {
+		t.Errorf("title = %q", title)
+	}
+	rows := func() []string {
+		return browserEval[[]string](tb, `Array.from(document.querySelectorAll('table.sessions tbody tr')).filter(r => r.checkVisibility()).map(r => r.cells[0].textContent)`)
+	}
+	if got, want := rows(), []string{"Fix the login form", "Add a health endpoint", "Release script", hostileTitle}; !slices.Equal(got, want) {
+		t.Errorf("rows = %q, want %q", got, want)
+	}
+	// Sort by cost: largest first, in every project; again: smallest first.
+	tb.do(chromedp.Click(`table.sessions th:nth-child(7) button`, chromedp.NodeVisible))
+	if got, want := rows(), []string{"Fix the login form", "Add a health endpoint", "Release script", hostileTitle}; !slices.Equal(got, want) {
+		t.Errorf("by cost = %q, want %q", got, want)
+	}
+	tb.do(chromedp.Click(`table.sessions th:nth-child(7) button`, chromedp.NodeVisible))
+	if got, want := rows(), []string{"Add a health endpoint", "Fix the login form", "Release script", hostileTitle}; !slices.Equal(got, want) {
+		t.Errorf("by cost, ascending = %q, want %q", got, want)
+	}
+	if got := browserEval[string](tb, `document.querySelector('table.sessions th:nth-child(7)').getAttribute('aria-sort')`); got != "ascending" {
+		t.Errorf("aria-sort = %q", got)
+	}
+	// Filter: words of titles, models and projects.
+	tb.press("/")
+	if focused := browserEval[string](tb, `document.activeElement.id`); focused != "filter" {
+		t.Fatalf("'/' focused %q, want the filter box", focused)
+	}
+	tb.do(chromedp.KeyEvent("GPT-5"))
+	tb.waitJS(`document.querySelectorAll('table.sessions tbody tr:not([hidden])').length === 1`)
+	if got := rows(); !slices.Equal(got, []string{"Fix the login form"}) {
+		t.Errorf("filtered by model = %q", got)
+	}
+	if n := browserEval[int](tb, `Array.from(document.querySelectorAll('section.project')).filter(s => s.checkVisibility()).length`); n != 1 {
+		t.Errorf("%d projects shown, want 1", n)
+	}
+	tb.press("Escape")
+	tb.waitJS(`document.querySelectorAll('table.sessions tbody tr:not([hidden])').length === 4`)
+	tb.do(chromedp.KeyEvent("~/cli"))
+	tb.waitJS(`document.querySelectorAll('table.sessions tbody tr:not([hidden])').length === 1`)
+	if got := rows(); !slices.Equal(got, []string{"Release script"}) {
+		t.Errorf("filtered by project = %q", got)
+	}
+	if status := browserEval[string](tb, `document.getElementById('filter-status').textContent`); !regexp.MustCompile(`^1 of 4 sessions$`).MatchString(status) {
+		t.Errorf("status = %q", status)
+	}
+	tb.shot("index")
+}
