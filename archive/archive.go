@@ -1,0 +1,438 @@
+// Package archive writes a directory of session pages with an index: a
+// browsable archive that needs no server and opens from the file system.
+//
+// Builds are incremental and atomic. A manifest in the directory records,
+// per source file, its size, modification time and content hash, and the
+// page made from it; a later build renders only what changed and removes
+// the pages of sources that are gone. Every file is written to a temporary
+// name and renamed into place, pages first, then the index and the
+// manifest, so an interrupted build leaves the previous archive readable.
+package archive
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/piexport/piexport"
+	"github.com/piexport/piexport/export"
+	"github.com/piexport/piexport/session"
+)
+
+// Options say how an archive is built.
+type Options struct {
+	// Theme, Home and Generator are passed to every page (see
+	// export.Options) and to the index.
+	Theme, Home, Generator string
+	// Title heads the index; empty means "pi sessions".
+	Title string
+	// Format is "html" (the default): one page per session and index.html;
+	// or "md": one Markdown file per session and index.md.
+	Format string
+	// Progress, when set, is called as sessions are rendered: once with
+	// done 0 before the first, then after each, with the session's path.
+	// Total counts the sessions that needed rendering, not the unchanged
+	// ones. It is called from one goroutine at a time.
+	Progress func(done, total int, path string)
+	// Workers bounds how many sessions render at once. Zero means one per
+	// core.
+	Workers int
+	// Force renders every session, changed or not.
+	Force bool
+}
+
+// Result says what a build did.
+type Result struct {
+	// Index is the path of the index file.
+	Index string
+	// Rendered lists the sources whose pages were written, Unchanged
+	// counts the others that were kept as they were.
+	Rendered  []string
+	Unchanged int
+	// Removed lists the page files removed: their sources are gone or no
+	// longer load.
+	Removed []string
+	// Failed lists the sources that could not be loaded; the index lists
+	// them with their errors.
+	Failed []Failure
+}
+
+// Failure is a source file that could not be loaded.
+type Failure struct {
+	Path string
+	Err  error
+}
+
+// ManifestName is the manifest's file name in the archive directory.
+const ManifestName = ".piexport-manifest.json"
+
+// tmpSuffix marks the temporary files of a build, so that a later build can
+// tell the ones an interrupted build left behind from anything else.
+const tmpSuffix = ".piexport-tmp"
+
+// Build writes the archive of files into dir, creating dir if needed: one
+// page per session, named after its source, and an index. Files are session
+// files (see catalog.Find to list a directory's). A file that fails to load
+// does not stop the build: it is listed in the index with its error and in
+// Result.Failed. An error writing the archive does stop it, as does ctx;
+// the previous index and manifest are then left as they were.
+func Build(ctx context.Context, dir string, files []string, opt Options) (Result, error) {
+	res := Result{}
+	f, err := formatOf(opt.Format)
+	if err != nil {
+		return res, err
+	}
+	res.Index = filepath.Join(dir, "index"+f.ext)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return res, err
+	}
+	removeStaleTemps(dir)
+
+	old, err := readManifest(dir)
+	if err != nil {
+		return res, err
+	}
+	fingerprint, err := fingerprintOf(opt, f.name)
+	if err != nil {
+		return res, err
+	}
+	next := &manifest{Version: manifestVersion, Fingerprint: fingerprint, Format: f.name, Sessions: map[string]*entry{}}
+
+	// Names first: every name the old manifest gave stays reserved, so a
+	// new source never takes the name of a page about to be removed.
+	names := newNamer()
+	for _, e := range old.sortedEntries() {
+		names.reserve(e.Stem)
+	}
+	type job struct {
+		path string
+		old  *entry
+		e    *entry
+	}
+	var jobs []*job
+	var order []string
+	for _, p := range files {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return res, err
+		}
+		key := sourceKey(abs)
+		if next.Sessions[key] != nil {
+			continue
+		}
+		oe := old.Sessions[key]
+		e := &entry{Path: p}
+		if oe != nil {
+			e.Stem = oe.Stem
+		} else {
+			e.Stem = names.name(abs)
+		}
+		next.Sessions[key] = e
+		order = append(order, key)
+
+		fi, err := os.Stat(p)
+		if err != nil {
+			e.Error = err.Error()
+			res.Failed = append(res.Failed, Failure{Path: p, Err: err})
+			continue
+		}
+		e.Size, e.ModTime = fi.Size(), fi.ModTime().UnixNano()
+		if !opt.Force && oe != nil && old.Fingerprint == fingerprint && oe.Size == e.Size && oe.ModTime == e.ModTime && pageExists(dir, oe, f) {
+			*e = *oe
+			e.Path = p
+			if e.Error != "" {
+				res.Failed = append(res.Failed, Failure{Path: p, Err: errors.New(e.Error)})
+			}
+			res.Unchanged++
+			continue
+		}
+		jobs = append(jobs, &job{path: p, old: oe, e: e})
+	}
+
+	// Render in parallel; the calling goroutine collects and reports.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	type outcome struct {
+		j        *job
+		rendered bool
+		err      error // writing failed: the build stops
+	}
+	work := make(chan *job)
+	done := make(chan outcome)
+	var wg sync.WaitGroup
+	for range min(workers, max(1, len(jobs))) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range work {
+				rendered, err := renderOne(dir, j.path, j.old, j.e, opt, f, old.Fingerprint == fingerprint && !opt.Force)
+				done <- outcome{j, rendered, err}
+			}
+		}()
+	}
+	go func() {
+		defer close(work)
+		for _, j := range jobs {
+			select {
+			case work <- j:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	if opt.Progress != nil && len(jobs) > 0 {
+		opt.Progress(0, len(jobs), "")
+	}
+	n := 0
+	var writeErr error
+	for o := range done {
+		n++
+		switch {
+		case o.err != nil:
+			if writeErr == nil {
+				writeErr = o.err
+			}
+			cancel()
+		case o.j.e.Error != "":
+			res.Failed = append(res.Failed, Failure{Path: o.j.path, Err: errors.New(o.j.e.Error)})
+		case o.rendered:
+			res.Rendered = append(res.Rendered, o.j.path)
+		default:
+			res.Unchanged++
+		}
+		if opt.Progress != nil {
+			opt.Progress(n, len(jobs), o.j.path)
+		}
+	}
+	if writeErr != nil {
+		return res, writeErr
+	}
+	if err := ctx.Err(); err != nil {
+		// Pages written so far replaced their old versions whole; the old
+		// index and manifest still describe a readable archive.
+		return res, err
+	}
+	slices.Sort(res.Rendered)
+	slices.SortFunc(res.Failed, func(a, b Failure) int { return strings.Compare(a.Path, b.Path) })
+
+	// The index, then removals, then the manifest: a build stopped in
+	// between leaves an old manifest whose sources a next build re-checks.
+	var items []export.IndexItem
+	for _, key := range order {
+		e := next.Sessions[key]
+		it := export.IndexItem{Path: e.Path, Cwd: e.Cwd, SessionID: e.SessionID, Summary: e.Summary}
+		if e.Error != "" {
+			it.Err = errors.New(e.Error)
+		} else {
+			it.URL = url.PathEscape(e.Stem + f.ext)
+		}
+		items = append(items, it)
+	}
+	var index bytes.Buffer
+	if err := f.index(&index, items, export.IndexOptions{Title: opt.Title, Theme: opt.Theme, Home: opt.Home, Generator: opt.Generator}); err != nil {
+		return res, err
+	}
+	if err := writeIfChanged(res.Index, index.Bytes()); err != nil {
+		return res, err
+	}
+
+	keep := map[string]bool{}
+	for _, e := range next.Sessions {
+		if e.Error == "" {
+			keep[e.Stem+f.ext] = true
+		}
+	}
+	oldExt := formats[old.formatName()].ext
+	var stale []string
+	for _, e := range old.sortedEntries() {
+		stale = append(stale, e.Stem+oldExt)
+	}
+	if old.Format != "" && oldExt != f.ext {
+		stale = append(stale, "index"+oldExt)
+	}
+	for _, name := range stale {
+		if keep[name] {
+			continue
+		}
+		err := os.Remove(filepath.Join(dir, name))
+		switch {
+		case err == nil:
+			res.Removed = append(res.Removed, name)
+		case !errors.Is(err, fs.ErrNotExist):
+			return res, err
+		}
+	}
+	if err := next.write(dir); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+// renderOne brings the page of one source up to date. It reads the file
+// once: to hash it and to load it. A file touched but not changed keeps
+// its page. rendered reports whether the page was written; a load error
+// is recorded in e, and err is kept for failures to write.
+func renderOne(dir, path string, old, e *entry, opt Options, f format, sameOptions bool) (rendered bool, err error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		e.Error = err.Error()
+		return false, nil
+	}
+	sum := sha256.Sum256(data)
+	e.SHA256 = hex.EncodeToString(sum[:])
+	if sameOptions && old != nil && old.SHA256 == e.SHA256 && old.Error == "" && pageExists(dir, old, f) {
+		size, mtime := e.Size, e.ModTime
+		*e = *old
+		e.Path, e.Size, e.ModTime = path, size, mtime
+		return false, nil
+	}
+	s, err := session.Read(bytes.NewReader(data), path)
+	if err != nil {
+		e.Error = err.Error()
+		return false, nil
+	}
+	e.Error = ""
+	e.Summary = s.Summarize()
+	if s.Header != nil {
+		e.Cwd, e.SessionID = s.Header.Cwd, s.Header.ID
+	}
+	var page bytes.Buffer
+	page.Grow(len(data) + 64<<10)
+	if err := f.page(&page, s, export.Options{Theme: opt.Theme, Home: opt.Home, Generator: opt.Generator}); err != nil {
+		// A session that loads but does not render is listed like one
+		// that does not load.
+		e.Error = fmt.Sprintf("%s: %v", path, err)
+		return false, nil
+	}
+	if err := writeFileAtomic(filepath.Join(dir, e.Stem+f.ext), page.Bytes()); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// sourceKey identifies a source in the manifest by its absolute path,
+// hashed: an archive is made to be shared, and the paths of its sources
+// would tell where its author keeps them.
+func sourceKey(abs string) string {
+	sum := sha256.Sum256([]byte(abs))
+	return hex.EncodeToString(sum[:16])
+}
+
+func pageExists(dir string, e *entry, f format) bool {
+	if e.Error != "" {
+		return true // a failed source has no page to lose
+	}
+	_, err := os.Stat(filepath.Join(dir, e.Stem+f.ext))
+	return err == nil
+}
+
+// fingerprintOf sums what every page depends on besides its source: the
+// options, the embedded templates and assets, and the build of this
+// program. When it changes, every page is rendered again.
+func fingerprintOf(opt Options, format string) (string, error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "format=%s\ntheme=%s\nhome=%s\ngenerator=%s\n", format, opt.Theme, opt.Home, opt.Generator)
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		fmt.Fprintf(h, "module=%s@%s\n", bi.Main.Path, bi.Main.Version)
+		for _, s := range bi.Settings {
+			if strings.HasPrefix(s.Key, "vcs.") {
+				fmt.Fprintf(h, "%s=%s\n", s.Key, s.Value)
+			}
+		}
+	}
+	for _, fsys := range []fs.FS{piexport.Templates(), piexport.Assets()} {
+		err := fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			b, err := fs.ReadFile(fsys, name)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(h, "%s %d\n", name, len(b))
+			h.Write(b)
+			return nil
+		})
+		if err != nil {
+			return "", err
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// writeIfChanged writes data to path atomically unless the file already
+// holds exactly data, so an unchanged archive keeps its files' times.
+func writeIfChanged(path string, data []byte) error {
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+		return nil
+	}
+	return writeFileAtomic(path, data)
+}
+
+// writeFileAtomic writes data to path through a temporary file in the same
+// directory and a rename, so a reader, or an interrupted build, never sees
+// half a file.
+func writeFileAtomic(path string, data []byte) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*"+tmpSuffix)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = tmp.Write(data); err != nil {
+		return err
+	}
+	// CreateTemp makes the file private; an archive is for reading.
+	if err = tmp.Chmod(0o644); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	if err = os.Rename(tmp.Name(), path); err != nil {
+		return err
+	}
+	return nil
+}
+
+// removeStaleTemps removes the temporary files of builds that were killed
+// before they could clean up; an hour-old one is no live build's.
+func removeStaleTemps(dir string) {
+	list, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, d := range list {
+		if !d.Type().IsRegular() || !strings.HasPrefix(d.Name(), ".") || !strings.HasSuffix(d.Name(), tmpSuffix) {
+			continue
+		}
+		if fi, err := d.Info(); err == nil && time.Since(fi.ModTime()) > time.Hour {
+			os.Remove(filepath.Join(dir, d.Name()))
+		}
+	}
+}

@@ -1,0 +1,58 @@
+package archive
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/piexport/piexport/export"
+	"github.com/piexport/piexport/session"
+)
+
+// format is how an archive's files are written.
+type format struct {
+	name, ext string
+	page      func(io.Writer, *session.Session, export.Options) error
+	index     func(io.Writer, []export.IndexItem, export.IndexOptions) error
+}
+
+var formats = map[string]format{
+	"html": {name: "html", ext: ".html", page: export.WriteHTML, index: export.WriteIndex},
+	"md":   {name: "md", ext: ".md", page: export.WriteMarkdown, index: writeIndexMarkdown},
+}
+
+// Formats lists the values Options.Format accepts.
+var Formats = []string{"html", "md"}
+
+func formatOf(name string) (format, error) {
+	if name == "" {
+		name = "html"
+	}
+	f, ok := formats[name]
+	if !ok {
+		return format{}, fmt.Errorf("unknown archive format %q (want html or md)", name)
+	}
+	return f, nil
+}
+
+// writeIndexMarkdown writes the index of a Markdown archive, ordered as
+// the HTML index is (grouped by project, newest first), and the files
+// that failed to load last, unlinked, with their errors.
+func writeIndexMarkdown(w io.Writer, items []export.IndexItem, opt export.IndexOptions) error {
+	groups, failed := export.GroupIndex(items, opt.Home)
+	var rows []export.MarkdownIndexItem
+	for _, g := range groups {
+		for _, it := range g.Items {
+			rows = append(rows, export.MarkdownIndexItem{Title: it.Title(), Link: it.URL, Date: it.Summary.Start,
+				Project: g.Project, Messages: it.Summary.Messages, Cost: it.Summary.Usage.Cost})
+		}
+	}
+	for _, it := range failed {
+		msg := it.Err.Error()
+		if h := opt.Home; h != "" && h != "/" {
+			msg = strings.ReplaceAll(msg, h+"/", "~/")
+		}
+		rows = append(rows, export.MarkdownIndexItem{Title: "Could not be read: " + msg, Project: session.ShortenHome(it.Path, opt.Home)})
+	}
+	return export.WriteMarkdownIndex(w, rows)
+}

@@ -1,0 +1,107 @@
+package archive
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/piexport/piexport/session"
+)
+
+// manifestVersion is bumped when the manifest's meaning changes; a
+// manifest of another version is ignored, and every page rendered again.
+const manifestVersion = 1
+
+// manifest is what a build leaves in the archive for the next one.
+type manifest struct {
+	Version int `json:"version"`
+	// Fingerprint sums the options and the program the pages were made
+	// with (see fingerprintOf).
+	Fingerprint string `json:"fingerprint"`
+	Format      string `json:"format"`
+	// Sessions are keyed by sourceKey of the source's absolute path.
+	Sessions map[string]*entry `json:"sessions"`
+}
+
+// entry is one source of the archive.
+type entry struct {
+	// Path is the source as this build was given it; not kept.
+	Path string `json:"-"`
+	// Stem is the page's file name without its extension.
+	Stem    string `json:"stem"`
+	Size    int64  `json:"size"`
+	ModTime int64  `json:"mtime"` // Unix nanoseconds
+	SHA256  string `json:"sha256,omitempty"`
+	// Error is why the source could not be loaded; it then has no page.
+	Error string `json:"error,omitempty"`
+	// What the index shows, so that an unchanged source is not loaded
+	// again just to list it.
+	Cwd       string          `json:"cwd,omitempty"`
+	SessionID string          `json:"sessionId,omitempty"`
+	Summary   session.Summary `json:"summary"`
+}
+
+// readManifest reads dir's manifest. A missing one is an empty manifest;
+// so is one this version cannot read, since the pages can be made again.
+func readManifest(dir string) (*manifest, error) {
+	m := &manifest{Sessions: map[string]*entry{}}
+	b, err := os.ReadFile(filepath.Join(dir, ManifestName))
+	if errors.Is(err, fs.ErrNotExist) {
+		return m, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var read manifest
+	if json.Unmarshal(b, &read) != nil || read.Version != manifestVersion {
+		return m, nil
+	}
+	for k, e := range read.Sessions {
+		// The manifest names the files a build removes: a name that is
+		// not one this package makes would remove something else.
+		if e == nil || e.Stem == "" || sanitize(e.Stem) != e.Stem || strings.EqualFold(e.Stem, "index") {
+			continue
+		}
+		m.Sessions[k] = e
+	}
+	m.Fingerprint, m.Format = read.Fingerprint, read.Format
+	return m, nil
+}
+
+func (m *manifest) formatName() string {
+	if _, ok := formats[m.Format]; ok {
+		return m.Format
+	}
+	return "html"
+}
+
+// sortedEntries returns the entries in the order of their keys, so that
+// what a build does never depends on map order.
+func (m *manifest) sortedEntries() []*entry {
+	keys := make([]string, 0, len(m.Sessions))
+	for k := range m.Sessions {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	out := make([]*entry, len(keys))
+	for i, k := range keys {
+		out[i] = m.Sessions[k]
+	}
+	return out
+}
+
+func (m *manifest) write(dir string) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "\t")
+	if err := enc.Encode(m); err != nil {
+		return fmt.Errorf("manifest: %w", err)
+	}
+	return writeIfChanged(filepath.Join(dir, ManifestName), buf.Bytes())
+}
