@@ -119,6 +119,11 @@ func writePage(w io.Writer, v *pageView) error {
 	}
 	bw := bufio.NewWriterSize(w, 256<<10)
 	data := pageData{pageView: v, Index: index, CSS: a.css, JS: a.js, CSP: a.csp}
+	if v.FollowURL != "" {
+		// A served page also loads the server's follow script, which
+		// listens to an event stream from the same origin.
+		data.CSP = strings.Replace(data.CSP, "script-src ", "script-src 'self' ", 1) + "; connect-src 'self'"
+	}
 	if err := pageTemplate.ExecuteTemplate(bw, "page", data); err != nil {
 		return fmt.Errorf("render page: %w", err)
 	}

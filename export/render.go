@@ -27,6 +27,11 @@ type Options struct {
 	Home string
 	// Generator names the program in the page's footer.
 	Generator string
+	// FollowURL is set by the server only: the URL of a script on the
+	// page's own origin that reloads the page when its session grows. The
+	// page's Content-Security-Policy then allows scripts and connections
+	// from that origin too.
+	FollowURL string
 }
 
 // Themes lists the values Options.Theme accepts.
@@ -126,6 +131,7 @@ func preparePage(s *session.Session, opt Options) (*pageView, *sessionRenderer, 
 		Title:     title,
 		Theme:     opt.Theme,
 		Generator: opt.Generator,
+		FollowURL: opt.FollowURL,
 		Tree:      make([]treeNodeView, len(nodes)),
 		Entries:   make([]entryView, len(nodes)),
 		Index: pageIndex{

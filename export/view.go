@@ -57,6 +57,9 @@ type pageView struct {
 	Index pageIndex
 	// Generator names the program, e.g. "piexport v1.2.0".
 	Generator string
+	// FollowURL, when set, is a same-origin script the page loads after its
+	// own: the server's live follow (see Options.FollowURL).
+	FollowURL string
 }
 
 // headerView is the summary at the top of the page.

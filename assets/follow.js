@@ -1,0 +1,67 @@
+// Live follow, for pages served by `piexport serve`: when the session file
+// changes, the page is loaded again where the reader was. A reader at the
+// bottom stays at the bottom, so a session being written reads like a tail.
+//
+// The server adds this script to the pages it serves as
+// /assets/follow.js?v=VERSION, VERSION being the state of the file the page
+// was made from; the event stream at PAGE/events says when the file differs
+// from it. Exported files never carry this script.
+(function () {
+  'use strict';
+
+  var script = document.currentScript;
+  if (!script || !window.EventSource || !window.sessionStorage) return;
+  var version = new URL(script.src, location.href).searchParams.get('v') || '';
+  var page = location.pathname.replace(/\/+$/, '');
+  var KEY = 'piexport:follow:' + page;
+
+  // ---- after a reload: back to where the reader was --------------------
+
+  var saved = null;
+  try {
+    saved = JSON.parse(sessionStorage.getItem(KEY) || 'null');
+    sessionStorage.removeItem(KEY);
+  } catch (e) { saved = null; }
+  if (saved) {
+    // The browser's own restoring would fight ours.
+    if ('scrollRestoration' in history) history.scrollRestoration = 'manual';
+    // After the page's script has laid out the path in view and scrolled
+    // to a linked entry, which happens on DOMContentLoaded and the frame
+    // after it.
+    window.addEventListener('load', function () {
+      requestAnimationFrame(function () { requestAnimationFrame(restore); });
+    });
+  }
+
+  function restore() {
+    var tree = document.getElementById('tree');
+    if (tree) tree.scrollTop = saved.treeBottom ? tree.scrollHeight : saved.tree;
+    var root = document.scrollingElement || document.documentElement;
+    window.scrollTo(0, saved.bottom ? root.scrollHeight : saved.y);
+  }
+
+  // ---- watching ----------------------------------------------------------
+
+  var source = new EventSource(page + '/events?v=' + encodeURIComponent(version));
+  var timer = 0;
+  source.addEventListener('change', function () {
+    // A writer appends a turn in several lines: wait for it to settle.
+    clearTimeout(timer);
+    timer = setTimeout(reload, 400);
+  });
+  source.addEventListener('gone', function () { source.close(); });
+
+  function reload() {
+    var root = document.scrollingElement || document.documentElement;
+    var tree = document.getElementById('tree');
+    var place = {
+      y: window.scrollY,
+      bottom: window.scrollY + window.innerHeight >= root.scrollHeight - 48,
+      tree: tree ? tree.scrollTop : 0,
+      treeBottom: tree ? tree.scrollTop + tree.clientHeight >= tree.scrollHeight - 24 : false
+    };
+    try { sessionStorage.setItem(KEY, JSON.stringify(place)); } catch (e) { /* reload anyway */ }
+    source.close();
+    location.reload();
+  }
+})();

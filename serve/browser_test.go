@@ -1,0 +1,185 @@
+package serve
+
+import (
+	"context"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/piexport/piexport/catalog"
+)
+
+// The browser harness follows export/browser_helpers_test.go.
+
+func findBrowser() string {
+	if p := os.Getenv("PIEXPORT_BROWSER"); p != "" {
+		return p
+	}
+	for _, name := range []string{"/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "headless-shell"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// browserTab is one tab of a headless browser; the test fails if the page
+// reports an error, a CSP violation included.
+type browserTab struct {
+	t   *testing.T
+	ctx context.Context
+
+	mu     sync.Mutex
+	errors []string
+}
+
+func newBrowserTab(t *testing.T) *browserTab {
+	t.Helper()
+	path := findBrowser()
+	if path == "" {
+		msg := "no Chromium found: install it (apt-get install chromium) or set PIEXPORT_BROWSER"
+		if os.Getenv("CI") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	dir := t.TempDir()
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(path),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("disable-extensions", true),
+		chromedp.UserDataDir(dir),
+		chromedp.WindowSize(1280, 860),
+	)
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("start %s: %v", path, err)
+	}
+	tctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
+	tb := &browserTab{t: t, ctx: tctx}
+	messages := chromedp.Console(tctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			if m.Type == chromedp.ConsoleError || m.IsException() {
+				tb.mu.Lock()
+				tb.errors = append(tb.errors, m.String())
+				tb.mu.Unlock()
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		cancelTimeout()
+		cancel()
+		cancelAlloc()
+		<-done
+		for _, e := range tb.errors {
+			t.Errorf("page console: %s", e)
+		}
+		// The browser's helpers may still write for a moment.
+		for range 50 {
+			if os.RemoveAll(dir) == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
+	return tb
+}
+
+func (tb *browserTab) do(actions ...chromedp.Action[chromedp.Void]) {
+	tb.t.Helper()
+	if err := chromedp.Do(tb.ctx, actions...); err != nil {
+		tb.t.Fatal(err)
+	}
+}
+
+func eval[T any](tb *browserTab, expr string) (T, error) {
+	return chromedp.Run(tb.ctx, chromedp.Evaluate[T](expr))
+}
+
+// waitJS polls expr until it is true, through reloads; the deadline only
+// keeps a broken page from hanging the test.
+func (tb *browserTab) waitJS(expr string) {
+	tb.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		ok, err := eval[bool](tb, expr)
+		if err == nil && ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			tb.t.Fatalf("timed out waiting for %s (last error: %v)", expr, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// From the index, a search finds an entry and opens its page there; the
+// page then follows its file as it grows.
+func TestBrowser(t *testing.T) {
+	pollEvery = 50 * time.Millisecond
+	t.Cleanup(func() { pollEvery = 500 * time.Millisecond })
+	dir := project(t, "pi-v3-sdk-branches-labels.jsonl", "pi-v3-earth0-a.jsonl")
+	cat, err := catalog.New(context.Background(), []string{dir}, catalog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cat.Close()
+	s := newServer(cat, Options{Home: "/home/dev"}, "", true)
+	hs := httptest.NewServer(s.handler())
+	defer hs.Close()
+	defer close(s.stopping)
+
+	tb := newBrowserTab(t)
+	tb.do(chromedp.Navigate(hs.URL + "/"))
+	if n, _ := eval[int](tb, `document.querySelectorAll('table.sessions tbody tr').length`); n != 2 {
+		t.Errorf("index rows = %d, want 2", n)
+	}
+	tb.do(
+		chromedp.SetValue(`input[name=q]`, "default mux"),
+		chromedp.Submit(`form.search`),
+	)
+	tb.waitJS(`location.pathname === '/search' && document.querySelector('.hit-list a') !== null`)
+	tb.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('.hit-list a').click()`))
+	tb.waitJS(`location.hash === '#6eea0e7d' && document.title === 'Health endpoint'`)
+	tb.waitJS(`document.getElementById('6eea0e7d').checkVisibility()`)
+
+	// Follow: at the leaf, scrolled to the bottom, the page shows an entry
+	// appended to its file, and stays at the bottom.
+	tb.do(chromedp.Navigate(strings.Split(mustEval[string](tb, `location.href`), "#")[0]))
+	tb.waitJS(`document.readyState === 'complete'`)
+	tb.do(chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, document.documentElement.scrollHeight)`))
+	file := filepath.Join(dir, "--home-dev-projects-webapp--", "pi-v3-sdk-branches-labels.jsonl")
+	appendTo(t, file, `{"type":"message","id":"live0001","parentId":"a1eb6cb5","timestamp":"2026-03-01T10:00:00.000Z","message":{"role":"user","content":"a new question, asked live"}}`+"\n")
+	tb.waitJS(`!!document.getElementById('live0001') && document.getElementById('live0001').checkVisibility()`)
+	tb.waitJS(`window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 60`)
+}
+
+func mustEval[T any](tb *browserTab, expr string) T {
+	tb.t.Helper()
+	v, err := eval[T](tb, expr)
+	if err != nil {
+		tb.t.Fatal(err)
+	}
+	return v
+}

@@ -1,0 +1,195 @@
+// Package serve is a small web server for browsing sessions: an index of
+// every session, each session's page rendered on demand, a search over all
+// of them, and pages that follow a session as it is written.
+//
+// It only ever reads. It listens on the loopback interface unless told
+// otherwise, answers only for the sessions its catalog found (addressed by
+// opaque ids, never by paths), and refuses requests for any other host
+// name, so that a web page cannot reach it through DNS rebinding.
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/piexport/piexport"
+	"github.com/piexport/piexport/catalog"
+)
+
+// Options configure Run.
+type Options struct {
+	// Addr is the address to listen on; "" means "127.0.0.1:8080", and
+	// port 0 picks a free port.
+	Addr string
+	// Paths are the session files and directories to serve. Empty means
+	// catalog.DefaultRoots(), or the bundled examples when those hold no
+	// session.
+	Paths []string
+	// Theme, Home and Generator are as in export.Options.
+	Theme, Home, Generator string
+	// Ready, when set, is called with the server's URL once it listens.
+	Ready func(url string)
+	// Log receives warnings and notices; nil discards them.
+	Log io.Writer
+}
+
+// Timeouts of the http.Server: a client gets this long to send its request
+// and to read an answer (the event stream excepted), and an idle
+// connection is closed after IdleTimeout.
+const (
+	readHeaderTimeout = 5 * time.Second
+	readTimeout       = 10 * time.Second
+	writeTimeout      = 60 * time.Second
+	idleTimeout       = 2 * time.Minute
+	// shutdownTimeout bounds how long Run waits for requests under way
+	// once its context is done.
+	shutdownTimeout = 3 * time.Second
+	// refreshEvery is how often the catalog looks for new, changed and
+	// deleted files.
+	refreshEvery = 2 * time.Second
+)
+
+// Run serves sessions until ctx is done, then shuts the server down,
+// waiting a few seconds at most for requests under way. It listens before
+// anything else, so a busy port is reported at once; it then catalogs the
+// sessions, starts serving and calls opt.Ready.
+func Run(ctx context.Context, opt Options) error {
+	if opt.Addr == "" {
+		opt.Addr = "127.0.0.1:8080"
+	}
+	logw := opt.Log
+	if logw == nil {
+		logw = io.Discard
+	}
+	ln, err := net.Listen("tcp", opt.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", opt.Addr, err)
+	}
+	defer ln.Close()
+	addr := ln.Addr().(*net.TCPAddr)
+	loopback := addr.IP.IsLoopback()
+	if !loopback {
+		fmt.Fprintf(logw, "warning: listening on %s, which is not a loopback address: anyone who can reach it can read these sessions\n", addr)
+	}
+
+	cat, notice, err := openCatalog(ctx, opt.Paths)
+	if ctx.Err() != nil {
+		// Stopped while cataloguing: not a failure.
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer cat.Close()
+	if notice != "" {
+		fmt.Fprintln(logw, notice)
+	}
+	list := cat.List()
+	for _, i := range list {
+		if i.Err != nil {
+			fmt.Fprintf(logw, "warning: %v\n", i.Err)
+		}
+	}
+	fmt.Fprintf(logw, "%d sessions catalogued\n", len(list))
+
+	s := newServer(cat, opt, notice, loopback)
+	srv := &http.Server{
+		Handler:           s.handler(),
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	rctx, stopRefresh := context.WithCancel(ctx)
+	refreshed := make(chan struct{})
+	go func() {
+		defer close(refreshed)
+		s.refreshLoop(rctx)
+	}()
+	// The catalog is closed when Run returns: not while it is looking.
+	defer func() {
+		stopRefresh()
+		<-refreshed
+	}()
+
+	if opt.Ready != nil {
+		opt.Ready(serverURL(addr))
+	}
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	// Event streams last as long as their page is open: end them, or
+	// Shutdown would wait for them until its deadline.
+	close(s.stopping)
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	err = srv.Shutdown(sctx)
+	if err != nil {
+		srv.Close()
+	}
+	if serr := <-served; serr != nil && !errors.Is(serr, http.ErrServerClosed) {
+		return serr
+	}
+	return err
+}
+
+// serverURL is the URL to open for a listener on addr: an unspecified
+// address (all interfaces) is reached through the loopback one.
+func serverURL(addr *net.TCPAddr) string {
+	host := addr.IP.String()
+	if addr.IP.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(host, strconv.Itoa(addr.Port)) + "/"
+}
+
+// openCatalog catalogs paths; with none, the default roots, or the bundled
+// examples when those hold no session. notice then says so.
+func openCatalog(ctx context.Context, paths []string) (*catalog.Catalog, string, error) {
+	if len(paths) > 0 {
+		c, err := catalog.New(ctx, paths, catalog.Options{})
+		return c, "", err
+	}
+	roots := catalog.DefaultRoots()
+	if len(roots) > 0 {
+		c, err := catalog.New(ctx, roots, catalog.Options{})
+		if err != nil {
+			return nil, "", err
+		}
+		if len(c.List()) > 0 {
+			return c, "", nil
+		}
+		c.Close()
+	}
+	c, err := catalog.New(ctx, nil, catalog.Options{FS: piexport.Examples()})
+	if err != nil {
+		return nil, "", err
+	}
+	return c, "No pi sessions were found (in ~/.pi/agent/sessions or ~/.omp/agent/sessions): these are the bundled examples.", nil
+}
+
+// refreshLoop keeps the catalog current until ctx is done.
+func (s *server) refreshLoop(ctx context.Context) {
+	t := time.NewTicker(refreshEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if _, err := s.cat.Refresh(ctx); err != nil && ctx.Err() == nil {
+				s.logf("warning: looking for sessions: %v", err)
+			}
+		}
+	}
+}
