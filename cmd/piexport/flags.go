@@ -10,8 +10,14 @@ import (
 const usageHead = `piexport turns pi coding agent session files into readable HTML.
 
 Usage:
-  piexport [flags] SESSION.jsonl
-  piexport --format tree SESSION.jsonl
+  piexport [flags] SESSION.jsonl         one page: ./SESSION.html
+  piexport -o DIR [flags] PATH...        an archive: DIR/index.html and a page
+                                         per session (PATH: files, or
+                                         directories searched for *.jsonl)
+  piexport --serve [flags] [PATH...]     browse sessions on a local server
+                                         (default: ~/.pi/agent/sessions and
+                                         ~/.omp/agent/sessions)
+  piexport --format tree SESSION.jsonl   the entry tree in the terminal
 
 Flags:
 `
@@ -27,6 +33,10 @@ func parseFlags(args []string, stdout io.Writer) (*options, error) {
 	fs.StringVar(&opt.format, "format", "html", "output `format`: html, md (GitHub-flavoured Markdown of the path), tree (the entry tree as text), tree-json (canonical tree JSON)")
 	fs.StringVar(&opt.theme, "theme", "auto", "page `theme`: auto (follow the reader's system), light or dark")
 	fs.StringVar(&opt.leaf, "leaf", "", "open the page at the path to the entry with this `ID` (default: the session's leaf)")
+	fs.BoolVar(&opt.serve, "serve", false, "serve the sessions under PATH (or the default session directories) on a local web server")
+	fs.StringVar(&opt.addr, "addr", "127.0.0.1:8080", "with --serve: the `address` to listen on (port 0 picks a free one)")
+	fs.BoolVar(&opt.open, "open", false, "with --serve: open the index in the web browser")
+	fs.BoolVarP(&opt.quiet, "quiet", "q", false, "print no progress and no warnings, only errors")
 	help := fs.BoolP("help", "h", false, "show this help")
 	showVersion := fs.Bool("version", false, "print the version")
 	if err := fs.Parse(args); err != nil {
@@ -51,8 +61,15 @@ func parseFlags(args []string, stdout io.Writer) (*options, error) {
 		return nil, usagef("--theme must be auto, light or dark, not %q", opt.theme)
 	}
 	opt.files = fs.Args()
-	if len(opt.files) == 0 {
+	switch {
+	case opt.serve:
+		if opt.output != "" || opt.leaf != "" || opt.format != "html" {
+			return nil, usagef("--serve takes no -o, --leaf or --format")
+		}
+	case len(opt.files) == 0:
 		return nil, usagef("no session file given")
+	case fs.Changed("addr") || opt.open:
+		return nil, usagef("--addr and --open go with --serve")
 	}
 	return opt, nil
 }

@@ -23,6 +23,10 @@ type options struct {
 	output string
 	theme  string
 	leaf   string
+	serve  bool
+	addr   string
+	open   bool
+	quiet  bool
 	files  []string
 }
 
@@ -33,10 +37,23 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil || opt == nil {
 		return err
 	}
-	if opt.format == "html" || opt.format == "md" {
-		return writeHTML(opt, stdout, stderr)
+	if opt.quiet {
+		stderr = quietWriter{stderr}
 	}
-	return writeTrees(opt, stdout, stderr)
+	switch {
+	case opt.serve:
+		return runServe(ctx, opt, stdout, stderr)
+	case opt.format == "tree" || opt.format == "tree-json":
+		return writeTrees(opt, stdout, stderr)
+	}
+	many, err := isArchive(opt.files)
+	if err != nil {
+		return err
+	}
+	if many {
+		return runArchive(ctx, opt, stdout, stderr)
+	}
+	return writeHTML(opt, stdout, stderr)
 }
 
 // writeTrees prints each session's tree as text or as canonical JSON.
@@ -60,10 +77,17 @@ func writeTrees(opt *options, stdout, stderr io.Writer) error {
 }
 
 func printWarnings(w io.Writer, warnings []session.Warning) {
+	if _, quiet := w.(quietWriter); quiet {
+		return
+	}
 	for _, warn := range warnings {
 		fmt.Fprintf(w, "warning: %s\n", warn)
 	}
 }
+
+// quietWriter is standard error under -q: warnings and progress are not
+// printed to it, errors still are (main prints those to os.Stderr).
+type quietWriter struct{ io.Writer }
 
 // writeHTML exports one session as one self-contained HTML page, or as
 // Markdown.

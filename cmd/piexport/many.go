@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/piexport/piexport/archive"
+	"github.com/piexport/piexport/catalog"
+	"github.com/piexport/piexport/serve"
+)
+
+// isArchive says whether files asks for an archive: several files, or a
+// directory.
+func isArchive(files []string) (bool, error) {
+	if len(files) > 1 {
+		return true, nil
+	}
+	info, err := os.Stat(files[0])
+	if err != nil {
+		return false, err
+	}
+	return info.IsDir(), nil
+}
+
+// runArchive writes the sessions under opt.files as a static archive.
+func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) error {
+	switch {
+	case opt.output == "" || opt.output == "-":
+		return usagef("an archive of several sessions needs a directory: -o DIR")
+	case opt.leaf != "":
+		return usagef("--leaf names an entry of one session; it does not go with an archive")
+	}
+	files, err := catalog.Find(opt.files)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return fmt.Errorf("no session files (*.jsonl) under %s", strings.Join(opt.files, ", "))
+	}
+	home, _ := os.UserHomeDir()
+	p := newProgress(stderr)
+	res, err := archive.Build(ctx, opt.output, files, archive.Options{
+		Theme: opt.theme, Home: home, Generator: "piexport " + version,
+		Format: opt.format, Progress: p.update,
+	})
+	p.done()
+	if err != nil {
+		return err
+	}
+	for _, f := range res.Failed {
+		fmt.Fprintf(stderr, "piexport: %v\n", f.Err)
+	}
+	fmt.Fprintln(stdout, res.Index)
+	if _, quiet := stderr.(quietWriter); !quiet {
+		fmt.Fprintf(stderr, "%d sessions: %d written, %d unchanged, %d failed, %d old pages removed\n",
+			len(files), len(res.Rendered), res.Unchanged, len(res.Failed), len(res.Removed))
+	}
+	if len(res.Failed) > 0 {
+		return fmt.Errorf("%d of %d sessions could not be read; the index lists them", len(res.Failed), len(files))
+	}
+	return nil
+}
+
+// progress draws a progress bar on a terminal, and plain lines otherwise.
+type progress struct {
+	w        io.Writer
+	terminal bool
+	last     time.Time
+}
+
+func newProgress(w io.Writer) *progress {
+	if _, quiet := w.(quietWriter); quiet {
+		return &progress{}
+	}
+	p := &progress{w: w}
+	if f, ok := w.(*os.File); ok {
+		if info, err := f.Stat(); err == nil && info.Mode()&os.ModeCharDevice != 0 {
+			p.terminal = true
+		}
+	}
+	return p
+}
+
+func (p *progress) update(done, total int, path string) {
+	if p.w == nil || total == 0 {
+		return
+	}
+	if !p.terminal {
+		if done > 0 {
+			fmt.Fprintf(p.w, "[%d/%d] %s\n", done, total, path)
+		}
+		return
+	}
+	// A terminal gets at most ten redraws a second.
+	if done < total && time.Since(p.last) < 100*time.Millisecond {
+		return
+	}
+	p.last = time.Now()
+	const width = 30
+	filled := width * done / total
+	fmt.Fprintf(p.w, "\r[%s%s] %d/%d sessions", strings.Repeat("#", filled), strings.Repeat(".", width-filled), done, total)
+}
+
+func (p *progress) done() {
+	if p.terminal && !p.last.IsZero() {
+		fmt.Fprintln(p.w)
+	}
+}
+
+// runServe serves the sessions under opt.files (or the default session
+// directories) until ctx ends.
+func runServe(ctx context.Context, opt *options, stdout, stderr io.Writer) error {
+	home, _ := os.UserHomeDir()
+	err := serve.Run(ctx, serve.Options{
+		Addr: opt.addr, Paths: opt.files, Theme: opt.theme, Home: home,
+		Generator: "piexport " + version, Log: stderr,
+		Ready: func(url string) {
+			fmt.Fprintf(stdout, "piexport: serving on %s (Ctrl-C to stop)\n", url)
+			if opt.open {
+				if err := openBrowser(url); err != nil {
+					fmt.Fprintf(stderr, "piexport: could not open a browser: %v\n", err)
+				}
+			}
+		},
+	})
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
+
+// openBrowser opens url with the system's way of opening links.
+func openBrowser(url string) error {
+	name := "xdg-open"
+	switch runtime.GOOS {
+	case "darwin":
+		name = "open"
+	case "windows":
+		return exec.Command("rundll32", "url.dll,FileProtocolHandler", url).Start()
+	}
+	return exec.Command(name, url).Start()
+}
