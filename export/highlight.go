@@ -39,6 +39,14 @@ const (
 	// unclosed "/*") is cut short and the rest is shown as plain text.
 	highlightBudget = 300 * time.Millisecond
 
+	// A lexer that keeps hitting the deadline is fed input it is slow on,
+	// as in a session full of hostile blocks: after slowStrikes cuts within
+	// slowWindow, its blocks get slowBudget each until it has been quiet
+	// for slowWindow, so a thousand such blocks cannot stall an export.
+	slowStrikes = 3
+	slowWindow  = 10 * time.Second
+	slowBudget  = 20 * time.Millisecond
+
 	// lexerCacheMax bounds the lexer cache: fence info strings and file
 	// names come from the session, so their variety is unbounded.
 	lexerCacheMax = 4096
@@ -194,11 +202,14 @@ func renderCodeNow(code string, l chroma.Lexer, firstLine int, budget time.Durat
 	default:
 		var rest string
 		var err error
+		name := l.Config().Name
+		budget = slowLexers.budget(name, budget)
 		toks, rest, err = tokenise(l, code, budget)
 		switch {
 		case err != nil:
-			toks, note = nil, "not highlighted: the "+l.Config().Name+" lexer failed"
+			toks, note = nil, "not highlighted: the "+name+" lexer failed"
 		case rest != "":
+			slowLexers.cut(name)
 			toks = append(toks, chroma.Token{Type: chroma.Text, Value: rest})
 			note = "highlighting stopped after " + budget.String() + "; the rest is plain text"
 		}
@@ -600,4 +611,45 @@ func (c *codeCache) put(k [sha256.Size]byte, b []byte) {
 		c.items[k] = b
 		c.size += len(b)
 	}
+}
+
+// slowLexers remembers which lexers were recently cut by the deadline.
+var slowLexers = &lexerStrikes{last: map[string]strike{}}
+
+type strike struct {
+	count int
+	at    time.Time
+}
+
+type lexerStrikes struct {
+	mu   sync.Mutex
+	last map[string]strike
+}
+
+// budget is the time a block of the named lexer may take now.
+func (s *lexerStrikes) budget(name string, normal time.Duration) time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, ok := s.last[name]
+	switch {
+	case !ok:
+		return normal
+	case time.Since(st.at) > slowWindow:
+		delete(s.last, name)
+		return normal
+	case st.count >= slowStrikes:
+		return min(normal, slowBudget)
+	}
+	return normal
+}
+
+// cut records that a block of the named lexer hit its deadline.
+func (s *lexerStrikes) cut(name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.last[name]
+	if time.Since(st.at) > slowWindow {
+		st.count = 0
+	}
+	s.last[name] = strike{count: st.count + 1, at: time.Now()}
 }

@@ -471,9 +471,9 @@ func TestRenderMarkdownGFM(t *testing.T) {
 func TestRenderMarkdownSlowFenceIsCut(t *testing.T) {
 	code := strings.Repeat("/* x ", 64<<10/5)
 	src := "```go\n" + code + "\n```\n"
-	out, elapsed := timed(func() string { return string(renderMarkdown(src, "p-")) })
-	if elapsed > 3e9 {
-		t.Errorf("took %v", elapsed)
+	out := string(renderMarkdown(src, "p-"))
+	if !strings.Contains(out, "highlighting stopped after") {
+		t.Errorf("the block was not cut at the deadline")
 	}
 	if got := contentText(t, out); !strings.Contains(got, strings.TrimSpace(code)) {
 		t.Errorf("code text lost: %d bytes of text, want %d", len(got), len(code))
