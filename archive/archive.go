@@ -16,6 +16,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/piexport/piexport/internal/atomicfile"
 	"io/fs"
 	"net/url"
 	"os"
@@ -78,10 +79,6 @@ type Failure struct {
 
 // ManifestName is the manifest's file name in the archive directory.
 const ManifestName = ".piexport-manifest.json"
-
-// tmpSuffix marks the temporary files of a build, so that a later build can
-// tell the ones an interrupted build left behind from anything else.
-const tmpSuffix = ".piexport-tmp"
 
 // Build writes the archive of files into dir, creating dir if needed: one
 // page per session, named after its source, and an index. Files are session
@@ -325,7 +322,7 @@ func renderOne(dir, path string, old, e *entry, opt Options, f format, sameOptio
 		e.Error = fmt.Sprintf("%s: %v", path, err)
 		return false, nil
 	}
-	if err := writeFileAtomic(filepath.Join(dir, e.Stem+f.ext), page.Bytes()); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, e.Stem+f.ext), page.Bytes()); err != nil {
 		return false, err
 	}
 	return true, nil
@@ -387,37 +384,7 @@ func writeIfChanged(path string, data []byte) error {
 	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
 		return nil
 	}
-	return writeFileAtomic(path, data)
-}
-
-// writeFileAtomic writes data to path through a temporary file in the same
-// directory and a rename, so a reader, or an interrupted build, never sees
-// half a file.
-func writeFileAtomic(path string, data []byte) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*"+tmpSuffix)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
-		return err
-	}
-	// CreateTemp makes the file private; an archive is for reading.
-	if err = tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	return nil
+	return atomicfile.WriteFile(path, data)
 }
 
 // removeStaleTemps removes the temporary files of builds that were killed
@@ -428,7 +395,7 @@ func removeStaleTemps(dir string) {
 		return
 	}
 	for _, d := range list {
-		if !d.Type().IsRegular() || !strings.HasPrefix(d.Name(), ".") || !strings.HasSuffix(d.Name(), tmpSuffix) {
+		if !d.Type().IsRegular() || !strings.HasPrefix(d.Name(), ".") || !strings.HasSuffix(d.Name(), atomicfile.TempSuffix) {
 			continue
 		}
 		if fi, err := d.Info(); err == nil && time.Since(fi.ModTime()) > time.Hour {

@@ -3,6 +3,7 @@ package archive
 import (
 	"context"
 	"errors"
+	"github.com/piexport/piexport/internal/atomicfile"
 	"os"
 	"path/filepath"
 	"slices"
@@ -304,7 +305,7 @@ func checkReadable(t *testing.T, dir string, before snapshot) {
 		}
 	}
 	for name := range now {
-		if strings.HasSuffix(name, tmpSuffix) {
+		if strings.HasSuffix(name, atomicfile.TempSuffix) {
 			t.Errorf("temporary file %s left behind", name)
 		}
 	}

@@ -365,11 +365,16 @@ func prettyJSON(o *out, raw json.RawMessage) {
 
 // usageLine is an assistant message's footer: tokens and cost.
 func usageLine(m *session.Message) string {
-	u := m.Usage
-	if u == (session.Usage{}) {
+	if m.Usage == (session.Usage{}) {
 		return ""
 	}
-	parts := []string{formatTokens(u.Input) + " in", formatTokens(u.Output) + " out"}
+	return strings.Join(usageParts(m.Usage, "in", "out"), " · ")
+}
+
+// usageParts names the token counts and cost of u that are not zero, the
+// input and output counts always; in and out are their words.
+func usageParts(u session.Usage, in, out string) []string {
+	parts := []string{formatTokens(u.Input) + " " + in, formatTokens(u.Output) + " " + out}
 	if u.CacheRead > 0 {
 		parts = append(parts, formatTokens(u.CacheRead)+" cache read")
 	}
@@ -379,5 +384,5 @@ func usageLine(m *session.Message) string {
 	if u.Cost > 0 {
 		parts = append(parts, formatCost(u.Cost))
 	}
-	return strings.Join(parts, " · ")
+	return parts
 }

@@ -252,17 +252,7 @@ func mdDates(start, end time.Time) string {
 }
 
 func mdUsage(u session.Usage) string {
-	parts := []string{formatTokens(u.Input) + " input", formatTokens(u.Output) + " output"}
-	if u.CacheRead > 0 {
-		parts = append(parts, formatTokens(u.CacheRead)+" cache read")
-	}
-	if u.CacheWrite > 0 {
-		parts = append(parts, formatTokens(u.CacheWrite)+" cache write")
-	}
-	if u.Cost > 0 {
-		parts = append(parts, formatCost(u.Cost))
-	}
-	return strings.Join(parts, ", ")
+	return strings.Join(usageParts(u, "input", "output"), ", ")
 }
 
 func (m *mdWriter) entry(e *session.Entry) {
@@ -409,20 +399,7 @@ func (m *mdWriter) blocks(e *session.Entry, content []session.Block) {
 // pi's tree names the call. call is nil for a result whose call is not in
 // the file; result is nil for a call that got no answer.
 func (m *mdWriter) tool(call *session.Block, result *session.Entry) {
-	name := ""
-	var args toolArgs
-	var rawArgs json.RawMessage
-	if call != nil {
-		name, rawArgs = call.Name, call.Arguments
-		_ = json.Unmarshal(call.Arguments, &args)
-	}
-	var res *session.Message
-	if result != nil {
-		res = result.Message
-		if name == "" {
-			name = res.ToolName
-		}
-	}
+	name, args, rawArgs, res := readToolCall(call, result)
 	summary := name
 	if call != nil {
 		summary = session.ToolCallSummary(name, rawArgs, m.home)

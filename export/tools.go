@@ -41,20 +41,7 @@ func (a toolArgs) num(key string) (int, bool) {
 // tool renders a tool call with its result. call is nil for a result whose
 // call is not in the file; result is nil for a call that got no answer.
 func (r *sessionRenderer) tool(o *out, result *session.Entry, call *session.Block, owner *session.Entry) {
-	name := ""
-	var args toolArgs
-	var rawArgs json.RawMessage
-	if call != nil {
-		name, rawArgs = call.Name, call.Arguments
-		_ = json.Unmarshal(call.Arguments, &args)
-	}
-	var res *session.Message
-	if result != nil {
-		res = result.Message
-		if name == "" {
-			name = res.ToolName
-		}
-	}
+	name, args, rawArgs, res := readToolCall(call, result)
 	status := "pending"
 	switch {
 	case res != nil && res.IsError:
@@ -129,6 +116,23 @@ func (r *sessionRenderer) tool(o *out, result *session.Entry, call *session.Bloc
 		}
 	}
 	o.raw(`</section>`)
+}
+
+// readToolCall reads what the renderers show of a tool call and its
+// result; either may be nil. The name is the call's, or the result's when
+// the call is missing.
+func readToolCall(call *session.Block, result *session.Entry) (name string, args toolArgs, rawArgs json.RawMessage, res *session.Message) {
+	if call != nil {
+		name, rawArgs = call.Name, call.Arguments
+		_ = json.Unmarshal(call.Arguments, &args)
+	}
+	if result != nil {
+		res = result.Message
+		if name == "" {
+			name = res.ToolName
+		}
+	}
+	return name, args, rawArgs, res
 }
 
 // editDiff is the diff of an edit: the one pi stored with the result, or

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/piexport/piexport/export"
+	"github.com/piexport/piexport/internal/atomicfile"
 	"github.com/piexport/piexport/session"
 )
 
@@ -126,7 +127,7 @@ func writeHTML(opt *options, stdout, stderr io.Writer) error {
 		out = strings.TrimSuffix(filepath.Base(file), filepath.Ext(file)) + ext
 	}
 	limitMemory(file)
-	if err := writeAtomic(out, write); err != nil {
+	if err := atomicfile.Write(out, write); err != nil {
 		return fmt.Errorf("writing %s: %w", out, err)
 	}
 	fmt.Fprintln(stdout, out)

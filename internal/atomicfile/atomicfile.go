@@ -1,0 +1,48 @@
+// Package atomicfile writes files so that no reader, and no interrupted
+// run, ever sees half of one: the data goes to a temporary file in the
+// same directory, which is then renamed over the target.
+package atomicfile
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// TempSuffix ends the names of the temporary files, so that a directory
+// can be cleaned of those an interrupted run left behind.
+const TempSuffix = ".piexport-tmp"
+
+// Write creates or replaces path with what write writes.
+func Write(path string, write func(io.Writer) error) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*"+TempSuffix)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if err = write(tmp); err != nil {
+		return err
+	}
+	// CreateTemp makes the file private; what piexport writes is for reading.
+	if err = tmp.Chmod(0o644); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// WriteFile creates or replaces path with data.
+func WriteFile(path string, data []byte) error {
+	return Write(path, func(w io.Writer) error {
+		_, err := bytes.NewReader(data).WriteTo(w)
+		return err
+	})
+}
