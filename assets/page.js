@@ -114,15 +114,59 @@
     }
     var LAZY_BODY = ':scope > .entry-body > noscript.lazy';
     var LAZY_FOLD = ':scope > noscript.lazy';
-    doc.addEventListener('toggle', function (ev) {
-      var d = ev.target;
-      if (d.open && d.tagName === 'DETAILS') materialize(d, LAZY_FOLD);
-    }, true);
+    var READY_AT_ONCE = 200;
+
+    // On a long path only the last entries come ready; the others are
+    // lazy too, so the page shows quickly. They become DOM a few at a time
+    // while the page is idle, from the top down, and at once around
+    // wherever the reader scrolls or jumps to.
+    function isLazy(el) { return el && el.querySelector(LAZY_BODY) !== null; }
+    function ready(el) { if (isLazy(el)) materialize(el, LAZY_BODY); }
+    var idleQueue = [];
+    var idleAt = 0;
+    var idleRunning = false;
+    function whenIdle(fn) {
+      if (window.requestIdleCallback) requestIdleCallback(fn, { timeout: 300 });
+      else setTimeout(fn, 16);
+    }
+    function idleWork() {
+      var until = Date.now() + 10;
+      while (idleAt < idleQueue.length && Date.now() < until) ready(idleQueue[idleAt++]);
+      if (idleAt < idleQueue.length) whenIdle(idleWork);
+      else { idleQueue = []; idleAt = 0; idleRunning = false; }
+    }
+    // later queues el, shown but perhaps still lazy, to be made ready.
+    function later(el) {
+      if (!el) return;
+      idleQueue.push(el);
+      if (!idleRunning) { idleRunning = true; whenIdle(idleWork); }
+    }
+    // readyAround makes the entries of the path around el ready now.
+    function readyAround(el) {
+      var k = el ? pos.get(el.getAttribute('data-entry')) : undefined;
+      if (k === undefined || !onPath[k]) return;
+      var at = pathList.indexOf(k);
+      for (var j = Math.max(0, at - 12); j < Math.min(pathList.length, at + 12); j++) ready(entryEls[pathList[j]]);
+    }
+    var scrollPending = false;
+    window.addEventListener('scroll', function () {
+      if (scrollPending) return;
+      scrollPending = true;
+      requestAnimationFrame(function () {
+        scrollPending = false;
+        var main = doc.getElementById('entries');
+        if (!main) return;
+        var box = main.getBoundingClientRect();
+        var hit = doc.elementFromPoint(box.left + box.width / 2, innerHeight / 2);
+        readyAround(hit && hit.closest('article[data-entry]'));
+      });
+    }, { passive: true });
 
     // Shows root..end and hides everything else, touching only the
     // entries that change.
     function showPath(end) {
       var next = pathTo(end);
+      var shown = [];
       var mark = new Uint8Array(n);
       var j, e;
       for (j = 0; j < next.length; j++) mark[next[j]] = 1;
@@ -136,10 +180,16 @@
         e = next[j];
         if (onPath[e]) continue;
         if (entryEls[e]) {
-          materialize(entryEls[e], LAZY_BODY);
           entryEls[e].hidden = false;
+          shown.push(entryEls[e]);
         }
         if (nodeEls[e]) nodeEls[e].classList.add('on');
+      }
+      // A branch of ordinary length is made ready at once; a very long one
+      // like the page at load, so the switch stays quick.
+      for (j = 0; j < shown.length; j++) {
+        if (shown.length <= READY_AT_ONCE) ready(shown[j]);
+        else later(shown[j]);
       }
       onPath = mark;
       pathList = next;
@@ -187,6 +237,7 @@
     function scrollToEntry(i, flash) {
       var el = entryEls[i];
       if (!el) return;
+      readyAround(el);
       if (flash) el.classList.remove('flash');
       el.scrollIntoView({ block: 'start' });
       // Entries above may render at their real height only now
@@ -475,6 +526,8 @@
       var list = doc.querySelectorAll(selector);
       var anyClosed = false;
       for (var j = 0; j < list.length && !anyClosed; j++) anyClosed = !list[j].open;
+      if (anyClosed) readyPath();
+      list = doc.querySelectorAll(selector);
       for (j = 0; j < list.length; j++) {
         if (anyClosed) materialize(list[j], LAZY_FOLD);
         if (list[j].open !== anyClosed) list[j].open = anyClosed;
@@ -516,7 +569,14 @@
     // ---- print: all on-path details open ------------------------------------
 
     var openedForPrint = [];
+    // readyPath makes every entry on the path DOM at once: for printing,
+    // and before opening every block.
+    function readyPath() {
+      for (var j = 0; j < pathList.length; j++) ready(entryEls[pathList[j]]);
+    }
+
     window.addEventListener('beforeprint', function () {
+      readyPath();
       var list = doc.querySelectorAll('article.entry:not([hidden]) details:not([open])');
       for (var j = 0; j < list.length; j++) {
         // The toggle event comes too late for the printout.
@@ -546,6 +606,7 @@
     });
 
     applyTree();
+    for (i = 0; i < pathList.length; i++) later(entryEls[pathList[i]]);
     var target = hashIndex();
     if (target >= 0) {
       showPath(viewEnd);

@@ -81,6 +81,37 @@ func TestBrowserRealExports(t *testing.T) {
 		}
 	})
 
+	t.Run("a long path comes lazily and becomes ready", func(t *testing.T) {
+		var buf bytes.Buffer
+		if err := sessiongen.Write(&buf, sessiongen.Options{Seed: 4, Chain: 3 * eagerTail}); err != nil {
+			t.Fatal(err)
+		}
+		s, err := session.Read(&buf, "chain.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		page := exportPage(t, s, Options{})
+		first, middle := s.Entries[0], s.Entries[eagerTail]
+		lazy := func(e *session.Entry) string {
+			return `document.querySelector('[data-entry=` + jsString(e.ID) + `] > .entry-body > noscript.lazy')`
+		}
+		path := filepath.Join(t.TempDir(), "page.html")
+		if err := os.WriteFile(path, page, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		// A deep link makes its entry ready at once...
+		tab := newBrowserTab(t, browser)
+		tab.do(chromedp.Navigate("file://" + path + "#" + middle.ID))
+		if browserEval[bool](tab, lazy(middle)+` !== null`) {
+			t.Errorf("the deep-linked entry is still lazy")
+		}
+		// ...and the rest follows while the page is idle.
+		tab.waitJS(lazy(first) + ` === null`)
+		if got := browserEval[string](tab, `document.querySelector('[data-entry=`+jsString(first.ID)+`] .entry-body').textContent`); !strings.Contains(oneLine(got, 1<<20), strings.TrimSuffix(oneLine(first.Message.Text(), 30), "…")) {
+			t.Errorf("the first entry reads %q", got)
+		}
+	})
+
 	t.Run("a 30,000-entry chain shows its last message", func(t *testing.T) {
 		var buf bytes.Buffer
 		if err := sessiongen.Write(&buf, sessiongen.Options{Seed: 3, Chain: 30_000}); err != nil {

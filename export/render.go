@@ -117,6 +117,13 @@ func preparePage(s *session.Session, opt Options) (*pageView, *sessionRenderer, 
 	for _, e := range path {
 		onPath[e] = true
 	}
+	// Entries off the path in view are lazy (see entryView.Lazy), and so
+	// are those of a long path but for its last eagerTail: the page then
+	// parses quickly, and the script makes the rest ready as it is needed.
+	eager := map[*session.Entry]bool{}
+	for _, e := range path[max(0, len(path)-eagerTail):] {
+		eager[e] = true
+	}
 	pos := make(map[*session.Entry]int, len(nodes))
 	for i, n := range nodes {
 		pos[n.Entry] = i
@@ -150,7 +157,7 @@ func preparePage(s *session.Session, opt Options) (*pageView, *sessionRenderer, 
 		p := s.Preview(e, r.home)
 		v.Tree[i] = treeNodeView{ID: e.ID, Depth: n.Depth, Kind: kind, Role: p.Role, Preview: p.Text,
 			Label: e.Label, OnPath: onPath[e], Leaf: e == s.Leaf}
-		v.Entries[i] = entryView{ID: e.ID, Kind: kind, OnPath: onPath[e], Lazy: !onPath[e], Time: e.Time, Label: e.Label}
+		v.Entries[i] = entryView{ID: e.ID, Kind: kind, OnPath: onPath[e], Lazy: !eager[e], Time: e.Time, Label: e.Label}
 		v.Index.IDs[i] = e.ID
 		v.Index.Kinds[i] = kind
 		v.Index.Parents[i] = -1
@@ -184,6 +191,10 @@ func (r *sessionRenderer) renderAll(nodes []session.Node, out []entryView) {
 	for range r.renderStream(nodes, out, stop) {
 	}
 }
+
+// eagerTail is how many entries at the end of the path in view come ready
+// to show, not lazy.
+const eagerTail = 100
 
 // renderWindow bounds how far rendering runs ahead of writing, in entries.
 const renderWindow = 256
