@@ -109,7 +109,8 @@ type entryView struct {
 	// Lazy puts the body in <noscript class="lazy">: with scripting on the
 	// browser keeps it as text, which costs next to nothing to parse, and
 	// the script turns it into DOM when the entry is shown. Without
-	// JavaScript it is ordinary HTML. Set for entries off the path in view.
+	// JavaScript it is ordinary HTML. Set for entries off the path in
+	// view, and for all but the last eagerTail entries of a long path.
 	Lazy  bool
 	Time  time.Time // zero when unknown
 	Label string
