@@ -1,0 +1,301 @@
+#!/usr/bin/env bash
+# compare.sh: piexport side by side with pi's own `pi --export`, on
+# generated sessions of several sizes. See bench/README.md.
+#
+#   bench/compare.sh [--sizes "5MB 50MB 200MB"] [--runs 3] [--keep DIR]
+#                    [--seed 1] [--export-timeout 900] [--page-timeout 300]
+#
+# For each size and tool: export wall time, peak RSS and page size, then,
+# in headless Chromium, the time until the leaf's last message is visible;
+# piexport's page also gets a branch switch timed. Medians of --runs runs,
+# and pi / piexport ratios from the same run of this script.
+set -euo pipefail
+
+PI_VERSION=0.73.1
+PI_PACKAGE=@mariozechner/pi-coding-agent
+SIZES="5MB 50MB 200MB"
+RUNS=3
+KEEP=""
+SEED=1
+EXPORT_TIMEOUT=900
+PAGE_TIMEOUT=300
+# At and above this session size a tool that runs out of memory or time is
+# reported as such rather than failing the benchmark.
+OPTIONAL_BYTES=200000000
+
+usage() {
+	echo "usage:" >&2
+	sed -n '5,6p' "$0" | sed 's/^#//' >&2
+	exit "$1"
+}
+while [ $# -gt 0 ]; do
+	case $1 in
+	--sizes) SIZES=${2:?}; shift 2 ;;
+	--runs) RUNS=${2:?}; shift 2 ;;
+	--keep) KEEP=${2:?}; shift 2 ;;
+	--seed) SEED=${2:?}; shift 2 ;;
+	--export-timeout) EXPORT_TIMEOUT=${2:?}; shift 2 ;;
+	--page-timeout) PAGE_TIMEOUT=${2:?}; shift 2 ;;
+	-h | --help) usage 0 ;;
+	*) echo "compare.sh: unknown argument $1" >&2; usage 2 ;;
+	esac
+done
+case $RUNS in '' | *[!0-9]* | 0) echo "compare.sh: --runs must be a positive number" >&2; exit 2 ;; esac
+
+say() { echo "compare.sh: $*" >&2; }
+die() { say "$*"; exit 1; }
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+if [ -n "$KEEP" ]; then
+	mkdir -p "$KEEP"
+	WORK=$(cd "$KEEP" && pwd)
+else
+	WORK=$(mktemp -d "${TMPDIR:-/tmp}/piexport-bench.XXXXXX")
+	trap 'rm -rf "$WORK"' EXIT
+fi
+mkdir -p "$WORK/bin" "$WORK/logs" "$WORK/pi-agent"
+RESULTS=$WORK/results.tsv
+printf 'size\tbytes\trun\ttool\tstep\tstatus\twall_s\trss_kb\tout_bytes\tpage\n' >"$RESULTS"
+
+# ---- tools -------------------------------------------------------------------
+
+if ! /usr/bin/time --version >/dev/null 2>&1; then
+	say "GNU time is missing: installing the Debian package 'time'"
+	sudo=""
+	[ "$(id -u)" = 0 ] || sudo="sudo -n"
+	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq time >/dev/null ||
+		die "could not install GNU time (apt-get install time)"
+fi
+command -v go >/dev/null || die "go is not on PATH"
+command -v node >/dev/null || die "node (20.6 or newer) is not on PATH; pi needs it"
+node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a==20&&b>=6)?0:1)' ||
+	die "pi needs node 20.6 or newer, found $(node --version)"
+
+say "building piexport, gensession and pagetime into $WORK/bin"
+(cd "$REPO" && go build -o "$WORK/bin/piexport" ./cmd/piexport &&
+	go build -o "$WORK/bin/gensession" ./cmd/gensession &&
+	go build -o "$WORK/bin/pagetime" ./bench/pagetime) || die "go build failed"
+
+# pi: PI_EXPORT_BIN if set, else an install cached outside the repository
+# (so later runs work offline), else a fresh npm install into a temporary
+# folder that then becomes the cache.
+if [ -n "${PI_EXPORT_BIN:-}" ]; then
+	PI=$PI_EXPORT_BIN
+else
+	CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/piexport-bench/pi-coding-agent-$PI_VERSION
+	PI=$CACHE/node_modules/.bin/pi
+	if [ ! -x "$PI" ]; then
+		command -v npm >/dev/null || die "npm is not on PATH; install it or set PI_EXPORT_BIN to a pi executable"
+		mkdir -p "$(dirname "$CACHE")"
+		tmp=$(mktemp -d "$CACHE.tmp.XXXXXX")
+		say "installing $PI_PACKAGE@$PI_VERSION from npm into $tmp (kept as $CACHE for later runs)"
+		npm install --prefix "$tmp" --no-audit --no-fund --loglevel=error "$PI_PACKAGE@$PI_VERSION" >"$WORK/logs/npm.log" 2>&1 ||
+			{ cat "$WORK/logs/npm.log" >&2; rm -rf "$tmp"; die "npm install failed"; }
+		rm -rf "$CACHE"
+		mv "$tmp" "$CACHE"
+	fi
+fi
+# pi gets a settings folder of its own and no network, so the benchmark
+# neither reads nor changes the user's ~/.pi.
+PI_CMD=(env -C "$WORK" PI_CODING_AGENT_DIR="$WORK/pi-agent" PI_OFFLINE=1 PI_SKIP_VERSION_CHECK=1 "$PI")
+# pi --version prints nothing when its output is not a terminal, so the
+# version comes from the package beside the executable.
+PI_FOUND=$(node -p 'require(process.argv[1]).version' "$(dirname "$(readlink -f "$PI")")/../package.json" 2>/dev/null) || PI_FOUND=unknown
+[ "$PI_FOUND" = "$PI_VERSION" ] || say "warning: $PI is pi version $PI_FOUND, not $PI_VERSION"
+
+# ---- measuring -----------------------------------------------------------------
+
+# timed LIMIT LOG CMD...: runs CMD under GNU time and a timeout, its output
+# into LOG. Sets WALL (s), RSS (KiB) and STATUS (ok, timeout, out of memory,
+# or exit N).
+timed() {
+	local limit=$1 log=$2 tf rc=0
+	shift 2
+	tf=$(mktemp "$WORK/time.XXXXXX")
+	/usr/bin/time -f '%e %M' -o "$tf" timeout -k 10 "$limit" "$@" >"$log" 2>&1 || rc=$?
+	read -r WALL RSS < <(tail -n1 "$tf") || true
+	rm -f "$tf"
+	case $rc in
+	0) STATUS=ok ;;
+	124 | 137) STATUS="timeout >${limit}s" ;;
+	*)
+		if grep -qiE 'heap out of memory|out of memory|Reached heap limit|Cannot create a string longer|Invalid string length' "$log"; then
+			STATUS="out of memory"
+		else
+			STATUS="exit $rc"
+		fi
+		;;
+	esac
+}
+
+# record SIZE BYTES RUN TOOL STEP STATUS WALL RSS OUT PAGE
+record() { local IFS=$'\t'; echo "$*" >>"$RESULTS"; }
+
+# failed WHAT LOG: says what failed and shows the end of its log. Whether
+# that fails the benchmark is decided at the end (see verdict).
+failed() {
+	say "$1; the end of $2:"
+	tail -n 3 "$2" | cut -c1-300 >&2 || true
+}
+
+for size in $SIZES; do
+	session=$WORK/session-$size.jsonl
+	# Generated afresh every time (a second or two), so a kept folder
+	# never holds a session of another seed or generator.
+	say "[$size] generating $session (seed $SEED)"
+	timeout 900 "$WORK/bin/gensession" --seed "$SEED" --size "$size" --branches --images --compactions --labels -o "$session" 2>>"$WORK/logs/gensession.log" ||
+		die "gensession --size $size failed"
+	bytes=$(stat -c %s "$session")
+	# The text to wait for: the start of the leaf's last message, as
+	# pagetime --snippet finds it with piexport's own loader.
+	text=$(timeout 900 "$WORK/bin/pagetime" --snippet "$session") || die "no snippet for $session"
+	say "[$size] $bytes bytes; waiting in the pages for: $text"
+	pi_dead=""
+	for run in $(seq 1 "$RUNS"); do
+		# Alternate which tool goes first, so neither always gets the
+		# warmer page cache.
+		if [ $((run % 2)) = 1 ]; then order="piexport pi"; else order="pi piexport"; fi
+		for tool in $order; do
+			out=$WORK/$tool-$size.html
+			log=$WORK/logs/$tool-$size-export-$run.log
+			if [ "$tool" = pi ]; then
+				[ -z "$pi_dead" ] || { record "$size" "$bytes" "$run" pi export "$pi_dead" - - - -; continue; }
+				# pi rewrites session files it migrates: it only ever
+				# sees a copy.
+				cp "$session" "$WORK/pi-input-$size.jsonl"
+				rm -f "$out"
+				timed "$EXPORT_TIMEOUT" "$log" "${PI_CMD[@]}" --export "$WORK/pi-input-$size.jsonl" "$out"
+			else
+				rm -f "$out"
+				timed "$EXPORT_TIMEOUT" "$log" "$WORK/bin/piexport" -o "$out" "$session"
+			fi
+			[ "$STATUS" != ok ] || [ -s "$out" ] || STATUS="no output"
+			outb=$( [ "$STATUS" = ok ] && stat -c %s "$out" || echo -)
+			[ "$STATUS" = ok ] || { WALL=-; RSS=-; }
+			record "$size" "$bytes" "$run" "$tool" export "$STATUS" "$WALL" "$RSS" "$outb" -
+			say "[$size] run $run/$RUNS: $tool export: $STATUS ${WALL}s ${RSS}KiB"
+			if [ "$STATUS" != ok ]; then
+				failed "$tool --export of $size: $STATUS" "$log"
+				if [ "$tool" = pi ]; then pi_dead=$STATUS; else break 2; fi
+			fi
+		done
+		for tool in $order; do
+			out=$WORK/$tool-$size.html
+			[ -s "$out" ] || continue
+			[ "$tool" = pi ] && [ -n "$pi_dead" ] && continue
+			log=$WORK/logs/$tool-$size-page-$run.log
+			args=(--timeout "${PAGE_TIMEOUT}s" --text "$text")
+			[ "$tool" = piexport ] && args+=(--switch)
+			rc=0
+			line=$(timeout $((PAGE_TIMEOUT + 60)) "$WORK/bin/pagetime" "${args[@]}" "$out" 2>"$log") || rc=$?
+			if [ $rc = 0 ]; then
+				st=ok
+			elif grep -q 'timed out' "$log"; then
+				st="timeout >${PAGE_TIMEOUT}s"
+			elif grep -q 'page reported errors' "$log"; then
+				st="page script failed: $(sed -n 's/.*page reported errors: //p' "$log" | head -n1 | cut -c1-70)"
+			else
+				st="exit $rc"
+			fi
+			record "$size" "$bytes" "$run" "$tool" page "$st" - - - "${line:--}"
+			say "[$size] run $run/$RUNS: $tool page: $st ${line}"
+			[ "$st" = ok ] || failed "pagetime on the $tool page of $size: $st" "$log"
+		done
+	done
+done
+
+# ---- the table -------------------------------------------------------------------
+
+# median SIZE TOOL STEP KEY: the median over the ok rows of that size, tool
+# and step of KEY, a field number of results.tsv or a key of pagetime's line.
+median() {
+	awk -F'\t' -v size="$1" -v tool="$2" -v step="$3" -v key="$4" '
+	function kv(k,  n, i, a, p) { n = split($10, a, " "); for (i = 1; i <= n; i++) { p = index(a[i], "="); if (substr(a[i], 1, p - 1) == k) return substr(a[i], p + 1) } return "" }
+	$1 == size && $4 == tool && $5 == step && $6 == "ok" {
+		v = (key ~ /^[0-9]+$/) ? $key : kv(key)
+		if (v != "" && v != "-" && v != "none") vals[n++] = v + 0
+	}
+	END {
+		if (n == 0) { print "-"; exit }
+		for (i = 1; i < n; i++) for (j = i; j > 0 && vals[j-1] > vals[j]; j--) { t = vals[j]; vals[j] = vals[j-1]; vals[j-1] = t }
+		print (n % 2) ? vals[int(n/2)] : (vals[n/2-1] + vals[n/2]) / 2
+	}' "$RESULTS"
+}
+# failures SIZE TOOL STEP: "N of M runs failed: FIRST REASON", or "".
+failures() {
+	awk -F'\t' -v size="$1" -v tool="$2" -v step="$3" '
+	$1 == size && $4 == tool && $5 == step { n++; if ($6 != "ok") { bad++; if (why == "") why = $6 } }
+	END { if (bad) printf "%d of %d runs failed: %s\n", bad, n, why }' "$RESULTS"
+}
+# verdict: 1 if the benchmark failed. Below OPTIONAL_BYTES, every piexport
+# run must succeed, and pi must succeed at least once per step (pi's own
+# page fails now and then on large sessions, which is worth reporting, not
+# fatal). At and above it, nothing is fatal.
+verdict() {
+	awk -F'\t' -v optional="$OPTIONAL_BYTES" '
+	NR > 1 && $2 < optional {
+		k = $1 " " $4 " " $5
+		if ($6 == "ok") ok[k]++; else { bad[k]++; if ($4 == "piexport") fatal = 1 }
+	}
+	END { for (k in bad) if (!ok[k]) fatal = 1; print fatal ? 1 : 0 }' "$RESULTS"
+}
+fmt() { [ "$2" = - ] && echo - || awk -v f="$1" -v v="$2" 'BEGIN { printf f, v }'; }
+ratio() { if [ "$1" = - ] || [ "$2" = - ] || [ "$2" = 0 ]; then echo -; else awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", a / b }'; fi; }
+
+REV=$(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo unknown)
+[ -z "$(git -C "$REPO" status --porcelain 2>/dev/null)" ] || REV="$REV+local changes"
+row="%-7s %-12s %8s %7s %8s %10s %9s %7s %9s %8s %9s %10s\n"
+{
+	echo
+	echo "piexport ($REV) vs pi --export $PI_FOUND: medians of $RUNS runs, seed $SEED, $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ)"
+	echo
+	printf "$row" session tool "export s" "RSS MB" "page MB" visible_ms longtask fcp_ms switch_ms back_ms sw_frame back_frame
+	for size in $SIZES; do
+		bytes=$(awk -F'\t' -v s="$size" '$1==s {print $2; exit}' "$RESULTS")
+		[ -n "$bytes" ] || continue
+		label=$(awk -v b="$bytes" 'BEGIN { printf "%.0f MB", b / 1e6 }')
+		declare -A v=()
+		for tool in piexport pi; do
+			v[$tool.wall]=$(median "$size" $tool export 7)
+			v[$tool.rss]=$(median "$size" $tool export 8)
+			v[$tool.out]=$(median "$size" $tool export 9)
+			v[$tool.vis]=$(median "$size" $tool page visible_net_ms)
+			v[$tool.lt]=$(median "$size" $tool page longtask_max_ms)
+			v[$tool.fcp]=$(median "$size" $tool page fcp_ms)
+			v[$tool.sw]=$(median "$size" $tool page switch_ms)
+			v[$tool.back]=$(median "$size" $tool page back_ms)
+			v[$tool.swf]=$(median "$size" $tool page switch_frame_max_ms)
+			v[$tool.backf]=$(median "$size" $tool page back_frame_max_ms)
+			[ "${v[$tool.rss]}" = - ] || v[$tool.rss]=$(awk -v k="${v[$tool.rss]}" 'BEGIN { print k / 1024 }')
+			[ "${v[$tool.out]}" = - ] || v[$tool.out]=$(awk -v b="${v[$tool.out]}" 'BEGIN { print b / 1e6 }')
+			printf "$row" "$label" $tool "$(fmt %.2f "${v[$tool.wall]}")" "$(fmt %.0f "${v[$tool.rss]}")" "$(fmt %.1f "${v[$tool.out]}")" \
+				"$(fmt %.0f "${v[$tool.vis]}")" "$(fmt %.0f "${v[$tool.lt]}")" "$(fmt %.0f "${v[$tool.fcp]}")" \
+				"$(fmt %.0f "${v[$tool.sw]}")" "$(fmt %.0f "${v[$tool.back]}")" "$(fmt %.0f "${v[$tool.swf]}")" "$(fmt %.0f "${v[$tool.backf]}")"
+			for step in export page; do
+				s=$(failures "$size" $tool $step)
+				[ -z "$s" ] || printf "%-7s %-12s %s\n" "" "" "$tool $step: $s"
+			done
+			label=""
+		done
+		printf "$row" "" "pi/piexport" "$(ratio "${v[pi.wall]}" "${v[piexport.wall]}")" "$(ratio "${v[pi.rss]}" "${v[piexport.rss]}")" \
+			"$(ratio "${v[pi.out]}" "${v[piexport.out]}")" "$(ratio "${v[pi.vis]}" "${v[piexport.vis]}")" "$(ratio "${v[pi.lt]}" "${v[piexport.lt]}")" \
+			"$(ratio "${v[pi.fcp]}" "${v[piexport.fcp]}")" - - - -
+		unset v
+	done
+	cat <<EOF
+
+export s, RSS MB: the export's wall time and peak resident memory (GNU time); page MB: the HTML written.
+visible_ms: headless Chromium, from navigation start until the frame that first renders the leaf's last
+  message is drawn, less what pagetime's own search cost the page (probe_ms in results.tsv).
+longtask: the longest main-thread task before that; fcp_ms: first contentful paint.
+switch_ms (piexport only): a click on the earliest other branch in the tree until its entry is drawn in
+  view; back_ms: a click on the old leaf until it is drawn again; sw_frame, back_frame: the longest
+  animation frame of each (a frozen page: script plus the style, layout and paint after it).
+Ratios above 1: pi needs more (time, memory, bytes) than piexport.
+Every run, with more figures (DOMContentLoaded, load, script/style/layout time, elements, JS heap):
+  $RESULTS
+EOF
+}
+[ -z "$KEEP" ] && say "pass --keep DIR to keep the sessions, pages, logs and results.tsv"
+
+exit "$(verdict)"
