@@ -4,126 +4,31 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+
+	"github.com/piexport/piexport/internal/browsertest"
 )
 
-// findBrowser returns the path of a Chromium-family browser, or "".
-// PIEXPORT_BROWSER overrides the search.
-func findBrowser() string {
-	if p := os.Getenv("PIEXPORT_BROWSER"); p != "" {
-		return p
-	}
-	for _, name := range []string{"/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "headless-shell"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
-}
+// startBrowser starts the one headless browser a test uses.
+func startBrowser(t *testing.T) context.Context { return browsertest.Start(t) }
 
-// startBrowser starts one headless browser for the whole test and returns
-// its context; tabs come from newBrowserTab. Without a browser the test is skipped,
-// except on CI, where a missing browser must not pass silently.
-func startBrowser(t *testing.T) context.Context {
-	t.Helper()
-	path := findBrowser()
-	if path == "" {
-		msg := "no Chromium found: install it (apt-get install chromium) or set PIEXPORT_BROWSER"
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	dir, err := os.MkdirTemp("", "piexport-browser-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Registered first so it runs last, after the browser stopped; its
-	// helpers may still write for a moment, hence the retries.
-	t.Cleanup(func() {
-		for range 50 {
-			if os.RemoveAll(dir) == nil {
-				return
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-	})
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(path),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.Flag("disable-extensions", true),
-		chromedp.UserDataDir(dir),
-		chromedp.WindowSize(1280, 860),
-	)
-	t.Cleanup(cancelAlloc)
-	ctx, cancel := chromedp.NewContext(allocCtx)
-	t.Cleanup(cancel)
-	// The first Run starts the browser; it must not carry a timeout, or the
-	// timeout would end the browser too.
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("start %s: %v", path, err)
-	}
-	return ctx
-}
-
-// browserTab is one browser tab with the console messages it collected.
+// browserTab is one browser tab; the page's console errors fail the test.
 type browserTab struct {
 	t   *testing.T
 	ctx context.Context
-
-	mu     sync.Mutex
-	errors []string
 }
 
-// newBrowserTab opens a tab that closes when the test ends, and fails the test if
-// the page reported an exception, a CSP violation or any other error.
+// newBrowserTab opens a tab that closes when the test ends.
 func newBrowserTab(t *testing.T, browser context.Context) *browserTab {
 	t.Helper()
-	timeout, cancelTimeout := context.WithTimeout(browser, 30*time.Second)
-	ctx, cancel := chromedp.NewContext(timeout)
-	tb := &browserTab{t: t, ctx: ctx}
-	messages := chromedp.Console(ctx)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for m, err := range messages {
-			if err != nil {
-				return
-			}
-			if m.Type == chromedp.ConsoleError || m.IsException() {
-				tb.mu.Lock()
-				tb.errors = append(tb.errors, m.String())
-				tb.mu.Unlock()
-			}
-		}
-	}()
-	t.Cleanup(func() {
-		cancel()
-		cancelTimeout()
-		<-done
-		for _, e := range tb.errors {
-			t.Errorf("page console: %s", e)
-		}
-	})
-	return tb
+	return &browserTab{t: t, ctx: browsertest.NewTab(t, browser, 30*time.Second)}
 }
 
 func (tb *browserTab) do(actions ...chromedp.Action[chromedp.Void]) {

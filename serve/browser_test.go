@@ -3,107 +3,27 @@ package serve
 import (
 	"context"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
 	"github.com/piexport/piexport/catalog"
+	"github.com/piexport/piexport/internal/browsertest"
 )
-
-// The browser harness follows export/browser_helpers_test.go.
-
-func findBrowser() string {
-	if p := os.Getenv("PIEXPORT_BROWSER"); p != "" {
-		return p
-	}
-	for _, name := range []string{"/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "headless-shell"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
-}
 
 // browserTab is one tab of a headless browser; the test fails if the page
 // reports an error, a CSP violation included.
 type browserTab struct {
 	t   *testing.T
 	ctx context.Context
-
-	mu     sync.Mutex
-	errors []string
 }
 
 func newBrowserTab(t *testing.T) *browserTab {
 	t.Helper()
-	path := findBrowser()
-	if path == "" {
-		msg := "no Chromium found: install it (apt-get install chromium) or set PIEXPORT_BROWSER"
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	dir := t.TempDir()
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(path),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.Flag("disable-extensions", true),
-		chromedp.UserDataDir(dir),
-		chromedp.WindowSize(1280, 860),
-	)
-	ctx, cancel := chromedp.NewContext(allocCtx)
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("start %s: %v", path, err)
-	}
-	tctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
-	tb := &browserTab{t: t, ctx: tctx}
-	messages := chromedp.Console(tctx)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for m, err := range messages {
-			if err != nil {
-				return
-			}
-			if m.Type == chromedp.ConsoleError || m.IsException() {
-				tb.mu.Lock()
-				tb.errors = append(tb.errors, m.String())
-				tb.mu.Unlock()
-			}
-		}
-	}()
-	t.Cleanup(func() {
-		cancelTimeout()
-		cancel()
-		cancelAlloc()
-		<-done
-		for _, e := range tb.errors {
-			t.Errorf("page console: %s", e)
-		}
-		// The browser's helpers may still write for a moment.
-		for range 50 {
-			if os.RemoveAll(dir) == nil {
-				return
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-	})
-	return tb
+	return &browserTab{t: t, ctx: browsertest.NewTab(t, browsertest.Start(t), 60*time.Second)}
 }
 
 func (tb *browserTab) do(actions ...chromedp.Action[chromedp.Void]) {
