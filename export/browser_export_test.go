@@ -50,7 +50,9 @@ func TestBrowserRealExports(t *testing.T) {
 		if got, want := tab.visibleEntries(), pathIDs(s, other); !slices.Equal(got, want) {
 			t.Errorf("after the click %v are visible, want %v", got, want)
 		}
-		body := browserEval[string](tab, `document.querySelector('main').innerText`)
+		// The text of the entries in view (innerText would leave out what
+		// content-visibility has not rendered yet).
+		body := browserEval[string](tab, `Array.from(document.querySelectorAll('article[data-entry]')).filter(a => a.checkVisibility()).map(a => a.textContent).join('\n')`)
 		if !strings.Contains(body, "The test fails") || strings.Contains(body, "(alternative)") {
 			t.Errorf("the other branch's text is not what shows")
 		}
