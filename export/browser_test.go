@@ -12,6 +12,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/piexport/piexport/session"
 )
 
 // samplePath returns the ids from the root to end in the sample session.
@@ -38,7 +40,7 @@ func sampleNodes(v *pageView, keep func(i int) bool) []string {
 
 // samplePathTokens is what the path cells should read for the path to end.
 func samplePathTokens(v *pageView, end string) map[string]string {
-	var sum tokensView
+	var sum session.Usage
 	for _, id := range samplePath(v, end) {
 		if u, ok := v.Index.Usage[slices.Index(v.Index.IDs, id)]; ok {
 			sampleAddUsage(&sum, u)

@@ -145,26 +145,9 @@ func highlight(code, lang string) template.HTML {
 	return trusted(renderCode(code, lexerForLang(lang), 0, highlightBudget))
 }
 
-// highlightFile is highlight with the language taken from a file name,
-// for the output of tools that read or write files.
-func highlightFile(code, path string) template.HTML {
-	return trusted(renderCode(code, lexerForFile(path), 0, highlightBudget))
-}
-
-// highlightLines is highlight with line numbers starting at firstLine,
-// for file contents shown from an offset.
-func highlightLines(code, lang string, firstLine int) template.HTML {
-	return trusted(renderCode(code, lexerForLang(lang), max(firstLine, 1), highlightBudget))
-}
-
-// highlightFileLines is highlightFile with line numbers starting at
-// firstLine.
-func highlightFileLines(code, path string, firstLine int) template.HTML {
-	return trusted(renderCode(code, lexerForFile(path), max(firstLine, 1), highlightBudget))
-}
-
-// highlightToolFile is highlightFileLines for the file contents in tool
-// calls and results, with the smaller toolHighlightMaxBytes limit.
+// highlightToolFile renders file contents in tool calls and results, in
+// the language of the file name, with line numbers from firstLine and the
+// smaller toolHighlightMaxBytes limit.
 func highlightToolFile(code, path string, firstLine int) template.HTML {
 	return trusted(renderCodeUpTo(code, lexerForFile(path), max(firstLine, 1), highlightBudget, toolHighlightMaxBytes))
 }

@@ -98,7 +98,7 @@ func TestHighlightFile(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.path, func(t *testing.T) {
-			out := string(highlightFile("x := 1\n", tc.path))
+			out := string(renderCode("x := 1\n", lexerForFile(tc.path), 0, highlightBudget))
 			want := `<pre class="chroma"><code>`
 			if tc.wantLang != "" {
 				want = `<pre class="chroma" data-lang="` + tc.wantLang + `"><code>`
@@ -111,7 +111,7 @@ func TestHighlightFile(t *testing.T) {
 }
 
 func TestHighlightLines(t *testing.T) {
-	out := string(highlightLines("a := 1\n\nb := 2\n", "go", 98))
+	out := string(renderCode("a := 1\n\nb := 2\n", lexerForLang("go"), 98, highlightBudget))
 	if want := `<pre class="chroma numbered" data-lang="Go"><span class="gutter" aria-hidden="true">98` + "\n99\n100</span><code>"; !strings.HasPrefix(out, want) {
 		t.Errorf("got %s\nwant prefix %s", out, want)
 	}
@@ -120,7 +120,7 @@ func TestHighlightLines(t *testing.T) {
 	}
 
 	// Unknown language and the minimum line number.
-	out = string(highlightFileLines("x\ny", "file.unknownext", 0))
+	out = string(highlightToolFile("x\ny", "file.unknownext", 0))
 	if want := `<pre class="chroma numbered"><span class="gutter" aria-hidden="true">1` + "\n2</span><code>x\ny</code></pre>"; out != want {
 		t.Errorf("plain numbered lines: %s", out)
 	}

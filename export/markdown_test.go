@@ -540,7 +540,7 @@ func TestRenderConcurrent(t *testing.T) {
 			var got string
 			for range 20 {
 				got = string(renderMarkdown(src, "c-"))
-				highlightFile("package x", "x.go")
+				highlightToolFile("package x", "x.go", 1)
 				ansiToHTML("\x1b[31mx")
 			}
 			done <- got

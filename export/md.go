@@ -528,23 +528,8 @@ func (m *mdWriter) userCommand(msg *session.Message) {
 	if msg.Role == "jsExecution" {
 		lang = "javascript"
 	}
-	marks := []string{"Command run by the user"}
-	if msg.ExitCode != nil {
-		marks = append(marks, fmt.Sprintf("exit code %d", *msg.ExitCode))
-	}
-	if msg.Cancelled {
-		marks = append(marks, "cancelled")
-	}
-	if msg.Truncated {
-		t := "output truncated"
-		if msg.FullOutputPath != "" {
-			t += "; full output in " + codeSpan(session.ShortenHome(msg.FullOutputPath, m.home))
-		}
-		marks = append(marks, t)
-	}
-	if msg.ExcludeFromContext {
-		marks = append(marks, "excluded from context (!!)")
-	}
+	marks := append([]string{"Command run by the user"},
+		commandMarks(msg, func(p string) string { return codeSpan(session.ShortenHome(p, m.home)) })...)
 	m.block("_" + strings.Join(marks, " · ") + ":_")
 	m.block(fenced(lang, msg.Command))
 	if strings.TrimSpace(msg.Output) != "" {

@@ -15,6 +15,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/net/html"
+
+	"github.com/piexport/piexport/session"
 )
 
 // Hostile strings that would run script or add markup if any of them
@@ -200,7 +202,7 @@ func samplePageView() *pageView {
 	return v
 }
 
-func sampleAddUsage(t *tokensView, u [5]float64) {
+func sampleAddUsage(t *session.Usage, u [5]float64) {
 	t.Input += int64(u[0])
 	t.Output += int64(u[1])
 	t.CacheRead += int64(u[2])

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -91,11 +92,10 @@ func buildPage(s *session.Session, opt Options) (*pageView, error) {
 // preparePage fills the view model of one page but for the entries'
 // bodies, which renderAll or renderStream add.
 func preparePage(s *session.Session, opt Options) (*pageView, *sessionRenderer, []session.Node, error) {
-	switch opt.Theme {
-	case "":
+	if opt.Theme == "" {
 		opt.Theme = "auto"
-	case "auto", "light", "dark":
-	default:
+	}
+	if !slices.Contains(Themes, opt.Theme) {
 		return nil, nil, nil, fmt.Errorf("unknown theme %q (want auto, light or dark)", opt.Theme)
 	}
 	view := s.Leaf
@@ -267,21 +267,13 @@ func (r *sessionRenderer) header(sum session.Summary, path []*session.Entry) hea
 	if !h.Start.IsZero() && h.End.After(h.Start) {
 		h.Duration = formatDuration(h.End.Sub(h.Start))
 	}
-	addUsage(&h.File, sum.Usage)
+	h.File = sum.Usage
 	for _, e := range path {
 		if e.Role() == "assistant" {
-			addUsage(&h.Path, e.Message.Usage)
+			h.Path.Add(e.Message.Usage)
 		}
 	}
 	return h
-}
-
-func addUsage(t *tokensView, u session.Usage) {
-	t.Input += u.Input
-	t.Output += u.Output
-	t.CacheRead += u.CacheRead
-	t.CacheWrite += u.CacheWrite
-	t.Cost += u.Cost
 }
 
 func formatDuration(d time.Duration) string {

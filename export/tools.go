@@ -260,6 +260,19 @@ func (r *sessionRenderer) userCommand(o *out, m *session.Message) {
 		r.fold(o, m.Output, func(s string, _ int) template.HTML { return ansiToHTML(s) }, "output ansi")
 		o.raw(`</div>`)
 	}
+	marks := commandMarks(m, func(p string) string { return session.ShortenHome(p, r.home) })
+	if len(marks) > 0 {
+		o.raw(`<p class="tool-status">`)
+		o.text(strings.Join(marks, " · "))
+		o.raw(`</p>`)
+	}
+	o.raw(`</section>`)
+}
+
+// commandMarks says how a command the user ran ended: its exit code, and
+// whether it was cancelled, truncated (path names the full output as the
+// caller shows paths) or kept out of the model's context.
+func commandMarks(m *session.Message, path func(string) string) []string {
 	var marks []string
 	if m.ExitCode != nil {
 		marks = append(marks, fmt.Sprintf("exit code %d", *m.ExitCode))
@@ -270,17 +283,12 @@ func (r *sessionRenderer) userCommand(o *out, m *session.Message) {
 	if m.Truncated {
 		t := "output truncated"
 		if m.FullOutputPath != "" {
-			t += "; full output in " + session.ShortenHome(m.FullOutputPath, r.home)
+			t += "; full output in " + path(m.FullOutputPath)
 		}
 		marks = append(marks, t)
 	}
 	if m.ExcludeFromContext {
 		marks = append(marks, "excluded from context (!!)")
 	}
-	if len(marks) > 0 {
-		o.raw(`<p class="tool-status">`)
-		o.text(strings.Join(marks, " · "))
-		o.raw(`</p>`)
-	}
-	o.raw(`</section>`)
+	return marks
 }

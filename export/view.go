@@ -3,6 +3,8 @@ package export
 import (
 	"html/template"
 	"time"
+
+	"github.com/piexport/piexport/session"
 )
 
 // The view model: render.go and entries.go fill it from a session, page.go
@@ -75,13 +77,7 @@ type headerView struct {
 	EntryCount, MessageCount, ToolCalls int
 	// File sums the usage of the whole file, Path that of the path in view
 	// at load.
-	File, Path tokensView
-}
-
-// tokensView is a sum of token usage and its cost in US dollars.
-type tokensView struct {
-	Input, Output, CacheRead, CacheWrite int64
-	Cost                                 float64
+	File, Path session.Usage
 }
 
 // treeNodeView is one row of the sidebar tree.

@@ -186,15 +186,6 @@ func (s *Session) Path(e *Entry) []*Entry {
 	return path
 }
 
-// NewestLeaf returns the leaf reached from e by always taking the newest
-// child, as pi does when a node of its tree is chosen.
-func NewestLeaf(e *Entry) *Entry {
-	for len(e.Children) > 0 {
-		e = e.Children[len(e.Children)-1]
-	}
-	return e
-}
-
 // ToolResult returns the result of the tool call callID made by the
 // assistant entry call, or nil when there is none. A call id can repeat
 // across branches, so the result must descend from the call.

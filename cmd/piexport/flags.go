@@ -3,8 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/spf13/pflag"
+
+	"github.com/piexport/piexport/export"
 )
 
 const usageHead = `piexport turns pi coding agent session files into readable HTML.
@@ -55,9 +58,7 @@ func parseFlags(args []string, stdout io.Writer) (*options, error) {
 	default:
 		return nil, usagef("--format must be html, md, tree or tree-json, not %q", opt.format)
 	}
-	switch opt.theme {
-	case "auto", "light", "dark":
-	default:
+	if !slices.Contains(export.Themes, opt.theme) {
 		return nil, usagef("--theme must be auto, light or dark, not %q", opt.theme)
 	}
 	opt.files = fs.Args()

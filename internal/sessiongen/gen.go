@@ -16,9 +16,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/piexport/piexport/internal/atomicfile"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 	"time"
 )
@@ -73,28 +72,8 @@ func WriteFile(path string, opt Options) error {
 	return writeFile(path, opt, defaultStart(opt.Seed))
 }
 
-func writeFile(path string, opt Options, start int64) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err = write(f, opt, start); err != nil {
-		return err
-	}
-	// CreateTemp makes the file private; a session file is an ordinary one.
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+func writeFile(path string, opt Options, start int64) error {
+	return atomicfile.Write(path, func(w io.Writer) error { return write(w, opt, start) })
 }
 
 // defaultStart places a session somewhere in 2026, decided by the seed.
