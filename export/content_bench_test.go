@@ -6,6 +6,14 @@ import (
 	"time"
 )
 
+// withoutBlockCache turns the rendered-block cache off for a benchmark:
+// with it, every iteration after the first would measure a map lookup.
+func withoutBlockCache(b *testing.B) {
+	saved := blockCache
+	blockCache = newCodeCache(0)
+	b.Cleanup(func() { blockCache = saved })
+}
+
 // repeatTo repeats unit until the result is at least n bytes.
 func repeatTo(unit string, n int) string {
 	return strings.Repeat(unit, n/len(unit)+1)
@@ -148,6 +156,7 @@ const benchANSIUnit = "\x1b[1m=== RUN\x1b[0m   TestLoad/large_session\n" +
 // with its fenced Go blocks (Mixed, where chroma takes most of the time)
 // and without them (Prose).
 func BenchmarkRenderMarkdown(b *testing.B) {
+	withoutBlockCache(b)
 	prose, _, _ := strings.Cut(benchMarkdownUnit, "```go")
 	for _, tc := range []struct{ name, unit string }{
 		{"Mixed", benchMarkdownUnit},
@@ -177,7 +186,7 @@ func BenchmarkHighlight(b *testing.B) {
 			l := lexerForLang(tc.lang)
 			b.SetBytes(int64(len(code)))
 			for b.Loop() {
-				renderCode(code, l, 0, time.Minute)
+				renderCodeNow(code, l, 0, time.Minute, len(code))
 			}
 		})
 	}

@@ -38,6 +38,7 @@ var generated = func() func(size int64) ([]byte, *session.Session) {
 // BenchmarkExportLarge renders a generated 5 MB session to HTML: every
 // stage but loading. MB/s counts the session's bytes.
 func BenchmarkExportLarge(b *testing.B) {
+	withoutBlockCache(b)
 	data, s := generated(5 << 20)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()

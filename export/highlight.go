@@ -584,6 +584,9 @@ func (c *codeCache) get(k [sha256.Size]byte) ([]byte, bool) {
 }
 
 func (c *codeCache) put(k [sha256.Size]byte, b []byte) {
+	if len(b) > c.max {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.size+len(b) > c.max {
