@@ -14,4 +14,4 @@ require (
 	golang.org/x/net v0.62.0
 )
 
-require github.com/dlclark/regexp2/v2 v2.2.1 // indirect
+require github.com/dlclark/regexp2/v2 v2.12.0
