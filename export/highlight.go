@@ -16,6 +16,7 @@ import (
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
 	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/alecthomas/chroma/v2/styles"
+	"github.com/piexport/piexport/internal/fastlex"
 )
 
 const (
@@ -72,6 +73,10 @@ var cssFormatter = chromahtml.New(
 type cachedLexer struct{ lexer chroma.Lexer }
 
 var (
+	// wrapLexer speeds chroma's lexers up, with the same tokens; the
+	// tests swap it out to compare pages with chroma's own lexers.
+	wrapLexer = fastlex.Wrap
+
 	lexerCache     sync.Map // string -> cachedLexer
 	lexerCacheSize atomic.Int64
 )
@@ -85,7 +90,7 @@ func cacheLexer(key string, find func() chroma.Lexer) chroma.Lexer {
 		if l.Config().Name == "plaintext" {
 			l = nil
 		} else {
-			l = chroma.Coalesce(l)
+			l = chroma.Coalesce(wrapLexer(l))
 		}
 	}
 	if lexerCacheSize.Load() < lexerCacheMax {

@@ -1,13 +1,17 @@
 package export
 
 import (
+	"bytes"
 	"errors"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/alecthomas/chroma/v2"
+
+	"github.com/piexport/piexport/session"
 )
 
 func TestHighlightKnownLanguages(t *testing.T) {
@@ -293,6 +297,50 @@ func TestChromaCSSDarkOverridesLight(t *testing.T) {
 			if !strings.Contains(body, " "+d.prop+":") {
 				t.Errorf("%s: dark rule %q does not set %s", sel, body, d.prop)
 			}
+		}
+	}
+}
+
+// TestFastLexerSamePages exports every corpus session and a generated one
+// with fastlex and with chroma's own lexers and wants the same bytes.
+func TestFastLexerSamePages(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/corpus/*.jsonl")
+	var sessions []*session.Session
+	var names []string
+	for _, file := range files {
+		if s, err := session.Load(file); err == nil {
+			sessions = append(sessions, s)
+			names = append(names, filepath.Base(file))
+		}
+	}
+	if len(sessions) < 10 {
+		t.Fatalf("only %d corpus sessions load", len(sessions))
+	}
+	_, gen := generated(1 << 20) // every language sessiongen writes
+	sessions = append(sessions, gen)
+	names = append(names, "generated 1 MB")
+	render := func() [][]byte {
+		lexerCache.Clear()
+		lexerCacheSize.Store(0)
+		blockCache = newCodeCache(blockCacheMaxBytes)
+		var pages [][]byte
+		for _, s := range sessions {
+			var b bytes.Buffer
+			if err := WriteHTML(&b, s, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			pages = append(pages, b.Bytes())
+		}
+		return pages
+	}
+	fast := render()
+	saved := wrapLexer
+	wrapLexer = func(l chroma.Lexer) chroma.Lexer { return l }
+	defer func() { wrapLexer = saved; render() }()
+	plain := render()
+	for i, name := range names {
+		if !bytes.Equal(fast[i], plain[i]) {
+			t.Errorf("%s: the page differs with chroma's own lexers", name)
 		}
 	}
 }

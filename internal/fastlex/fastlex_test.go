@@ -1,0 +1,180 @@
+package fastlex
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/alecthomas/chroma/v2"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/google/go-cmp/cmp"
+)
+
+// sample is a text and the name of the lexer for it.
+type sample struct{ lexer, text string }
+
+// samples returns chroma's own lexer test inputs (NAME.actual, lexed by
+// the lexer called NAME, from the module cache) and ours in testdata
+// (LEXER[-VARIANT].txt), for the languages chroma has no input for.
+func samples(t testing.TB) map[string]sample {
+	t.Helper()
+	all := map[string]sample{}
+	for name, text := range chromaTestdata(t) {
+		all[name] = sample{name, text}
+	}
+	files, err := filepath.Glob(filepath.Join("testdata", "*.txt"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no samples in testdata: %v", err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := strings.TrimSuffix(filepath.Base(f), ".txt")
+		lexer, _, _ := strings.Cut(name, "-")
+		all[name] = sample{lexer, string(b)}
+	}
+	return all
+}
+
+// chromaTestdata returns chroma's own lexer test inputs by name.
+func chromaTestdata(t testing.TB) map[string]string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/alecthomas/chroma/v2").Output()
+	if err != nil {
+		t.Fatalf("finding chroma's module: %v", err)
+	}
+	dir := filepath.Join(strings.TrimSpace(string(out)), "lexers", "testdata")
+	files, err := filepath.Glob(filepath.Join(dir, "*.actual"))
+	if err != nil || len(files) < 100 {
+		t.Fatalf("chroma's test inputs in %s: %d files, %v", dir, len(files), err)
+	}
+	inputs := map[string]string{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs[strings.TrimSuffix(filepath.Base(f), ".actual")] = string(b)
+	}
+	return inputs
+}
+
+// tokens lexes text with l; a panic is reported as a token so the two
+// lexers can be compared on it too.
+func tokens(l chroma.Lexer, text string) (toks []chroma.Token, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			toks, err = nil, nil
+			toks = append(toks, chroma.Token{Type: chroma.Error, Value: "panic"})
+		}
+	}()
+	return chroma.Tokenise(l, nil, text)
+}
+
+// TestSameTokensAsChroma lexes every sample whose lexer fastlex takes
+// over and wants exactly chroma's tokens.
+func TestSameTokensAsChroma(t *testing.T) {
+	wrapped := 0
+	for name, s := range samples(t) {
+		l, text := lexers.Get(s.lexer), s.text
+		if l == nil {
+			if !strings.Contains(name, ".") {
+				t.Errorf("%s: chroma has no lexer %q", name, s.lexer)
+			}
+			continue
+		}
+		fast := Wrap(l)
+		if fast == l {
+			continue
+		}
+		wrapped++
+		want, werr := tokens(l, text)
+		got, gerr := tokens(fast, text)
+		if (werr == nil) != (gerr == nil) {
+			t.Errorf("%s: chroma's error %v, fastlex's %v", name, werr, gerr)
+			continue
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: tokens differ (-chroma +fastlex):\n%s", name, diff)
+		}
+	}
+	if wrapped < 130 {
+		t.Errorf("only %d of chroma's lexers were taken over; want most of them", wrapped)
+	}
+}
+
+// TestWrapTakesOverCommonLexers guards against chroma changing how its
+// registry wraps lexers, which would silently turn fastlex off.
+func TestWrapTakesOverCommonLexers(t *testing.T) {
+	for _, name := range []string{"go", "rust", "python", "typescript", "bash", "sql", "json", "yaml"} {
+		l := lexers.Get(name)
+		if w := Wrap(l); w == l {
+			t.Errorf("Wrap(%s) returned chroma's lexer unchanged", name)
+		}
+	}
+}
+
+// BenchmarkLex lexes ~100 KB of chroma's own test inputs with chroma and
+// with fastlex. MB/s counts the source's bytes.
+func BenchmarkLex(b *testing.B) {
+	inputs := samples(b)
+	for _, name := range []string{"go", "rust", "python", "typescript", "bash", "sql", "yaml", "json"} {
+		in := inputs[name].text
+		if in == "" {
+			b.Fatalf("no sample for %s", name)
+		}
+		text := strings.Repeat(in, 100<<10/len(in)+1)
+		l := lexers.Get(inputs[name].lexer)
+		for _, tc := range []struct {
+			impl  string
+			lexer chroma.Lexer
+		}{{"chroma", l}, {"fastlex", Wrap(l)}} {
+			b.Run(name+"/"+tc.impl, func(b *testing.B) {
+				b.SetBytes(int64(len(text)))
+				for b.Loop() {
+					if _, err := chroma.Tokenise(tc.lexer, nil, text); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// fuzzLexers are the lexers FuzzSameTokens compares: those sessions use
+// most, and some with unusual machinery (case-insensitive rules, heredocs,
+// nested lexers).
+var fuzzLexers = []string{
+	"go", "rust", "python", "typescript", "javascript", "bash", "sql", "mysql",
+	"yaml", "json", "c", "cpp", "java", "ruby", "css", "html", "toml", "diff",
+	"docker", "makefile", "php", "kotlin", "swift", "lua", "nix", "hcl",
+}
+
+// FuzzSameTokens wants fastlex and chroma to agree on any text.
+func FuzzSameTokens(f *testing.F) {
+	inputs := samples(f)
+	for i, name := range fuzzLexers {
+		if in, ok := inputs[name]; ok {
+			f.Add(uint8(i), in.text[:min(len(in.text), 4096)])
+		}
+	}
+	f.Fuzz(func(t *testing.T, which uint8, text string) {
+		name := fuzzLexers[int(which)%len(fuzzLexers)]
+		l := lexers.Get(name)
+		if l == nil {
+			t.Fatalf("no lexer %q", name)
+		}
+		want, werr := tokens(l, text)
+		got, gerr := tokens(Wrap(l), text)
+		if (werr == nil) != (gerr == nil) {
+			t.Fatalf("%s: chroma's error %v, fastlex's %v", name, werr, gerr)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("%s: tokens differ (-chroma +fastlex):\n%s", name, diff)
+		}
+	})
+}
