@@ -90,6 +90,11 @@ type state struct {
 	starts []firstChars
 	ascii  [utf8.RuneSelf][]int
 	all    []int // every rule, in order: for non-ASCII characters
+	// Per rule: its capture groups' numbers and names in chroma's order,
+	// and whether anything may read the named groups.
+	groupNums  [][]int
+	groupNames [][]string
+	named      []bool
 }
 
 // Config implements chroma.Lexer.
@@ -173,6 +178,14 @@ restart:
 			pattern := strings.TrimPrefix(r.Regexp.String(), `\G`)
 			s.starts[i] = startsOf(pattern)
 			s.all = append(s.all, i)
+			nums := r.Regexp.GetGroupNumbers()
+			names := make([]string, len(nums))
+			for j, num := range nums {
+				names[j] = r.Regexp.GroupNameFromNumber(num)
+			}
+			s.groupNums = append(s.groupNums, nums)
+			s.groupNames = append(s.groupNames, names)
+			s.named = append(s.named, emitterReadsNamed(r.Type) || mutatorReadsNamed(r.Mutator))
 		}
 		for c := range utf8.RuneSelf {
 			for i := range rs {
@@ -295,31 +308,101 @@ func (it *iterator) drain() (chroma.Token, bool) {
 	return chroma.Token{}, false
 }
 
-// match is chroma's matchRules over the rules that can start at pos.
+// match is chroma's matchRules over the rules that can start at pos. It
+// reads each match through regexp2's MatchView, which allocates nothing
+// for the attempts that fail, and builds the named groups only for rules
+// whose emitter or mutator might read them.
 func (s *state) match(text []rune, pos int) (int, *chroma.CompiledRule, []string, map[string]string) {
 	c := text[pos]
 	candidates := s.all
 	if c < utf8.RuneSelf {
 		candidates = s.ascii[c]
 	}
+	var groups []string
+	var nums []int
+	read := func(m regexp2.MatchView) bool {
+		if at, _, ok := m.GroupRange(0); !ok || at != pos {
+			return false
+		}
+		groups = make([]string, len(nums))
+		for j, num := range nums {
+			if at, n, ok := m.GroupRange(num); ok {
+				groups[j] = string(text[at : at+n])
+			}
+		}
+		return false
+	}
 	for _, i := range candidates {
 		if c >= utf8.RuneSelf && !s.starts[i].may(c) {
 			continue
 		}
 		rule := s.rules[i]
-		m, err := rule.Regexp.FindRunesMatchStartingAt(text, pos)
-		if m == nil || err != nil || m.RuneIndex != pos {
+		nums = s.groupNums[i]
+		if err := rule.Regexp.FindRunesMatches(text, pos, read); err != nil || groups == nil {
+			groups = nil
 			continue
 		}
-		groups := []string{}
-		named := make(map[string]string)
-		for _, g := range m.Groups() {
-			named[g.Name] = g.String()
-			groups = append(groups, g.String())
+		var named map[string]string
+		if s.named[i] {
+			named = make(map[string]string, len(groups))
+			for j, g := range groups {
+				named[s.groupNames[i][j]] = g
+			}
 		}
 		return i, rule, groups, named
 	}
 	return 0, &chroma.CompiledRule{}, nil, nil
+}
+
+// Emitters and mutators of chroma's own whose behaviour is known: none of
+// them reads LexerState.NamedGroups. Anything else (an EmitterFunc such
+// as ByGroupNames, a lexer's own MutatorFunc) may.
+var (
+	byGroupsType     = reflect.TypeOf(chroma.ByGroups())
+	multiMutatorType = reflect.TypeOf(chroma.Mutators())
+	plainEmitters    = typesOf(chroma.Using(""), chroma.UsingSelf(""), chroma.UsingByGroup(0, 0))
+	plainMutators    = typesOf(chroma.Push(), chroma.Pop(1), chroma.Include(""), chroma.Combined())
+)
+
+func typesOf(values ...any) map[reflect.Type]bool {
+	types := map[reflect.Type]bool{}
+	for _, v := range values {
+		types[reflect.TypeOf(v)] = true
+	}
+	return types
+}
+
+func emitterReadsNamed(e chroma.Emitter) bool {
+	switch {
+	case e == nil:
+		return false
+	case reflect.TypeOf(e) == byGroupsType:
+		for _, sub := range reflect.ValueOf(e).Elem().FieldByName("Emitters").Interface().(chroma.Emitters) {
+			if emitterReadsNamed(sub) {
+				return true
+			}
+		}
+		return false
+	}
+	if _, ok := e.(chroma.TokenType); ok {
+		return false
+	}
+	return !plainEmitters[reflect.TypeOf(e)]
+}
+
+func mutatorReadsNamed(m chroma.Mutator) bool {
+	switch {
+	case m == nil:
+		return false
+	case reflect.TypeOf(m) == multiMutatorType:
+		for _, sub := range reflect.ValueOf(m).Elem().FieldByName("Mutators").Interface().([]chroma.Mutator) {
+			if mutatorReadsNamed(sub) {
+				return true
+			}
+		}
+		return false
+	}
+	return !plainMutators[reflect.TypeOf(m)]
 }
 
 // firstChars is what a rule's match can start with.

@@ -178,3 +178,42 @@ func FuzzSameTokens(f *testing.F) {
 		}
 	})
 }
+
+// TestReadsNamedGroups checks which emitters and mutators are taken to
+// read LexerState.NamedGroups: fastlex leaves them out for the others.
+func TestReadsNamedGroups(t *testing.T) {
+	byNames := chroma.ByGroupNames(map[string]chroma.Emitter{"x": chroma.Keyword})
+	for _, tc := range []struct {
+		name    string
+		emitter chroma.Emitter
+		want    bool
+	}{
+		{"none", nil, false},
+		{"token type", chroma.Keyword, false},
+		{"by groups", chroma.ByGroups(chroma.Text, chroma.Keyword), false},
+		{"using", chroma.Using("go"), false},
+		{"by group names", byNames, true},
+		{"by groups holding by group names", chroma.ByGroups(chroma.Text, byNames), true},
+		{"a function", chroma.EmitterFunc(func([]string, *chroma.LexerState) chroma.Iterator { return nil }), true},
+	} {
+		if got := emitterReadsNamed(tc.emitter); got != tc.want {
+			t.Errorf("emitter %s: reads named groups = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		name    string
+		mutator chroma.Mutator
+		want    bool
+	}{
+		{"none", nil, false},
+		{"push", chroma.Push("root"), false},
+		{"pop", chroma.Pop(1), false},
+		{"several", chroma.Mutators(chroma.Push("a"), chroma.Pop(1)), false},
+		{"a function", chroma.MutatorFunc(func(*chroma.LexerState) error { return nil }), true},
+		{"several with a function", chroma.Mutators(chroma.Push("a"), chroma.MutatorFunc(func(*chroma.LexerState) error { return nil })), true},
+	} {
+		if got := mutatorReadsNamed(tc.mutator); got != tc.want {
+			t.Errorf("mutator %s: reads named groups = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
