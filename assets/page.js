@@ -64,6 +64,16 @@
       if (k !== undefined) entryEls[k] = articles[i];
     }
 
+    // The page shows the entries in tree order through the slots of a
+    // declarative shadow root, whatever their order in the file (the end
+    // of the path comes first: see pageView.Order in export/view.go). A
+    // browser without declarative shadow DOM leaves the slots inert, so
+    // the entries are put in order here instead.
+    var entriesEl = doc.getElementById('entries');
+    if (entriesEl && !entriesEl.shadowRoot) {
+      for (i = 0; i < n; i++) if (entryEls[i]) entriesEl.appendChild(entryEls[i]);
+    }
+
     // Children come oldest first, so the last one seen is the newest.
     var lastChild = new Int32Array(n).fill(-1);
     for (i = 0; i < n; i++) {
@@ -154,18 +164,105 @@
       scrollPending = true;
       requestAnimationFrame(function () {
         scrollPending = false;
-        var main = doc.getElementById('entries');
-        if (!main) return;
-        var box = main.getBoundingClientRect();
+        if (!entriesEl) return;
+        var box = entriesEl.getBoundingClientRect();
         var hit = doc.elementFromPoint(box.left + box.width / 2, innerHeight / 2);
         readyAround(hit && hit.closest('article[data-entry]'));
       });
     }, { passive: true });
 
+    // ---- packed bodies --------------------------------------------------
+
+    // The bodies of entries off the path in view come gzipped, in chunks
+    // at the end of the page (see export/pack.go): hidden at load, they
+    // cost the page almost nothing to parse. A chunk is unpacked the first
+    // time one of its entries is shown. DecompressionStream is
+    // asynchronous, so showing such an entry waits for it, with the
+    // entries marked busy meanwhile.
+    var chunks = new Map(); // index -> Uint8Array, a Promise, or 'failed'
+    function packedRef(el) {
+      var body = el && el.querySelector(':scope > .entry-body[data-packed]');
+      if (!body) return null;
+      var parts = body.getAttribute('data-packed').split(':');
+      return { body: body, chunk: Number(parts[0]), off: Number(parts[1]), len: Number(parts[2]) };
+    }
+    function unpackChunk(k) {
+      var el = doc.getElementById('pack-' + k);
+      if (!el || typeof DecompressionStream === 'undefined' || typeof TextDecoder === 'undefined') {
+        return Promise.reject(new Error('cannot unpack'));
+      }
+      var bin = atob(el.textContent.replace(/-/g, '+').replace(/_/g, '/'));
+      var bytes = new Uint8Array(bin.length);
+      for (var j = 0; j < bin.length; j++) bytes[j] = bin.charCodeAt(j);
+      var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+      return new Response(stream).arrayBuffer().then(function (buf) { return new Uint8Array(buf); });
+    }
+    function fillPacked(r) {
+      var data = chunks.get(r.chunk);
+      r.body.removeAttribute('data-packed');
+      if (data instanceof Uint8Array) {
+        var t = doc.createElement('template');
+        t.innerHTML = new TextDecoder().decode(data.subarray(r.off, r.off + r.len));
+        r.body.appendChild(t.content);
+      } else {
+        var p = doc.createElement('p');
+        p.className = 'unpack-failed';
+        p.textContent = 'This browser could not unpack this entry (it needs DecompressionStream).';
+        r.body.appendChild(p);
+      }
+    }
+    // unpack fills the bodies of els that are still packed, then calls
+    // done: at once when their chunks are unpacked already, else later.
+    function unpack(els, done) {
+      var refs = [];
+      var need = [];
+      for (var j = 0; j < els.length; j++) {
+        var r = packedRef(els[j]);
+        if (!r) continue;
+        refs.push(r);
+        var c = chunks.get(r.chunk);
+        if (!(c instanceof Uint8Array) && c !== 'failed' && need.indexOf(r.chunk) < 0) need.push(r.chunk);
+      }
+      function fill() {
+        for (var j = 0; j < refs.length; j++) if (refs[j].body.hasAttribute('data-packed')) fillPacked(refs[j]);
+        done();
+      }
+      if (!need.length) { fill(); return; }
+      if (entriesEl) entriesEl.setAttribute('aria-busy', 'true');
+      Promise.all(need.map(function (k) {
+        var p = chunks.get(k);
+        if (!p) {
+          p = unpackChunk(k).then(
+            function (bytes) { chunks.set(k, bytes); },
+            function () { chunks.set(k, 'failed'); });
+          chunks.set(k, p);
+        }
+        return p;
+      })).then(function () {
+        if (entriesEl) entriesEl.removeAttribute('aria-busy');
+        fill();
+      });
+    }
+
     // Shows root..end and hides everything else, touching only the
-    // entries that change.
-    function showPath(end) {
+    // entries that change, then calls then (if given). Entries still
+    // packed are unpacked first; a later call supersedes a pending one.
+    var showing = 0;
+    function showPath(end, then) {
       var next = pathTo(end);
+      var coming = [];
+      for (var j = 0; j < next.length; j++) {
+        if (!onPath[next[j]] && entryEls[next[j]]) coming.push(entryEls[next[j]]);
+      }
+      var turn = ++showing;
+      unpack(coming, function () {
+        if (turn !== showing) return;
+        switchPath(next);
+        if (then) then();
+      });
+    }
+
+    function switchPath(next) {
       var shown = [];
       var mark = new Uint8Array(n);
       var j, e;
@@ -219,19 +316,27 @@
     // Opens entry i: keeps the current path when i is on it, otherwise
     // shows the path through i down to the newest leaf below it.
     function open(i, how) {
-      if (!onPath[i]) showPath(newestLeaf(i));
-      select(i);
-      if (how.hash) setHash(ids[i]);
-      scrollToEntry(i, how.flash);
-      revealNode(i);
+      function go() {
+        select(i);
+        if (how.hash) setHash(ids[i]);
+        scrollToEntry(i, how.flash);
+        revealNode(i);
+      }
+      if (onPath[i]) {
+        showing++; // a switch still unpacking is overtaken
+        go();
+      } else {
+        showPath(newestLeaf(i), go);
+      }
     }
 
     function reset() {
-      showPath(viewEnd);
-      select(viewEnd);
-      setHash(null);
-      scrollToEntry(viewEnd, false);
-      revealNode(viewEnd);
+      showPath(viewEnd, function () {
+        select(viewEnd);
+        setHash(null);
+        scrollToEntry(viewEnd, false);
+        revealNode(viewEnd);
+      });
     }
 
     function scrollToEntry(i, flash) {
@@ -608,11 +713,10 @@
     applyTree();
     for (i = 0; i < pathList.length; i++) later(entryEls[pathList[i]]);
     var target = hashIndex();
+    showPath(viewEnd);
     if (target >= 0) {
-      showPath(viewEnd);
       open(target, { hash: false, flash: true });
     } else {
-      showPath(viewEnd);
       select(viewEnd);
       revealNode(viewEnd);
     }

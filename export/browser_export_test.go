@@ -45,7 +45,7 @@ func TestBrowserRealExports(t *testing.T) {
 			t.Fatalf("at load %v are visible, want the leaf path %v", got, want)
 		}
 		other := s.Entry("6eea0e7d") // the end of the first branch
-		tab.do(chromedp.Click(nodeSelector("6eea0e7d")))
+		tab.click(nodeSelector("6eea0e7d"))
 		tab.waitJS(`document.querySelector('[data-entry="6eea0e7d"]').checkVisibility()`)
 		if got, want := tab.visibleEntries(), pathIDs(s, other); !slices.Equal(got, want) {
 			t.Errorf("after the click %v are visible, want %v", got, want)
@@ -74,6 +74,11 @@ func TestBrowserRealExports(t *testing.T) {
 		tab.press("o")
 		for _, e := range s.Entries {
 			tab.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-tree-node="'+CSS.escape(` + jsString(e.ID) + `)+'"]').click()`))
+			tab.settle()
+		}
+		// Every entry has been shown, so every packed body is now DOM.
+		if n := browserEval[int](tab, `document.querySelectorAll('[data-packed]').length`); n != 0 {
+			t.Errorf("%d bodies are still packed after every entry was shown", n)
 		}
 		if browserEval[bool](tab, `typeof window.__xss !== 'undefined'`) {
 			t.Errorf("session text ran as script: window.__xss = %v", browserEval[any](tab, `window.__xss`))
@@ -101,8 +106,14 @@ func TestBrowserRealExports(t *testing.T) {
 		if err := os.WriteFile(path, page, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		// A deep link makes its entry ready at once...
+		// The file holds the end of the path first; the page shows the
+		// path in order all the same.
 		tab := newBrowserTab(t, browser)
+		tab.do(chromedp.Navigate("file://" + path))
+		if got, want := tab.visibleEntries(), pathIDs(s, s.Leaf); !slices.Equal(got, want) {
+			t.Errorf("the path shows out of order: %d entries, first %v, want %d from %v", len(got), got[:min(3, len(got))], len(want), want[:3])
+		}
+		// A deep link makes its entry ready at once...
 		tab.do(chromedp.Navigate("file://" + path + "#" + middle.ID))
 		if browserEval[bool](tab, lazy(middle)+` !== null`) {
 			t.Errorf("the deep-linked entry is still lazy")

@@ -84,6 +84,21 @@ func browserEval[T any](tb *browserTab, expr string, opts ...chromedp.EvaluateOp
 	return v
 }
 
+// click clicks the element sel finds and waits until the page has shown
+// what the click asked for: entries whose bodies were packed are
+// unpacked asynchronously, with #entries marked aria-busy meanwhile.
+func (tb *browserTab) click(sel chromedp.CSS) {
+	tb.t.Helper()
+	tb.do(chromedp.Click(sel))
+	tb.settle()
+}
+
+// settle waits until no entry is being unpacked.
+func (tb *browserTab) settle() {
+	tb.t.Helper()
+	tb.waitJS(`!document.getElementById('entries').hasAttribute('aria-busy')`)
+}
+
 // waitJS polls expr until it is true; it fails the test after two seconds.
 func (tb *browserTab) waitJS(expr string) {
 	tb.t.Helper()
@@ -97,10 +112,11 @@ func (tb *browserTab) waitJS(expr string) {
 }
 
 // visibleEntries lists the entries the reader can see (rendered, not
-// display:none), in page order.
+// display:none), from the top of the page down: the order they are shown
+// in, which is not their order in the file.
 func (tb *browserTab) visibleEntries() []string {
 	tb.t.Helper()
-	return browserEval[[]string](tb, `Array.from(document.querySelectorAll('article[data-entry]')).filter(a => a.checkVisibility()).map(a => a.dataset.entry)`)
+	return browserEval[[]string](tb, `Array.from(document.querySelectorAll('article[data-entry]')).filter(a => a.checkVisibility()).map(a => [a.getBoundingClientRect().top, a.dataset.entry]).sort((x, y) => x[0] - y[0]).map(x => x[1])`)
 }
 
 // visibleNodes lists the tree nodes that are rendered.

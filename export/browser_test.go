@@ -109,7 +109,7 @@ func TestBrowser(t *testing.T) {
 		tb.open(url, v)
 
 		// b2 lies on the oldest branch; its newest leaf is b3.
-		tb.do(chromedp.Click(nodeSelector("b2")))
+		tb.click(nodeSelector("b2"))
 		checkEntries(tb, samplePath(v, "b3"))
 		text := browserEval[string](tb, `document.querySelector('#entries').innerText`)
 		if !strings.Contains(text, "ALPHA-MARK") || strings.Contains(text, "GAMMA-MARK") {
@@ -127,17 +127,17 @@ func TestBrowser(t *testing.T) {
 		checkPathTokens(tb, "b3")
 
 		// The middle branch, through the entry whose id is hostile.
-		tb.do(chromedp.Click(nodeSelector("c1")))
+		tb.click(nodeSelector("c1"))
 		checkEntries(tb, samplePath(v, "c6"))
 
 		// A node already on the path keeps the path and only scrolls.
-		tb.do(chromedp.Click(nodeSelector("r0")))
+		tb.click(nodeSelector("r0"))
 		checkEntries(tb, samplePath(v, "c6"))
 		if hash := browserEval[string](tb, `location.hash`); hash != "#r0" {
 			t.Errorf("hash = %q, want #r0", hash)
 		}
 
-		tb.do(chromedp.Click(chromedp.ID("to-leaf")))
+		tb.click(chromedp.CSS("#to-leaf"))
 		checkEntries(tb, leafPath)
 		checkPathTokens(tb, "d6")
 		if hash := browserEval[string](tb, `location.hash`); hash != "" {
@@ -176,7 +176,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("search and escape", func(t *testing.T) {
 		tb := newBrowserTab(t, browser)
 		tb.open(url, v)
-		tb.do(chromedp.Click(nodeSelector("b2")))
+		tb.click(nodeSelector("b2"))
 		tb.press("/")
 		if focused := browserEval[string](tb, `document.activeElement.id`); focused != "tree-search" {
 			t.Fatalf("'/' focused %q, want the search box", focused)
@@ -260,7 +260,7 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("dark background %s equals the light one", bg)
 		}
 		tb.shot("wide-dark")
-		tb.do(chromedp.Click(nodeSelector("c3")))
+		tb.click(nodeSelector("c3"))
 		tb.shot("wide-dark-branch")
 	})
 
@@ -280,7 +280,7 @@ func TestBrowser(t *testing.T) {
 		tb.waitJS(`document.getElementById('sidebar').getBoundingClientRect().left >= 0`)
 		tb.waitJS(`getComputedStyle(document.getElementById('sidebar')).visibility === 'visible'`)
 		tb.shot("narrow-tree")
-		tb.do(chromedp.Click(nodeSelector("b2")))
+		tb.click(nodeSelector("b2"))
 		tb.waitJS(offCanvas)
 		checkEntries(tb, samplePath(v, "b3"))
 		if sw := browserEval[int](tb, `document.documentElement.scrollWidth`); sw > 390 {
@@ -371,7 +371,7 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("%d controls that need the script are visible", shown)
 		}
 		// A tree link still shows its entry, even one off the path.
-		tb.do(chromedp.Click(nodeSelector("b2")))
+		tb.click(nodeSelector("b2"))
 		if got := tb.visibleEntries(); !slices.Contains(got, "b2") {
 			t.Errorf("after following the link to b2 without script, visible entries are %v", got)
 		}

@@ -118,7 +118,11 @@ func writePage(w io.Writer, v *pageView) error {
 		return fmt.Errorf("render page: index: %w", err)
 	}
 	bw := bufio.NewWriterSize(w, 256<<10)
-	data := pageData{pageView: v, Index: index, CSS: a.css, JS: a.js, CSP: a.csp}
+	stop := make(chan struct{})
+	defer close(stop)
+	view := *v
+	view.stop = stop
+	data := pageData{pageView: &view, Index: index, CSS: a.css, JS: a.js, CSP: a.csp}
 	if v.FollowURL != "" {
 		// A served page also loads the server's follow script, which
 		// listens to an event stream from the same origin.

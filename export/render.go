@@ -74,7 +74,7 @@ func (p *Page) Write(w io.Writer) error {
 	stop := make(chan struct{})
 	defer close(stop)
 	v := *p.v
-	v.stream = p.r.renderStream(p.nodes, v.Entries, stop)
+	v.stream = p.r.renderStream(p.nodes, v.Entries, v.Order, stop)
 	v.Entries = nil
 	return writePage(w, &v)
 }
@@ -178,6 +178,20 @@ func preparePage(s *session.Session, opt Options) (*pageView, *sessionRenderer, 
 	if view != nil {
 		v.Index.View = pos[view]
 	}
+	// The entries ready to show come first in the page, the rest after
+	// them; the page shows them in tree order all the same (see
+	// pageView.Order).
+	v.Order = make([]int, 0, len(nodes))
+	for i, n := range nodes {
+		if eager[n.Entry] {
+			v.Order = append(v.Order, i)
+		}
+	}
+	for i, n := range nodes {
+		if !eager[n.Entry] {
+			v.Order = append(v.Order, i)
+		}
+	}
 	v.Header = r.header(sum, path)
 	return v, r, nodes, nil
 }
@@ -188,7 +202,7 @@ func preparePage(s *session.Session, opt Options) (*pageView, *sessionRenderer, 
 func (r *sessionRenderer) renderAll(nodes []session.Node, out []entryView) {
 	stop := make(chan struct{})
 	defer close(stop)
-	for range r.renderStream(nodes, out, stop) {
+	for range r.renderStream(nodes, out, nil, stop) {
 	}
 }
 
@@ -200,10 +214,17 @@ const eagerTail = 100
 const renderWindow = 256
 
 // renderStream renders the entries' bodies on every core and yields the
-// entries in order. A stream's entry is released once yielded, so only
+// entries in order: the order of their indexes in order, or of entries
+// when order is nil. A stream's entry is released once yielded, so only
 // the window between the writer and the fastest worker is held. Closing
 // stop ends the stream early.
-func (r *sessionRenderer) renderStream(nodes []session.Node, entries []entryView, stop <-chan struct{}) <-chan entryView {
+func (r *sessionRenderer) renderStream(nodes []session.Node, entries []entryView, order []int, stop <-chan struct{}) <-chan entryView {
+	if order == nil {
+		order = make([]int, len(entries))
+		for i := range order {
+			order[i] = i
+		}
+	}
 	out := make(chan entryView)
 	jobs := make(chan int)
 	done := make([]chan struct{}, len(entries))
@@ -213,7 +234,7 @@ func (r *sessionRenderer) renderStream(nodes []session.Node, entries []entryView
 	window := make(chan struct{}, renderWindow)
 	go func() { // dispatcher
 		defer close(jobs)
-		for k := range entries {
+		for _, k := range order {
 			select {
 			case window <- struct{}{}:
 			case <-stop:
@@ -236,7 +257,7 @@ func (r *sessionRenderer) renderStream(nodes []session.Node, entries []entryView
 	}
 	go func() { // sender, in order
 		defer close(out)
-		for k := range entries {
+		for _, k := range order {
 			select {
 			case <-done[k]:
 			case <-stop:

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -13,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/net/html"
 
+	"github.com/piexport/piexport/internal/sessiongen"
 	"github.com/piexport/piexport/session"
 )
 
@@ -139,14 +141,18 @@ func TestCorpusExports(t *testing.T) {
 // or event handler the page did not put there itself. It parses the page
 // twice, as browsers with and without JavaScript do: lazy parts are text to
 // the one and HTML to the other.
+// The bodies packed at the end of the page are checked as the script
+// shows them, unpacked into their entries.
 func checkPageIDs(t testing.TB, page []byte) {
 	t.Helper()
-	root, err := html.Parse(bytes.NewReader(page))
-	if err != nil {
-		t.Fatal(err)
+	for _, p := range [][]byte{page, unpackPage(t, page)} {
+		root, err := html.Parse(bytes.NewReader(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkTree(t, root)
+		checkTree(t, parseNoScript(t, p))
 	}
-	checkTree(t, root)
-	checkTree(t, parseNoScript(t, page))
 }
 
 func checkTree(t testing.TB, root *html.Node) {
@@ -175,7 +181,7 @@ func checkTree(t testing.TB, root *html.Node) {
 		switch n.Data {
 		case "script":
 			typ, _ := pageAttr(n, "type")
-			if typ != "application/json" {
+			if typ != "application/json" && typ != packScriptType {
 				scripts++
 			}
 		case "iframe", "object", "embed", "svg", "math", "form", "base", "link":
@@ -249,7 +255,7 @@ func TestGoldenPages(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			page := exportPage(t, loadCorpus(t, tc.file), Options{Leaf: tc.leaf, Home: "/home/dev", Generator: "piexport test"})
 			checkPageIDs(t, page)
-			page = goldenForm(page)
+			page = goldenForm(unpackPage(t, page))
 			path := filepath.Join("../testdata/golden", tc.name)
 			if *update {
 				if err := os.WriteFile(path, page, 0o644); err != nil {
@@ -339,5 +345,44 @@ func TestOneLine(t *testing.T) {
 	}
 	if got := oneLine(strings.Repeat("é", 20), 5); got != "éééé…" || !unicode.IsLetter([]rune(got)[0]) {
 		t.Errorf("%q", got)
+	}
+}
+
+// TestPageWritesPathEndFirst exports a chain longer than eagerTail: the
+// entries ready to show come first in the file, and the slots that order
+// the page list every entry in tree order.
+func TestPageWritesPathEndFirst(t *testing.T) {
+	var buf bytes.Buffer
+	if err := sessiongen.Write(&buf, sessiongen.Options{Seed: 4, Chain: 3 * eagerTail}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := session.Read(&buf, "chain.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := parsePage(t, exportPage(t, s, Options{}))
+	var written, slots []string
+	for _, n := range pageFindAll(doc, pageHasAttr("data-entry")) {
+		id, _ := pageAttr(n, "data-entry")
+		if slot, _ := pageAttr(n, "slot"); slot != id {
+			t.Errorf("entry %q is in slot %q", id, slot)
+		}
+		written = append(written, id)
+	}
+	for _, n := range pageFindAll(doc, func(n *html.Node) bool { return n.Data == "slot" }) {
+		name, _ := pageAttr(n, "name")
+		slots = append(slots, name)
+	}
+	path := pathIDs(s, s.Leaf)
+	if len(path) != 3*eagerTail {
+		t.Fatalf("the path has %d entries, want %d", len(path), 3*eagerTail)
+	}
+	tail := path[len(path)-eagerTail:]
+	want := append(slices.Clone(tail), path[:len(path)-eagerTail]...)
+	if diff := cmp.Diff(want, written); diff != "" {
+		t.Errorf("entries in the file (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(path, slots); diff != "" {
+		t.Errorf("slots (-want +got):\n%s", diff)
 	}
 }

@@ -52,9 +52,21 @@ type pageView struct {
 	// Entries lists every entry in the same order as Tree. A page being
 	// streamed leaves it empty and sets stream instead.
 	Entries []entryView
+	// Order is the order in which the entries are written, as indexes
+	// into Entries; nil means in order. The page shows them in tree order
+	// whatever it is: the entries element holds a declarative shadow root
+	// with one slot per entry, in tree order, and each article names its
+	// slot. So the entries ready to show (the end of the path in view) can
+	// come first in the file and be drawn while the browser is still
+	// reading the long lazy rest.
+	Order []int
 	// stream, when set, yields the entries in order as they are rendered,
 	// so a large page is written without holding every body at once.
 	stream <-chan entryView
+	// packs receives the bodies of the entries off the path (see pack.go)
+	// as EntryStream yields them; stop ends that early.
+	packs *packer
+	stop  <-chan struct{}
 	// Index is the data the script navigates with; it is written as JSON.
 	Index pageIndex
 	// Generator names the program, e.g. "piexport v1.2.0".
@@ -110,6 +122,9 @@ type entryView struct {
 	Lazy  bool
 	Time  time.Time // zero when unknown
 	Label string
+	// Packed, when set, says the body was moved into a packed chunk at
+	// the end of the page (see pack.go), and where it is: Body is empty.
+	Packed string
 	// Ref marks an entry whose content is shown elsewhere (a tool result
 	// shown with its call): the page gives it one quiet line.
 	Ref bool
@@ -142,15 +157,33 @@ type pageIndex struct {
 	View  int                `json:"view"` // the end of the path in view at load
 }
 
-// EntryStream yields the page's entries in order, for the template.
+// EntryStream yields the page's entries in order, for the template, with
+// the bodies off the path packed.
 func (v *pageView) EntryStream() <-chan entryView {
-	if v.stream != nil {
-		return v.stream
+	in := v.stream
+	if in == nil {
+		ch := make(chan entryView, len(v.Entries))
+		if v.Order == nil {
+			for _, e := range v.Entries {
+				ch <- e
+			}
+		} else {
+			for _, k := range v.Order {
+				ch <- v.Entries[k]
+			}
+		}
+		close(ch)
+		in = ch
 	}
-	ch := make(chan entryView, len(v.Entries))
-	for _, e := range v.Entries {
-		ch <- e
+	v.packs = &packer{}
+	return v.packs.pack(in, v.stop)
+}
+
+// Packs returns the packed chunks, for the template. It is complete once
+// the entries from EntryStream are all written.
+func (v *pageView) Packs() []*packChunk {
+	if v.packs == nil {
+		return nil
 	}
-	close(ch)
-	return ch
+	return v.packs.chunks
 }

@@ -1,0 +1,109 @@
+package export
+
+import (
+	"bytes"
+	"compress/flate"
+	"compress/gzip"
+	"encoding/base64"
+	"fmt"
+	"sync"
+)
+
+// Packing: the bodies of entries off the path in view.
+//
+// Those entries are hidden when the page opens, and without JavaScript
+// they stay hidden, so their HTML need not be in the document flow. It is
+// gzipped in chunks and written as base64 at the end of the page, in
+// inert <script type="application/x-piexport-pack"> blocks: on a large
+// session with many branches that takes a third or more of the page's
+// bytes out of what the browser must scan before it can show the leaf,
+// and makes the file several times smaller. page.js unpacks a chunk
+// (DecompressionStream) the first time an entry in it is shown.
+//
+// An entry's body element names its chunk, and the byte offset and length
+// of its HTML in the unpacked chunk: data-packed="CHUNK:OFFSET:LENGTH".
+
+// packChunkBytes is the unpacked size at which a chunk is closed. Larger
+// chunks compress better; smaller ones unpack sooner on a branch switch.
+const packChunkBytes = 256 << 10
+
+// packScriptType is the type of the inert blocks that hold the chunks.
+const packScriptType = "application/x-piexport-pack"
+
+// packChunk is one chunk as written: its index and its gzip data in
+// base64, URL alphabet without padding, so that nothing in it needs
+// escaping in HTML.
+type packChunk struct {
+	Index int
+	Data  string
+}
+
+// packer collects bodies into chunks, in page order. Chunks are
+// compressed in the background, on the cores the renderers leave free.
+type packer struct {
+	raw    bytes.Buffer
+	chunks []*packChunk
+	wg     sync.WaitGroup
+}
+
+// add takes body into the current chunk and returns the reference the
+// page's body element carries.
+func (p *packer) add(body string) string {
+	ref := fmt.Sprintf("%d:%d:%d", len(p.chunks), p.raw.Len(), len(body))
+	p.raw.WriteString(body)
+	if p.raw.Len() >= packChunkBytes {
+		p.flush()
+	}
+	return ref
+}
+
+// flush closes the current chunk, if it holds anything, and starts
+// compressing it.
+func (p *packer) flush() {
+	if p.raw.Len() == 0 {
+		return
+	}
+	c := &packChunk{Index: len(p.chunks)}
+	p.chunks = append(p.chunks, c)
+	raw := bytes.Clone(p.raw.Bytes())
+	p.raw.Reset()
+	p.wg.Go(func() {
+		var z bytes.Buffer
+		// BestSpeed: the text is HTML, which compresses well at any level,
+		// and a page waits for its last chunk.
+		zw, _ := gzip.NewWriterLevel(&z, flate.BestSpeed)
+		// Writes to a bytes.Buffer cannot fail.
+		_, _ = zw.Write(raw)
+		_ = zw.Close()
+		c.Data = base64.RawURLEncoding.EncodeToString(z.Bytes())
+	})
+}
+
+// done flushes the last chunk and waits until every chunk is compressed.
+func (p *packer) done() {
+	p.flush()
+	p.wg.Wait()
+}
+
+// pack passes entries through in order, moving the bodies of those off
+// the path into p. The chunks are complete once the returned channel is
+// closed. Closing stop ends it early.
+func (p *packer) pack(in <-chan entryView, stop <-chan struct{}) <-chan entryView {
+	out := make(chan entryView)
+	go func() {
+		defer close(out)
+		defer p.done()
+		for e := range in {
+			if !e.OnPath && e.Body != "" {
+				e.Packed = p.add(string(e.Body))
+				e.Body = ""
+			}
+			select {
+			case out <- e:
+			case <-stop:
+				return
+			}
+		}
+	}()
+	return out
+}
