@@ -97,6 +97,8 @@ func writeHTML(opt *options, stdout, stderr io.Writer) error {
 		return usagef("give one session file to export (got %d)", len(opt.files))
 	}
 	file := opt.files[0]
+	// Before loading: the loader's burst of allocation sets the peak.
+	limitMemory(file)
 	s, err := session.Load(file)
 	if err != nil {
 		return err
@@ -126,7 +128,6 @@ func writeHTML(opt *options, stdout, stderr io.Writer) error {
 	if out == "" {
 		out = strings.TrimSuffix(filepath.Base(file), filepath.Ext(file)) + ext
 	}
-	limitMemory(file)
 	if err := atomicfile.Write(out, write); err != nil {
 		return fmt.Errorf("writing %s: %w", out, err)
 	}
