@@ -180,11 +180,19 @@
     // asynchronous, so showing such an entry waits for it, with the
     // entries marked busy meanwhile.
     var chunks = new Map(); // index -> Uint8Array, a Promise, or 'failed'
-    function packedRef(el) {
-      var body = el && el.querySelector(':scope > .entry-body[data-packed]');
+    // packedBody[i] is entry i's body while it is still packed: found once,
+    // so a switch to a long path does not query thousands of entries.
+    var packedBody = new Array(n);
+    var packedEls = doc.querySelectorAll('.entry-body[data-packed]');
+    for (i = 0; i < packedEls.length; i++) {
+      k = pos.get(packedEls[i].parentElement.getAttribute('data-entry'));
+      if (k !== undefined) packedBody[k] = packedEls[i];
+    }
+    function packedRef(i) {
+      var body = packedBody[i];
       if (!body) return null;
       var parts = body.getAttribute('data-packed').split(':');
-      return { body: body, chunk: Number(parts[0]), off: Number(parts[1]), len: Number(parts[2]) };
+      return { entry: i, body: body, chunk: Number(parts[0]), off: Number(parts[1]), len: Number(parts[2]) };
     }
     function unpackChunk(k) {
       var el = doc.getElementById('pack-' + k);
@@ -199,6 +207,7 @@
     }
     function fillPacked(r) {
       var data = chunks.get(r.chunk);
+      packedBody[r.entry] = null;
       r.body.removeAttribute('data-packed');
       if (data instanceof Uint8Array) {
         var t = doc.createElement('template');
@@ -211,20 +220,21 @@
         r.body.appendChild(p);
       }
     }
-    // unpack fills the bodies of els that are still packed, then calls
-    // done: at once when their chunks are unpacked already, else later.
-    function unpack(els, done) {
+    // unpack fills the bodies of the entries list names that are still
+    // packed, then calls done: at once when their chunks are unpacked
+    // already, else later.
+    function unpack(list, done) {
       var refs = [];
       var need = [];
-      for (var j = 0; j < els.length; j++) {
-        var r = packedRef(els[j]);
+      for (var j = 0; j < list.length; j++) {
+        var r = packedRef(list[j]);
         if (!r) continue;
         refs.push(r);
         var c = chunks.get(r.chunk);
         if (!(c instanceof Uint8Array) && c !== 'failed' && need.indexOf(r.chunk) < 0) need.push(r.chunk);
       }
       function fill() {
-        for (var j = 0; j < refs.length; j++) if (refs[j].body.hasAttribute('data-packed')) fillPacked(refs[j]);
+        for (var j = 0; j < refs.length; j++) if (packedBody[refs[j].entry]) fillPacked(refs[j]);
         done();
       }
       if (!need.length) { fill(); return; }
@@ -247,46 +257,89 @@
     // Shows root..end and hides everything else, touching only the
     // entries that change, then calls then (if given). Entries still
     // packed are unpacked first; a later call supersedes a pending one.
+    // target is the entry the reader is taken to.
     var showing = 0;
-    function showPath(end, then) {
+    function showPath(end, target, then) {
       var next = pathTo(end);
       var coming = [];
       for (var j = 0; j < next.length; j++) {
-        if (!onPath[next[j]] && entryEls[next[j]]) coming.push(entryEls[next[j]]);
+        if (packedBody[next[j]]) coming.push(next[j]);
       }
       var turn = ++showing;
       unpack(coming, function () {
         if (turn !== showing) return;
-        switchPath(next);
+        switchPath(next, target);
         if (then) then();
       });
     }
 
-    function switchPath(next) {
-      var shown = [];
+    // Showing thousands of entries at once costs the browser more than a
+    // frame should (each gets its boxes built again), so a long path is
+    // shown around the target first and the rest a chunk per frame,
+    // nearest first; scroll anchoring keeps the target in place as
+    // entries above it appear. #entries is aria-busy until all are shown.
+    var SHOW_AT_ONCE = 300;
+    var SHOW_PER_FRAME = 600;
+    var displayed = new Uint8Array(n); // not hidden now
+    for (i = 0; i < n; i++) if (onPath[i]) displayed[i] = 1;
+    var chunkTurn = 0;
+    function display(list, from, to, eager) {
+      for (var j = from; j < to; j++) {
+        var e = list[j];
+        entryEls[e].hidden = false;
+        displayed[e] = 1;
+        if (eager) ready(entryEls[e]);
+        else later(entryEls[e]);
+      }
+    }
+    var pendingShow = null; // { list, done }: entries still to show
+    // showMore shows up to count more pending entries, and reports
+    // whether some are left.
+    function showMore(count) {
+      var p = pendingShow;
+      if (!p) return false;
+      var to = Math.min(p.list.length, p.done + count);
+      display(p.list, p.done, to, false);
+      p.done = to;
+      if (to < p.list.length) return true;
+      pendingShow = null;
+      if (entriesEl) entriesEl.removeAttribute('aria-busy');
+      return false;
+    }
+    function switchPath(next, target) {
+      var turn = ++chunkTurn;
       var mark = new Uint8Array(n);
       var j, e;
       for (j = 0; j < next.length; j++) mark[next[j]] = 1;
       for (j = 0; j < pathList.length; j++) {
         e = pathList[j];
         if (mark[e]) continue;
-        if (entryEls[e]) entryEls[e].hidden = true;
+        if (displayed[e]) { entryEls[e].hidden = true; displayed[e] = 0; }
         if (nodeEls[e]) nodeEls[e].classList.remove('on');
       }
+      var at = next.indexOf(target);
+      if (at < 0) at = next.length - 1;
+      var show = [];
       for (j = 0; j < next.length; j++) {
         e = next[j];
-        if (onPath[e]) continue;
-        if (entryEls[e]) {
-          entryEls[e].hidden = false;
-          shown.push(entryEls[e]);
-        }
-        if (nodeEls[e]) nodeEls[e].classList.add('on');
+        if (!onPath[e] && nodeEls[e]) nodeEls[e].classList.add('on');
+        if (!displayed[e] && entryEls[e]) show.push(j);
       }
+      // Nearest the target first.
+      show.sort(function (a, b) { return Math.abs(a - at) - Math.abs(b - at); });
+      for (j = 0; j < show.length; j++) show[j] = next[show[j]];
       // A branch of ordinary length is made ready at once; a very long one
       // like the page at load, so the switch stays quick.
-      for (j = 0; j < shown.length; j++) {
-        if (shown.length <= READY_AT_ONCE) ready(shown[j]);
-        else later(shown[j]);
+      var eager = show.length <= READY_AT_ONCE;
+      display(show, 0, Math.min(show.length, SHOW_AT_ONCE), eager);
+      pendingShow = null;
+      if (show.length > SHOW_AT_ONCE) {
+        if (entriesEl) entriesEl.setAttribute('aria-busy', 'true');
+        pendingShow = { list: show, done: SHOW_AT_ONCE };
+        requestAnimationFrame(function step() {
+          if (turn !== chunkTurn) return;
+          if (showMore(SHOW_PER_FRAME)) requestAnimationFrame(step);
+        });
       }
       onPath = mark;
       pathList = next;
@@ -326,12 +379,12 @@
         showing++; // a switch still unpacking is overtaken
         go();
       } else {
-        showPath(newestLeaf(i), go);
+        showPath(newestLeaf(i), i, go);
       }
     }
 
     function reset() {
-      showPath(viewEnd, function () {
+      showPath(viewEnd, viewEnd, function () {
         select(viewEnd);
         setHash(null);
         scrollToEntry(viewEnd, false);
@@ -681,6 +734,7 @@
     }
 
     window.addEventListener('beforeprint', function () {
+      showMore(n);
       readyPath();
       var list = doc.querySelectorAll('article.entry:not([hidden]) details:not([open])');
       for (var j = 0; j < list.length; j++) {
@@ -713,7 +767,7 @@
     applyTree();
     for (i = 0; i < pathList.length; i++) later(entryEls[pathList[i]]);
     var target = hashIndex();
-    showPath(viewEnd);
+    showPath(viewEnd, viewEnd);
     if (target >= 0) {
       open(target, { hash: false, flash: true });
     } else {

@@ -2,6 +2,7 @@ package export
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -123,6 +124,37 @@ func TestBrowserRealExports(t *testing.T) {
 		if got := browserEval[string](tab, `document.querySelector('[data-entry=`+jsString(first.ID)+`] .entry-body').textContent`); !strings.Contains(oneLine(got, 1<<20), strings.TrimSuffix(oneLine(first.Message.Text(), 30), "…")) {
 			t.Errorf("the first entry reads %q", got)
 		}
+	})
+
+	t.Run("a long path is shown a chunk at a time, in order", func(t *testing.T) {
+		// A 1,500-entry chain, and a short branch off its tenth entry
+		// written last, so that the branch is the leaf the page opens on.
+		var buf bytes.Buffer
+		if err := sessiongen.Write(&buf, sessiongen.Options{Seed: 5, Chain: 1500}); err != nil {
+			t.Fatal(err)
+		}
+		chain, err := session.Read(bytes.NewReader(buf.Bytes()), "chain.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		fork := chain.Entries[9].ID
+		fmt.Fprintf(&buf, `{"type":"message","id":"branch-1","parentId":%q,"timestamp":"2030-01-01T00:00:00Z","message":{"role":"user","content":"BRANCH-MARK"}}`+"\n", fork)
+		s, err := session.Read(&buf, "branched.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		end := s.Entry(chain.Leaf.ID)
+		tab := newBrowserTab(t, browser)
+		tab.do(chromedp.Navigate(writeExport(t, s, Options{})))
+		if got, want := tab.visibleEntries(), pathIDs(s, s.Leaf); !slices.Equal(got, want) {
+			t.Fatalf("at load %d entries are visible, want the branch's %d", len(got), len(want))
+		}
+		tab.click(nodeSelector(end.ID))
+		if got, want := tab.visibleEntries(), pathIDs(s, end); !slices.Equal(got, want) {
+			t.Errorf("after the click %d entries are visible, want the chain's %d in order", len(got), len(want))
+		}
+		sel := `document.querySelector('[data-entry=` + jsString(end.ID) + `]')`
+		tab.waitJS(`(() => { const r = ` + sel + `.getBoundingClientRect(); return r.height > 0 && r.top < innerHeight && r.bottom > 0 })()`)
 	})
 
 	t.Run("a 30,000-entry chain shows its last message", func(t *testing.T) {

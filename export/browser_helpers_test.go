@@ -73,6 +73,7 @@ func (tb *browserTab) press(key string) {
 		}
 		return nil
 	}))
+	tb.settle()
 }
 
 func browserEval[T any](tb *browserTab, expr string, opts ...chromedp.EvaluateOption) T {
@@ -86,17 +87,18 @@ func browserEval[T any](tb *browserTab, expr string, opts ...chromedp.EvaluateOp
 
 // click clicks the element sel finds and waits until the page has shown
 // what the click asked for: entries whose bodies were packed are
-// unpacked asynchronously, with #entries marked aria-busy meanwhile.
+// unpacked asynchronously, and a long path is shown a chunk per frame,
+// with #entries marked aria-busy meanwhile.
 func (tb *browserTab) click(sel chromedp.CSS) {
 	tb.t.Helper()
 	tb.do(chromedp.Click(sel))
 	tb.settle()
 }
 
-// settle waits until no entry is being unpacked.
+// settle waits until no entry is being unpacked or shown.
 func (tb *browserTab) settle() {
 	tb.t.Helper()
-	tb.waitJS(`!document.getElementById('entries').hasAttribute('aria-busy')`)
+	tb.waitJS(`!document.querySelector('#entries[aria-busy]')`)
 }
 
 // waitJS polls expr until it is true; it fails the test after two seconds.

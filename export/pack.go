@@ -14,10 +14,10 @@ import (
 // Those entries are hidden when the page opens, and without JavaScript
 // they stay hidden, so their HTML need not be in the document flow. It is
 // gzipped in chunks and written as base64 at the end of the page, in
-// inert <script type="application/x-piexport-pack"> blocks: on a large
-// session with many branches that takes a third or more of the page's
-// bytes out of what the browser must scan before it can show the leaf,
-// and makes the file several times smaller. page.js unpacks a chunk
+// inert <script type="application/x-piexport-pack"> blocks. On a session
+// with many branches that takes much of the page's bytes out of what the
+// browser reads before it can show the leaf (18 of 62 MB on the generated
+// 50 MB session), in two fifths of the room. page.js unpacks a chunk
 // (DecompressionStream) the first time an entry in it is shown.
 //
 // An entry's body element names its chunk, and the byte offset and length
