@@ -134,6 +134,7 @@
     function ready(el) { if (isLazy(el)) materialize(el, LAZY_BODY); }
     var idleQueue = [];
     var idleAt = 0;
+    var urgent = []; // made ready before the queue
     var idleRunning = false;
     function whenIdle(fn) {
       if (window.requestIdleCallback) requestIdleCallback(fn, { timeout: 300 });
@@ -141,22 +142,41 @@
     }
     function idleWork() {
       var until = Date.now() + 10;
+      while (urgent.length && Date.now() < until) ready(urgent.shift());
       while (idleAt < idleQueue.length && Date.now() < until) ready(idleQueue[idleAt++]);
-      if (idleAt < idleQueue.length) whenIdle(idleWork);
+      if (urgent.length || idleAt < idleQueue.length) whenIdle(idleWork);
       else { idleQueue = []; idleAt = 0; idleRunning = false; }
+    }
+    function runIdle() {
+      if (!idleRunning) { idleRunning = true; whenIdle(idleWork); }
     }
     // later queues el, shown but perhaps still lazy, to be made ready.
     function later(el) {
       if (!el) return;
       idleQueue.push(el);
-      if (!idleRunning) { idleRunning = true; whenIdle(idleWork); }
+      runIdle();
     }
-    // readyAround makes the entries of the path around el ready now.
+    // readyAround makes el ready now, and the entries of the path around
+    // it nearest first while AROUND_MS lasts; the rest of them go first
+    // when the page is next idle. A long entry takes a while to become
+    // DOM, so a jump or a scroll never does many at once.
+    var AROUND = 12;
+    var AROUND_MS = 20;
     function readyAround(el) {
       var k = el ? pos.get(el.getAttribute('data-entry')) : undefined;
       if (k === undefined || !onPath[k]) return;
+      ready(el);
       var at = pathList.indexOf(k);
-      for (var j = Math.max(0, at - 12); j < Math.min(pathList.length, at + 12); j++) ready(entryEls[pathList[j]]);
+      var until = Date.now() + AROUND_MS;
+      for (var d = 1; d <= AROUND; d++) {
+        for (var j = at - d; j <= at + d; j += 2 * d) {
+          if (j < 0 || j >= pathList.length) continue;
+          var e = entryEls[pathList[j]];
+          if (!isLazy(e)) continue;
+          if (Date.now() < until) ready(e);
+          else { urgent.push(e); runIdle(); }
+        }
+      }
     }
     var scrollPending = false;
     window.addEventListener('scroll', function () {
@@ -273,72 +293,82 @@
       });
     }
 
-    // Showing thousands of entries at once costs the browser more than a
-    // frame should (each gets its boxes built again), so a long path is
-    // shown around the target first and the rest a chunk per frame,
-    // nearest first; scroll anchoring keeps the target in place as
-    // entries above it appear. #entries is aria-busy until all are shown.
-    var SHOW_AT_ONCE = 300;
-    var SHOW_PER_FRAME = 600;
+    // Showing or hiding thousands of entries at once costs the browser
+    // more than a frame should (boxes are built or torn down for each), so
+    // a switch changes the entries nearest the target first, CHANGE_AT_ONCE
+    // of them at once and the rest a chunk per frame; scroll anchoring
+    // keeps the target in place as entries above it come and go. #entries
+    // is aria-busy until the switch is complete.
+    var CHANGE_AT_ONCE = 300;
+    var CHANGE_PER_FRAME = 600;
     var displayed = new Uint8Array(n); // not hidden now
     for (i = 0; i < n; i++) if (onPath[i]) displayed[i] = 1;
     var chunkTurn = 0;
-    function display(list, from, to, eager) {
-      for (var j = from; j < to; j++) {
-        var e = list[j];
-        entryEls[e].hidden = false;
-        displayed[e] = 1;
-        if (eager) ready(entryEls[e]);
-        else later(entryEls[e]);
-      }
-    }
-    var pendingShow = null; // { list, done }: entries still to show
-    // showMore shows up to count more pending entries, and reports
-    // whether some are left.
-    function showMore(count) {
-      var p = pendingShow;
-      if (!p) return false;
+    var pending = null; // { list, done, eager }: changes not made yet
+    // applyChanges makes up to count more of p's changes (an entry's index
+    // to show it, -index-1 to hide it) and reports whether some are left.
+    function applyChanges(p, count) {
       var to = Math.min(p.list.length, p.done + count);
-      display(p.list, p.done, to, false);
+      for (var j = p.done; j < to; j++) {
+        var c = p.list[j];
+        if (c >= 0) {
+          entryEls[c].hidden = false;
+          displayed[c] = 1;
+          if (p.eager) ready(entryEls[c]);
+          else later(entryEls[c]);
+        } else {
+          entryEls[-c - 1].hidden = true;
+          displayed[-c - 1] = 0;
+        }
+      }
       p.done = to;
-      if (to < p.list.length) return true;
-      pendingShow = null;
+      return to < p.list.length;
+    }
+    // flushChanges makes whatever a switch still has pending at once.
+    function flushChanges() {
+      chunkTurn++;
+      if (!pending) return;
+      applyChanges(pending, pending.list.length);
+      pending = null;
       if (entriesEl) entriesEl.removeAttribute('aria-busy');
-      return false;
     }
     function switchPath(next, target) {
-      var turn = ++chunkTurn;
+      flushChanges();
+      var turn = chunkTurn;
       var mark = new Uint8Array(n);
+      var changes = [];
+      var shows = 0;
       var j, e;
       for (j = 0; j < next.length; j++) mark[next[j]] = 1;
       for (j = 0; j < pathList.length; j++) {
         e = pathList[j];
         if (mark[e]) continue;
-        if (displayed[e]) { entryEls[e].hidden = true; displayed[e] = 0; }
+        if (displayed[e]) changes.push(-e - 1);
         if (nodeEls[e]) nodeEls[e].classList.remove('on');
       }
-      var at = next.indexOf(target);
-      if (at < 0) at = next.length - 1;
-      var show = [];
       for (j = 0; j < next.length; j++) {
         e = next[j];
         if (!onPath[e] && nodeEls[e]) nodeEls[e].classList.add('on');
-        if (!displayed[e] && entryEls[e]) show.push(j);
+        if (!displayed[e] && entryEls[e]) { changes.push(e); shows++; }
       }
-      // Nearest the target first.
-      show.sort(function (a, b) { return Math.abs(a - at) - Math.abs(b - at); });
-      for (j = 0; j < show.length; j++) show[j] = next[show[j]];
+      // Nearest the target first: the page shows entries in index order.
+      changes.sort(function (a, b) {
+        return Math.abs((a < 0 ? -a - 1 : a) - target) - Math.abs((b < 0 ? -b - 1 : b) - target);
+      });
       // A branch of ordinary length is made ready at once; a very long one
       // like the page at load, so the switch stays quick.
-      var eager = show.length <= READY_AT_ONCE;
-      display(show, 0, Math.min(show.length, SHOW_AT_ONCE), eager);
-      pendingShow = null;
-      if (show.length > SHOW_AT_ONCE) {
+      var p = { list: changes, done: 0, eager: shows <= READY_AT_ONCE };
+      if (applyChanges(p, CHANGE_AT_ONCE)) {
+        pending = p;
         if (entriesEl) entriesEl.setAttribute('aria-busy', 'true');
-        pendingShow = { list: show, done: SHOW_AT_ONCE };
         requestAnimationFrame(function step() {
           if (turn !== chunkTurn) return;
-          if (showMore(SHOW_PER_FRAME)) requestAnimationFrame(step);
+          if (applyChanges(p, CHANGE_PER_FRAME)) {
+            requestAnimationFrame(step);
+          } else {
+            pending = null;
+            if (entriesEl) entriesEl.removeAttribute('aria-busy');
+          }
         });
       }
       onPath = mark;
@@ -734,7 +764,7 @@
     }
 
     window.addEventListener('beforeprint', function () {
-      showMore(n);
+      flushChanges();
       readyPath();
       var list = doc.querySelectorAll('article.entry:not([hidden]) details:not([open])');
       for (var j = 0; j < list.length; j++) {

@@ -626,7 +626,11 @@ const probeJS = `(function () {
     if (!nodes.length) return Promise.reject(new Error('no [data-tree-node] elements: --switch needs a piexport page'));
     var path = document.querySelectorAll('article[data-entry]:not([hidden])');
     if (!path.length) return Promise.reject(new Error('no entry is shown'));
-    var endId = path[path.length - 1].getAttribute('data-entry');
+    // The end of the path is the entry drawn lowest: a page may hold its
+    // entries in another order than it shows them.
+    var end = path[0];
+    path.forEach(function (a) { if (a.getBoundingClientRect().top > end.getBoundingClientRect().top) end = a; });
+    var endId = end.getAttribute('data-entry');
     var off = new Set();
     document.querySelectorAll('article[data-entry][hidden]').forEach(function (a) { off.add(a.getAttribute('data-entry')); });
     var node = null;
