@@ -68,3 +68,25 @@ func BenchmarkTemplate(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPack packs the rendered bodies of a generated 5 MB session's
+// entries, as a page does for those off the path: gzip and base64.
+func BenchmarkPack(b *testing.B) {
+	_, s := generated(5 << 20)
+	v, err := buildPage(s, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var size int64
+	for _, e := range v.Entries {
+		size += int64(len(e.Body))
+	}
+	b.SetBytes(size)
+	for b.Loop() {
+		p := &packer{}
+		for _, e := range v.Entries {
+			p.add(string(e.Body))
+		}
+		p.done()
+	}
+}
