@@ -140,10 +140,18 @@
       if (window.requestIdleCallback) requestIdleCallback(fn, { timeout: 300 });
       else setTimeout(fn, 16);
     }
+    // An entry whose lazy HTML is larger than IDLE_MAX_CHARS would keep
+    // the page busy for a long task on its own: idle time leaves it, and
+    // it becomes DOM only when the reader comes near it (readyAround).
+    var IDLE_MAX_CHARS = 256 * 1024;
+    function readyIfSmall(el) {
+      var lazy = el && el.querySelector(LAZY_BODY);
+      if (lazy && lazy.textContent.length <= IDLE_MAX_CHARS) materialize(el, LAZY_BODY);
+    }
     function idleWork() {
       var until = Date.now() + 10;
       while (urgent.length && Date.now() < until) ready(urgent.shift());
-      while (idleAt < idleQueue.length && Date.now() < until) ready(idleQueue[idleAt++]);
+      while (idleAt < idleQueue.length && Date.now() < until) readyIfSmall(idleQueue[idleAt++]);
       if (urgent.length || idleAt < idleQueue.length) whenIdle(idleWork);
       else { idleQueue = []; idleAt = 0; idleRunning = false; }
     }
@@ -214,25 +222,35 @@
       var parts = body.getAttribute('data-packed').split(':');
       return { entry: i, body: body, chunk: Number(parts[0]), off: Number(parts[1]), len: Number(parts[2]) };
     }
+    // unpackChunk decodes chunk k. Each starts in a task of its own, so a
+    // branch that needs a hundred chunks never decodes them in one.
     function unpackChunk(k) {
       var el = doc.getElementById('pack-' + k);
       if (!el || typeof DecompressionStream === 'undefined' || typeof TextDecoder === 'undefined') {
         return Promise.reject(new Error('cannot unpack'));
       }
-      var bin = atob(el.textContent.replace(/-/g, '+').replace(/_/g, '/'));
-      var bytes = new Uint8Array(bin.length);
-      for (var j = 0; j < bin.length; j++) bytes[j] = bin.charCodeAt(j);
-      var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
-      return new Response(stream).arrayBuffer().then(function (buf) { return new Uint8Array(buf); });
+      return new Promise(function (ok) { setTimeout(ok, 0); }).then(function () {
+        var bin = atob(el.textContent.replace(/-/g, '+').replace(/_/g, '/'));
+        var bytes = new Uint8Array(bin.length);
+        for (var j = 0; j < bin.length; j++) bytes[j] = bin.charCodeAt(j);
+        var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+        return new Response(stream).arrayBuffer();
+      }).then(function (buf) { return new Uint8Array(buf); });
     }
+    // fillPacked turns a packed body into a lazy one: its HTML goes in as
+    // the text of a <noscript class="lazy">, as if the page had come with
+    // it, and becomes DOM when the entry is made ready. A long branch is
+    // thus unpacked without parsing thousands of entries at once.
+    var utf8 = typeof TextDecoder === 'undefined' ? null : new TextDecoder();
     function fillPacked(r) {
       var data = chunks.get(r.chunk);
       packedBody[r.entry] = null;
       r.body.removeAttribute('data-packed');
       if (data instanceof Uint8Array) {
-        var t = doc.createElement('template');
-        t.innerHTML = new TextDecoder().decode(data.subarray(r.off, r.off + r.len));
-        r.body.appendChild(t.content);
+        var lazy = doc.createElement('noscript');
+        lazy.className = 'lazy';
+        lazy.textContent = utf8.decode(data.subarray(r.off, r.off + r.len));
+        r.body.appendChild(lazy);
       } else {
         var p = doc.createElement('p');
         p.className = 'unpack-failed';
@@ -240,24 +258,20 @@
         r.body.appendChild(p);
       }
     }
-    // unpack fills the bodies of the entries list names that are still
-    // packed, then calls done: at once when their chunks are unpacked
-    // already, else later.
+    // unpack decodes the chunks that hold the entries list names, then
+    // calls done: at once when they are decoded already, else later. The
+    // bodies are filled in as the entries are shown (see applyChanges).
     function unpack(list, done) {
-      var refs = [];
       var need = [];
+      var wanted = new Set();
       for (var j = 0; j < list.length; j++) {
         var r = packedRef(list[j]);
-        if (!r) continue;
-        refs.push(r);
+        if (!r || wanted.has(r.chunk)) continue;
+        wanted.add(r.chunk);
         var c = chunks.get(r.chunk);
-        if (!(c instanceof Uint8Array) && c !== 'failed' && need.indexOf(r.chunk) < 0) need.push(r.chunk);
+        if (!(c instanceof Uint8Array) && c !== 'failed') need.push(r.chunk);
       }
-      function fill() {
-        for (var j = 0; j < refs.length; j++) if (packedBody[refs[j].entry]) fillPacked(refs[j]);
-        done();
-      }
-      if (!need.length) { fill(); return; }
+      if (!need.length) { done(); return; }
       if (entriesEl) entriesEl.setAttribute('aria-busy', 'true');
       Promise.all(need.map(function (k) {
         var p = chunks.get(k);
@@ -270,7 +284,7 @@
         return p;
       })).then(function () {
         if (entriesEl) entriesEl.removeAttribute('aria-busy');
-        fill();
+        done();
       });
     }
 
@@ -303,6 +317,38 @@
     var CHANGE_PER_FRAME = 600;
     var displayed = new Uint8Array(n); // not hidden now
     for (i = 0; i < n; i++) if (onPath[i]) displayed[i] = 1;
+
+    // The groups of slots in #entries' shadow root (see page.css): a group
+    // not drawn yet is as tall as its estimate, so when a switch changes
+    // how many of its entries are shown, the estimate follows.
+    var ENTRY_ESTIMATE_PX = 160;
+    var groupEls = entriesEl && entriesEl.shadowRoot ? entriesEl.shadowRoot.children : [];
+    var groupOf = new Int32Array(n).fill(-1);
+    var groupShown = new Int32Array(groupEls.length);
+    for (var g = 0; g < groupEls.length; g++) {
+      var slots = groupEls[g].children;
+      for (var s = 0; s < slots.length; s++) {
+        k = pos.get(slots[s].getAttribute('name'));
+        if (k === undefined) continue;
+        groupOf[k] = g;
+        if (displayed[k]) groupShown[g]++;
+      }
+    }
+    var groupsChanged = new Set();
+    function countShown(e, delta) {
+      var grp = groupOf[e];
+      if (grp < 0) return;
+      groupShown[grp] += delta;
+      groupsChanged.add(grp);
+    }
+    // Important, because the page's ::part() rules come from outside the
+    // shadow tree and so outrank a normal declaration on its elements.
+    function resizeGroups() {
+      groupsChanged.forEach(function (grp) {
+        groupEls[grp].style.setProperty('contain-intrinsic-size', 'auto ' + groupShown[grp] * ENTRY_ESTIMATE_PX + 'px', 'important');
+      });
+      groupsChanged.clear();
+    }
     var chunkTurn = 0;
     var pending = null; // { list, done, eager }: changes not made yet
     // applyChanges makes up to count more of p's changes (an entry's index
@@ -312,15 +358,19 @@
       for (var j = p.done; j < to; j++) {
         var c = p.list[j];
         if (c >= 0) {
+          if (packedBody[c]) fillPacked(packedRef(c));
           entryEls[c].hidden = false;
           displayed[c] = 1;
+          countShown(c, 1);
           if (p.eager) ready(entryEls[c]);
           else later(entryEls[c]);
         } else {
           entryEls[-c - 1].hidden = true;
           displayed[-c - 1] = 0;
+          countShown(-c - 1, -1);
         }
       }
+      resizeGroups();
       p.done = to;
       return to < p.list.length;
     }

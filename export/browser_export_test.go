@@ -151,10 +151,25 @@ func TestBrowserRealExports(t *testing.T) {
 		}
 		tab.click(nodeSelector(end.ID))
 		if got, want := tab.visibleEntries(), pathIDs(s, end); !slices.Equal(got, want) {
-			t.Errorf("after the click %d entries are visible, want the chain's %d in order", len(got), len(want))
+			first := 0
+			for first < min(len(got), len(want)) && got[first] == want[first] {
+				first++
+			}
+			t.Errorf("after the click %d entries are visible, want the chain's %d in order; they differ from the %dth", len(got), len(want), first)
 		}
 		sel := `document.querySelector('[data-entry=` + jsString(end.ID) + `]')`
 		tab.waitJS(`(() => { const r = ` + sel + `.getBoundingClientRect(); return r.height > 0 && r.top < innerHeight && r.bottom > 0 })()`)
+		// A group of entries not drawn yet is as tall as its estimate: one
+		// with entries shown must not be estimated at nothing, nor an empty
+		// one at something.
+		wrong := browserEval[[]string](tab, `Array.from(document.getElementById('entries').shadowRoot.children).flatMap((g, i) => {
+			const shown = Array.from(g.children).filter(s => s.assignedElements().some(a => !a.hidden)).length;
+			const estimate = parseFloat(getComputedStyle(g).containIntrinsicHeight.replace('auto', ''));
+			return (shown > 0) === (estimate > 0) ? [] : ['group ' + i + ': ' + shown + ' shown, estimated ' + estimate + ' px'];
+		})`)
+		if len(wrong) > 0 {
+			t.Errorf("group height estimates out of step: %v", wrong)
+		}
 	})
 
 	t.Run("a 30,000-entry chain shows its last message", func(t *testing.T) {

@@ -118,7 +118,18 @@ func (tb *browserTab) waitJS(expr string) {
 // in, which is not their order in the file.
 func (tb *browserTab) visibleEntries() []string {
 	tb.t.Helper()
-	return browserEval[[]string](tb, `Array.from(document.querySelectorAll('article[data-entry]')).filter(a => a.checkVisibility()).map(a => [a.getBoundingClientRect().top, a.dataset.entry]).sort((x, y) => x[0] - y[0]).map(x => x[1])`)
+	// Groups of entries out of view are not laid out (content-visibility),
+	// so their entries have no position until they are drawn; lay them
+	// all out first (important: the page's ::part() rules outrank a normal
+	// declaration inside the shadow tree).
+	return browserEval[[]string](tb, `(() => {
+		const root = document.getElementById('entries').shadowRoot;
+		for (const g of root ? root.children : []) g.style.setProperty('content-visibility', 'visible', 'important');
+		const shown = Array.from(document.querySelectorAll('article[data-entry]')).filter(a => a.checkVisibility());
+		const order = shown.map(a => [a.getBoundingClientRect().top, a.dataset.entry]).sort((x, y) => x[0] - y[0]).map(x => x[1]);
+		for (const g of root ? root.children : []) g.style.removeProperty('content-visibility');
+		return order;
+	})()`)
 }
 
 // visibleNodes lists the tree nodes that are rendered.

@@ -75,7 +75,6 @@ func (p *Page) Write(w io.Writer) error {
 	defer close(stop)
 	v := *p.v
 	v.stream = p.r.renderStream(p.nodes, v.Entries, v.Order, stop)
-	v.Entries = nil
 	return writePage(w, &v)
 }
 

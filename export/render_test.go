@@ -3,6 +3,7 @@ package export
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -384,5 +385,39 @@ func TestPageWritesPathEndFirst(t *testing.T) {
 	}
 	if diff := cmp.Diff(path, slots); diff != "" {
 		t.Errorf("slots (-want +got):\n%s", diff)
+	}
+}
+
+// TestSlotGroups checks how a long chain's entries are grouped in the
+// page's shadow root: 128 to a group, sized by how many are shown, and
+// drawn at once where the entries ready to show are.
+func TestSlotGroups(t *testing.T) {
+	var buf bytes.Buffer
+	if err := sessiongen.Write(&buf, sessiongen.Options{Seed: 4, Chain: 3 * eagerTail}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := session.Read(&buf, "chain.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _, _, err := preparePage(s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	ids := 0
+	for _, g := range v.SlotGroups() {
+		got = append(got, fmt.Sprintf("%d %s %v", len(g.IDs), g.Size, g.Ready))
+		for _, id := range g.IDs {
+			if id != v.Tree[ids].ID {
+				t.Fatalf("slot %d is %q, want %q", ids, id, v.Tree[ids].ID)
+			}
+			ids++
+		}
+	}
+	// 300 entries, all on the path; the last 100 come ready (200-299).
+	want := []string{"128 n128 false", "128 n128 true", "44 n32 true"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("groups (-want +got):\n%s", diff)
 	}
 }

@@ -2,6 +2,8 @@ package export
 
 import (
 	"html/template"
+	"math/bits"
+	"strconv"
 	"time"
 
 	"github.com/piexport/piexport/session"
@@ -49,8 +51,9 @@ type pageView struct {
 	Header headerView
 	// Tree lists every entry in display order (see the contract above).
 	Tree []treeNodeView
-	// Entries lists every entry in the same order as Tree. A page being
-	// streamed leaves it empty and sets stream instead.
+	// Entries lists every entry in the same order as Tree. On a page being
+	// streamed the bodies come through stream instead, each dropped from
+	// here once written.
 	Entries []entryView
 	// Order is the order in which the entries are written, as indexes
 	// into Entries; nil means in order. The page shows them in tree order
@@ -177,6 +180,52 @@ func (v *pageView) EntryStream() <-chan entryView {
 	}
 	v.packs = &packer{}
 	return v.packs.pack(in, v.stop)
+}
+
+// slotGroupSize is how many entries' slots share one group in the page's
+// shadow root (see Order). A group out of view is skipped whole
+// (content-visibility), so a change to the entries shown costs the
+// browser layout in proportion to the groups, not to every entry.
+const slotGroupSize = 128
+
+// slotGroup is one group of slots: the ids of its entries, in tree order,
+// a part name that sizes the group before it is first drawn, and whether
+// it holds entries that come ready to show (see entryView.Lazy): such a
+// group is laid out at once, so the end of the path is drawn as soon as
+// the browser has read it, wherever the reader is in the page.
+type slotGroup struct {
+	IDs   []string
+	Size  string
+	Ready bool
+}
+
+// SlotGroups splits the entries into slot groups, for the template. A
+// group's size part, "n0", "n1", "n2", "n4" ... "n128", is how many of its
+// entries are on the path in view, rounded down to a power of two; the
+// stylesheet turns it into an estimated height.
+func (v *pageView) SlotGroups() []slotGroup {
+	var groups []slotGroup
+	for start := 0; start < len(v.Tree); start += slotGroupSize {
+		nodes := v.Tree[start:min(len(v.Tree), start+slotGroupSize)]
+		g := slotGroup{IDs: make([]string, len(nodes))}
+		shown := 0
+		for i, n := range nodes {
+			g.IDs[i] = n.ID
+			if n.OnPath {
+				shown++
+			}
+			if e := v.Entries[start+i]; e.OnPath && !e.Lazy {
+				g.Ready = true
+			}
+		}
+		size := 0 // the largest power of two not above shown
+		if shown > 0 {
+			size = 1 << (bits.Len(uint(shown)) - 1)
+		}
+		g.Size = "n" + strconv.Itoa(size)
+		groups = append(groups, g)
+	}
+	return groups
 }
 
 // Packs returns the packed chunks, for the template. It is complete once

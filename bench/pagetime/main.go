@@ -626,10 +626,15 @@ const probeJS = `(function () {
     if (!nodes.length) return Promise.reject(new Error('no [data-tree-node] elements: --switch needs a piexport page'));
     var path = document.querySelectorAll('article[data-entry]:not([hidden])');
     if (!path.length) return Promise.reject(new Error('no entry is shown'));
-    // The end of the path is the entry drawn lowest: a page may hold its
-    // entries in another order than it shows them.
+    // The end of the path is the entry shown last: a page may hold its
+    // entries in another order than it shows them, through the slots of a
+    // shadow root.
+    function shownAfter(a, b) {
+      var x = a.assignedSlot || a, y = b.assignedSlot || b;
+      return (y.compareDocumentPosition(x) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
+    }
     var end = path[0];
-    path.forEach(function (a) { if (a.getBoundingClientRect().top > end.getBoundingClientRect().top) end = a; });
+    path.forEach(function (a) { if (shownAfter(a, end)) end = a; });
     var endId = end.getAttribute('data-entry');
     var off = new Set();
     document.querySelectorAll('article[data-entry][hidden]').forEach(function (a) { off.add(a.getAttribute('data-entry')); });
