@@ -206,8 +206,11 @@ func (r *sessionRenderer) renderAll(nodes []session.Node, out []entryView) {
 }
 
 // eagerTail is how many entries at the end of the path in view come ready
-// to show, not lazy.
-const eagerTail = 100
+// to show, not lazy. They are written first (see pageView.Order), so the
+// fewer they are, the sooner the browser draws the end of the path: on the
+// generated 5 MB session 20 is drawn in about half the time of 100. The
+// page makes the others ready while idle and wherever the reader goes.
+const eagerTail = 20
 
 // renderWindow bounds how far rendering runs ahead of writing, in entries.
 const renderWindow = 256

@@ -392,8 +392,9 @@ func TestPageWritesPathEndFirst(t *testing.T) {
 // page's shadow root: 128 to a group, sized by how many are shown, and
 // drawn at once where the entries ready to show are.
 func TestSlotGroups(t *testing.T) {
+	const chain = 300
 	var buf bytes.Buffer
-	if err := sessiongen.Write(&buf, sessiongen.Options{Seed: 4, Chain: 3 * eagerTail}); err != nil {
+	if err := sessiongen.Write(&buf, sessiongen.Options{Seed: 4, Chain: chain}); err != nil {
 		t.Fatal(err)
 	}
 	s, err := session.Read(&buf, "chain.jsonl")
@@ -415,8 +416,14 @@ func TestSlotGroups(t *testing.T) {
 			ids++
 		}
 	}
-	// 300 entries, all on the path; the last 100 come ready (200-299).
-	want := []string{"128 n128 false", "128 n128 true", "44 n32 true"}
+	// 300 entries, all on the path, of which the last eagerTail come
+	// ready: a group is ready when it ends after the first of them.
+	ready := func(end int) bool { return end > chain-eagerTail }
+	want := []string{
+		fmt.Sprintf("128 n128 %v", ready(128)),
+		fmt.Sprintf("128 n128 %v", ready(256)),
+		fmt.Sprintf("44 n32 %v", ready(300)),
+	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("groups (-want +got):\n%s", diff)
 	}
