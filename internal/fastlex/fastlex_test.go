@@ -1,6 +1,7 @@
 package fastlex
 
 import (
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -259,6 +260,50 @@ func TestReadsNamedGroups(t *testing.T) {
 	} {
 		if got := mutatorReadsNamed(tc.mutator); got != tc.want {
 			t.Errorf("mutator %s: reads named groups = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestSameTokensOnMutations compares fastlex with chroma on texts made
+// by cutting, repeating and splicing pieces of the samples, the way a
+// fuzzer would but without its instrumentation, which makes chroma too
+// slow to fuzz for long: 800 texts of up to 1 KB, the same every run.
+func TestSameTokensOnMutations(t *testing.T) {
+	inputs := samples(t)
+	var pieces []string
+	for _, name := range fuzzLexers {
+		if in, ok := inputs[name]; ok {
+			pieces = append(pieces, in.text)
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	piece := func() string {
+		p := pieces[r.IntN(len(pieces))]
+		from := r.IntN(len(p))
+		return p[from:min(len(p), from+1+r.IntN(200))]
+	}
+	for i := range 800 {
+		var b strings.Builder
+		for b.Len() < 1+r.IntN(fuzzMaxBytes) {
+			switch r.IntN(4) {
+			case 0:
+				b.WriteString(piece())
+			case 1:
+				b.WriteString(strings.Repeat(piece(), 1+r.IntN(4)))
+			case 2:
+				const quotes = "\"'`/*#\\\n\t {}()<>$@"
+				b.WriteByte(quotes[r.IntN(len(quotes))])
+			default:
+				b.WriteString(strings.ToUpper(piece()))
+			}
+		}
+		text := b.String()
+		name := fuzzLexers[i%len(fuzzLexers)]
+		l := lexers.Get(name)
+		want, _ := tokens(l, text)
+		got, _ := tokens(Wrap(l), text)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("%s on text %d %q: tokens differ (-chroma +fastlex):\n%s", name, i, text, diff)
 		}
 	}
 }
