@@ -90,14 +90,7 @@ func TestBrowserRealExports(t *testing.T) {
 	})
 
 	t.Run("a long path comes lazily and becomes ready", func(t *testing.T) {
-		var buf bytes.Buffer
-		if err := sessiongen.Write(&buf, sessiongen.Options{Seed: 4, Chain: 3 * eagerTail}); err != nil {
-			t.Fatal(err)
-		}
-		s, err := session.Read(&buf, "chain.jsonl")
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := chainSession(t, 4, 3*eagerTail)
 		page := exportPage(t, s, Options{})
 		first, middle := s.Entries[0], s.Entries[eagerTail]
 		lazy := func(e *session.Entry) string {
@@ -173,14 +166,7 @@ func TestBrowserRealExports(t *testing.T) {
 	})
 
 	t.Run("a 30,000-entry chain shows its last message", func(t *testing.T) {
-		var buf bytes.Buffer
-		if err := sessiongen.Write(&buf, sessiongen.Options{Seed: 3, Chain: 30_000}); err != nil {
-			t.Fatal(err)
-		}
-		s, err := session.Read(&buf, "chain.jsonl")
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := chainSession(t, 3, 30_000)
 		tab := newBrowserTab(t, browser)
 		tab.do(chromedp.Navigate(writeExport(t, s, Options{})))
 		sel := `document.querySelector('[data-entry=` + jsString(s.Leaf.ID) + `]')`

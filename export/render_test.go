@@ -353,14 +353,7 @@ func TestOneLine(t *testing.T) {
 // entries ready to show come first in the file, and the slots that order
 // the page list every entry in tree order.
 func TestPageWritesPathEndFirst(t *testing.T) {
-	var buf bytes.Buffer
-	if err := sessiongen.Write(&buf, sessiongen.Options{Seed: 4, Chain: 3 * eagerTail}); err != nil {
-		t.Fatal(err)
-	}
-	s, err := session.Read(&buf, "chain.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := chainSession(t, 4, 3*eagerTail)
 	doc := parsePage(t, exportPage(t, s, Options{}))
 	var written, slots []string
 	for _, n := range pageFindAll(doc, pageHasAttr("data-entry")) {
@@ -393,14 +386,7 @@ func TestPageWritesPathEndFirst(t *testing.T) {
 // drawn at once where the entries ready to show are.
 func TestSlotGroups(t *testing.T) {
 	const chain = 300
-	var buf bytes.Buffer
-	if err := sessiongen.Write(&buf, sessiongen.Options{Seed: 4, Chain: chain}); err != nil {
-		t.Fatal(err)
-	}
-	s, err := session.Read(&buf, "chain.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := chainSession(t, 4, chain)
 	v, _, _, err := preparePage(s, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -427,4 +413,18 @@ func TestSlotGroups(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("groups (-want +got):\n%s", diff)
 	}
+}
+
+// chainSession generates a session of one chain of n entries.
+func chainSession(t testing.TB, seed int64, n int) *session.Session {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := sessiongen.Write(&buf, sessiongen.Options{Seed: seed, Chain: n}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := session.Read(&buf, "chain.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
