@@ -41,7 +41,7 @@ func TestBrowserRealExports(t *testing.T) {
 	t.Run("branches of a session written by pi", func(t *testing.T) {
 		s := loadCorpus(t, "pi-v3-sdk-branches-labels.jsonl")
 		tab := newBrowserTab(t, browser)
-		tab.do(chromedp.Navigate(writeExport(t, s, Options{})))
+		tab.navigate(writeExport(t, s, Options{}))
 		if got, want := tab.visibleEntries(), pathIDs(s, s.Leaf); !slices.Equal(got, want) {
 			t.Fatalf("at load %v are visible, want the leaf path %v", got, want)
 		}
@@ -70,7 +70,7 @@ func TestBrowserRealExports(t *testing.T) {
 			t.Fatal(err)
 		}
 		tab := newBrowserTab(t, browser)
-		tab.do(chromedp.Navigate(writeExport(t, s, Options{})))
+		tab.navigate(writeExport(t, s, Options{}))
 		tab.press("t")
 		tab.press("o")
 		for _, e := range s.Entries {
@@ -103,12 +103,12 @@ func TestBrowserRealExports(t *testing.T) {
 		// The file holds the end of the path first; the page shows the
 		// path in order all the same.
 		tab := newBrowserTab(t, browser)
-		tab.do(chromedp.Navigate("file://" + path))
+		tab.navigate("file://" + path)
 		if got, want := tab.visibleEntries(), pathIDs(s, s.Leaf); !slices.Equal(got, want) {
 			t.Errorf("the path shows out of order: %d entries, first %v, want %d from %v", len(got), got[:min(3, len(got))], len(want), want[:3])
 		}
 		// A deep link makes its entry ready at once...
-		tab.do(chromedp.Navigate("file://" + path + "#" + middle.ID))
+		tab.navigate("file://" + path + "#" + middle.ID)
 		if browserEval[bool](tab, lazy(middle)+` !== null`) {
 			t.Errorf("the deep-linked entry is still lazy")
 		}
@@ -138,7 +138,7 @@ func TestBrowserRealExports(t *testing.T) {
 		}
 		end := s.Entry(chain.Leaf.ID)
 		tab := newBrowserTab(t, browser)
-		tab.do(chromedp.Navigate(writeExport(t, s, Options{})))
+		tab.navigate(writeExport(t, s, Options{}))
 		if got, want := tab.visibleEntries(), pathIDs(s, s.Leaf); !slices.Equal(got, want) {
 			t.Fatalf("at load %d entries are visible, want the branch's %d", len(got), len(want))
 		}
@@ -168,7 +168,7 @@ func TestBrowserRealExports(t *testing.T) {
 	t.Run("a 30,000-entry chain shows its last message", func(t *testing.T) {
 		s := chainSession(t, 3, 30_000)
 		tab := newBrowserTab(t, browser)
-		tab.do(chromedp.Navigate(writeExport(t, s, Options{})))
+		tab.navigate(writeExport(t, s, Options{}))
 		sel := `document.querySelector('[data-entry=` + jsString(s.Leaf.ID) + `]')`
 		tab.do(chromedp.Evaluate[chromedp.Void](sel + `.scrollIntoView()`))
 		tab.waitJS(`(() => { const r = ` + sel + `.getBoundingClientRect(); return r.height > 0 && r.top < innerHeight && r.bottom > 0 })()`)

@@ -41,8 +41,16 @@ func (tb *browserTab) do(actions ...chromedp.Action[chromedp.Void]) {
 // open loads url and checks that no text from the session ran as script.
 func (tb *browserTab) open(url string, want *pageView) {
 	tb.t.Helper()
-	tb.do(chromedp.Navigate(url))
+	tb.navigate(url)
 	tb.checkNoXSS(want)
+}
+
+// navigate loads url and waits until the page has shown what it asks for:
+// a deep link to another branch unpacks its entries first.
+func (tb *browserTab) navigate(url string) {
+	tb.t.Helper()
+	tb.do(chromedp.Navigate(url))
+	tb.settle()
 }
 
 func (tb *browserTab) checkNoXSS(want *pageView) {

@@ -209,10 +209,12 @@ func TestBrowser(t *testing.T) {
 		}
 		tb.do(chromedp.Evaluate[chromedp.Void](`location.hash = '#b1'`))
 		tb.waitJS(`!document.getElementById('b3').hidden`)
+		tb.settle()
 		checkEntries(tb, samplePath(v, "b3"))
 		// The hostile id works as a link target too.
 		tb.do(chromedp.Evaluate[chromedp.Void](`location.hash = '#' + encodeURIComponent(` + browserJSString(hostileID) + `)`))
 		tb.waitJS(`!document.getElementById('c6').hidden`)
+		tb.settle()
 		checkEntries(tb, samplePath(v, "c6"))
 		tb.checkNoXSS(v)
 	})
@@ -362,7 +364,7 @@ func TestBrowser(t *testing.T) {
 			_, err := cdp.Call(ctx, target, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true})
 			return err
 		}))
-		tb.do(chromedp.Navigate(url))
+		tb.navigate(url)
 		checkEntries(tb, leafPath)
 		if got := tb.visibleNodes(); len(got) != len(v.Tree) {
 			t.Errorf("%d tree links are visible without script, want all %d", len(got), len(v.Tree))
