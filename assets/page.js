@@ -199,6 +199,16 @@
       });
     }, { passive: true });
 
+    // #entries is aria-busy while anything a switch asked for is still
+    // coming: chunks being unpacked, entries still to show.
+    var busyCount = 0;
+    function busy(delta) {
+      busyCount += delta;
+      if (!entriesEl) return;
+      if (busyCount > 0) entriesEl.setAttribute('aria-busy', 'true');
+      else entriesEl.removeAttribute('aria-busy');
+    }
+
     // ---- packed bodies --------------------------------------------------
 
     // The bodies of entries off the path in view come gzipped, in chunks
@@ -272,7 +282,7 @@
         if (!(c instanceof Uint8Array) && c !== 'failed') need.push(r.chunk);
       }
       if (!need.length) { done(); return; }
-      if (entriesEl) entriesEl.setAttribute('aria-busy', 'true');
+      busy(1);
       Promise.all(need.map(function (k) {
         var p = chunks.get(k);
         if (!p) {
@@ -283,7 +293,7 @@
         }
         return p;
       })).then(function () {
-        if (entriesEl) entriesEl.removeAttribute('aria-busy');
+        busy(-1);
         done();
       });
     }
@@ -380,7 +390,7 @@
       if (!pending) return;
       applyChanges(pending, pending.list.length);
       pending = null;
-      if (entriesEl) entriesEl.removeAttribute('aria-busy');
+      busy(-1);
     }
     function switchPath(next, target) {
       flushChanges();
@@ -410,14 +420,14 @@
       var p = { list: changes, done: 0, eager: shows <= READY_AT_ONCE };
       if (applyChanges(p, CHANGE_AT_ONCE)) {
         pending = p;
-        if (entriesEl) entriesEl.setAttribute('aria-busy', 'true');
+        busy(1);
         requestAnimationFrame(function step() {
           if (turn !== chunkTurn) return;
           if (applyChanges(p, CHANGE_PER_FRAME)) {
             requestAnimationFrame(step);
           } else {
             pending = null;
-            if (entriesEl) entriesEl.removeAttribute('aria-busy');
+            busy(-1);
           }
         });
       }

@@ -58,10 +58,10 @@ type pageView struct {
 	// Order is the order in which the entries are written, as indexes
 	// into Entries; nil means in order. The page shows them in tree order
 	// whatever it is: the entries element holds a declarative shadow root
-	// with one slot per entry, in tree order, and each article names its
-	// slot. So the entries ready to show (the end of the path in view) can
-	// come first in the file and be drawn while the browser is still
-	// reading the long lazy rest.
+	// with one slot per entry, in tree order (in groups: see SlotGroups),
+	// and each article names its slot. So the entries ready to show (the
+	// end of the path in view) can come first in the file and be drawn
+	// while the browser is still reading the long lazy rest.
 	Order []int
 	// stream, when set, yields the entries in order as they are rendered,
 	// so a large page is written without holding every body at once.
@@ -160,8 +160,8 @@ type pageIndex struct {
 	View  int                `json:"view"` // the end of the path in view at load
 }
 
-// EntryStream yields the page's entries in order, for the template, with
-// the bodies off the path packed.
+// EntryStream yields the page's entries in the order they are written
+// (Order), for the template, with the bodies off the path packed.
 func (v *pageView) EntryStream() <-chan entryView {
 	in := v.stream
 	if in == nil {
