@@ -11,9 +11,17 @@
 // order. Since a skipped rule could not have matched, the first rule that
 // matches, and so every token, is the one chroma would have chosen.
 //
+// Two savings follow. A rule is tried through regexp2's MatchView, which
+// allocates nothing for an attempt that fails; and the map of named groups
+// chroma builds for every token is built only for rules whose emitter or
+// mutator may read it.
+//
 // The rest of the lexer (mutators, emitters, nested lexers, the state
 // stack, error recovery) is chroma's, driven the same way as
-// chroma.LexerState.Iterator does.
+// chroma.LexerState.Iterator does. Where chroma keeps a type to itself
+// (its coalescing wrapper, the emitters inside ByGroups, the mutators
+// inside Mutators) fastlex looks at it through reflect, and the tests
+// fail if that stops working.
 package fastlex
 
 import (
