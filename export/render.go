@@ -7,6 +7,7 @@ package export
 
 import (
 	"fmt"
+	"html/template"
 	"io"
 	"runtime"
 	"slices"
@@ -201,7 +202,14 @@ func preparePage(s *session.Session, opt Options) (*pageView, *sessionRenderer, 
 func (r *sessionRenderer) renderAll(nodes []session.Node, out []entryView) {
 	stop := make(chan struct{})
 	defer close(stop)
-	for range r.renderStream(nodes, out, nil, stop) {
+	// The stream drops each body from out once it has yielded it, so the
+	// bodies are kept from what it yields and put back when it is done.
+	bodies := make([]template.HTML, 0, len(out))
+	for e := range r.renderStream(nodes, out, nil, stop) {
+		bodies = append(bodies, e.Body)
+	}
+	for i := range out {
+		out[i].Body = bodies[i]
 	}
 }
 

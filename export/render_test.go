@@ -428,3 +428,18 @@ func chainSession(t testing.TB, seed int64, n int) *session.Session {
 	}
 	return s
 }
+
+// TestBuildPageKeepsBodies: the view buildPage returns (the benchmarks
+// template it) has every body, though the stream it renders through drops
+// each once written.
+func TestBuildPageKeepsBodies(t *testing.T) {
+	v, err := buildPage(loadCorpus(t, "pi-v3-sdk-branches-labels.jsonl"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range v.Entries {
+		if e.Body == "" {
+			t.Errorf("entry %s has no body", e.ID)
+		}
+	}
+}
