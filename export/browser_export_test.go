@@ -165,6 +165,29 @@ func TestBrowserRealExports(t *testing.T) {
 		}
 	})
 
+	t.Run("a node with 5,000 children", func(t *testing.T) {
+		s := wideSession(t, 5000)
+		tab := newBrowserTab(t, browser)
+		tab.navigate(writeExport(t, s, Options{}))
+		if got, want := tab.visibleEntries(), []string{"root", "c4999"}; !slices.Equal(got, want) {
+			t.Fatalf("at load %v are visible, want %v", got, want)
+		}
+		if n := browserEval[int](tab, `document.querySelectorAll('#tree a[data-tree-node]').length`); n != 5001 {
+			t.Errorf("the tree has %d nodes, want 5,001", n)
+		}
+		tab.click(nodeSelector("c2500"))
+		if got, want := tab.visibleEntries(), []string{"root", "c2500"}; !slices.Equal(got, want) {
+			t.Errorf("after the click %v are visible, want %v", got, want)
+		}
+		if text := browserEval[string](tab, `document.getElementById('c2500').innerText`); !strings.Contains(text, "reply 2500") {
+			t.Errorf("c2500 reads %q", text)
+		}
+		tab.press("Escape")
+		if got, want := tab.visibleEntries(), []string{"root", "c4999"}; !slices.Equal(got, want) {
+			t.Errorf("Esc shows %v, want %v", got, want)
+		}
+	})
+
 	t.Run("a 30,000-entry chain shows its last message", func(t *testing.T) {
 		s := chainSession(t, 3, 30_000)
 		tab := newBrowserTab(t, browser)
@@ -198,4 +221,21 @@ func jsString(s string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+// wideSession is a user message with n assistant replies, each its own
+// branch: c0 ... c<n-1>, the last the leaf.
+func wideSession(t *testing.T, n int) *session.Session {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString(`{"type":"session","version":3,"id":"wide","timestamp":"2026-01-01T00:00:00Z","cwd":"/tmp"}` + "\n")
+	b.WriteString(`{"type":"message","id":"root","parentId":null,"timestamp":"2026-01-01T00:00:01Z","message":{"role":"user","content":"Which way?"}}` + "\n")
+	for i := range n {
+		fmt.Fprintf(&b, `{"type":"message","id":"c%d","parentId":"root","timestamp":"2026-01-01T01:00:00Z","message":{"role":"assistant","content":[{"type":"text","text":"reply %d"}]}}`+"\n", i, i)
+	}
+	s, err := session.Read(strings.NewReader(b.String()), "wide.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
