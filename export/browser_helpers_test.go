@@ -97,22 +97,43 @@ func browserEval[T any](tb *browserTab, expr string, opts ...chromedp.EvaluateOp
 // what the click asked for: entries whose bodies were packed are
 // unpacked asynchronously, and a long path is shown a chunk per frame,
 // with #entries marked aria-busy meanwhile.
+//
+// Like a reader, it first scrolls the element into view and waits until it
+// is drawn: rows of a long tree out of view are not laid out
+// (content-visibility), and a click aimed at where one will be can land
+// on another while the rows around it are being drawn.
 func (tb *browserTab) click(sel chromedp.CSS) {
 	tb.t.Helper()
+	el := `document.querySelector(` + jsString(string(sel)) + `)`
+	tb.do(chromedp.Evaluate[chromedp.Void](el + `.scrollIntoView({block: 'center'})`))
+	tb.waitJS(`(() => {
+		const e = ` + el + `, r = e.getBoundingClientRect();
+		if (!e.checkVisibility({contentVisibilityAuto: true}) || r.height === 0) return false;
+		const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+		return !!hit && e.contains(hit);
+	})()`)
 	tb.do(chromedp.Click(sel))
 	tb.settle()
 }
 
-// settle waits until no entry is being unpacked or shown.
+// settle waits until no entry is being unpacked or shown. That may take
+// a few frames, and frames are slow on a busy machine, so it waits longer
+// than waitJS does.
 func (tb *browserTab) settle() {
 	tb.t.Helper()
-	tb.waitJS(`!document.querySelector('#entries[aria-busy]')`)
+	tb.waitJSFor(`!document.querySelector('#entries[aria-busy]')`, 10*time.Second)
 }
 
 // waitJS polls expr until it is true; it fails the test after two seconds.
 func (tb *browserTab) waitJS(expr string) {
 	tb.t.Helper()
-	deadline := time.Now().Add(2 * time.Second)
+	tb.waitJSFor(expr, 2*time.Second)
+}
+
+// waitJSFor polls expr until it is true; it fails the test after wait.
+func (tb *browserTab) waitJSFor(expr string, wait time.Duration) {
+	tb.t.Helper()
+	deadline := time.Now().Add(wait)
 	for !browserEval[bool](tb, expr) {
 		if time.Now().After(deadline) {
 			tb.t.Fatalf("timed out waiting for %s", expr)
