@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/piexport/piexport/internal/linediff"
 )
 
 // withoutBlockCache turns the rendered-block cache off for a benchmark:
@@ -202,18 +204,9 @@ func BenchmarkANSI(b *testing.B) {
 
 func BenchmarkRenderDiff(b *testing.B) {
 	old := repeatTo(benchGoUnit, 100<<10)
-	d := unifiedDiff(old, strings.ReplaceAll(old, "s.mu.RLock()", "s.mu.Lock()"))
+	d := linediff.Unified(old, strings.ReplaceAll(old, "s.mu.RLock()", "s.mu.Lock()"))
 	b.SetBytes(int64(len(d)))
 	for b.Loop() {
 		renderDiff(d)
-	}
-}
-
-func BenchmarkUnifiedDiff(b *testing.B) {
-	old := repeatTo(benchGoUnit, 100<<10)
-	changed := strings.ReplaceAll(old, "s.mu.RLock()", "s.mu.Lock()")
-	b.SetBytes(int64(len(old)))
-	for b.Loop() {
-		unifiedDiff(old, changed)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"strings"
 
+	"github.com/piexport/piexport/internal/linediff"
 	"github.com/piexport/piexport/session"
 )
 
@@ -151,11 +152,11 @@ func (r *sessionRenderer) editDiff(res *session.Message, args toolArgs) string {
 		for _, x := range edits {
 			if m, ok := x.(map[string]any); ok {
 				e := toolArgs(m)
-				parts = append(parts, unifiedDiff(e.str("oldText", "old_string"), e.str("newText", "new_string")))
+				parts = append(parts, linediff.Unified(e.str("oldText", "old_string"), e.str("newText", "new_string")))
 			}
 		}
 	} else if old, nu := args.str("oldText", "old_string"), args.str("newText", "new_string"); old != "" || nu != "" {
-		parts = append(parts, unifiedDiff(old, nu))
+		parts = append(parts, linediff.Unified(old, nu))
 	}
 	return strings.Join(parts, "\n")
 }
