@@ -11,6 +11,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/piexport/piexport/humanize"
 	"github.com/piexport/piexport/internal/sessiongen"
 	"github.com/piexport/piexport/session"
 )
@@ -114,7 +115,7 @@ func TestBrowserRealExports(t *testing.T) {
 		}
 		// ...and the rest follows while the page is idle.
 		tab.waitJS(lazy(first) + ` === null`)
-		if got := browserEval[string](tab, `document.querySelector('[data-entry=`+jsString(first.ID)+`] .entry-body').textContent`); !strings.Contains(oneLine(got, 1<<20), strings.TrimSuffix(oneLine(first.Message.Text(), 30), "…")) {
+		if got := browserEval[string](tab, `document.querySelector('[data-entry=`+jsString(first.ID)+`] .entry-body').textContent`); !strings.Contains(humanize.OneLine(got, 1<<20), strings.TrimSuffix(humanize.OneLine(first.Message.Text(), 30), "…")) {
 			t.Errorf("the first entry reads %q", got)
 		}
 	})
@@ -195,8 +196,8 @@ func TestBrowserRealExports(t *testing.T) {
 		sel := `document.querySelector('[data-entry=` + jsString(s.Leaf.ID) + `]')`
 		tab.do(chromedp.Evaluate[chromedp.Void](sel + `.scrollIntoView()`))
 		tab.waitJS(`(() => { const r = ` + sel + `.getBoundingClientRect(); return r.height > 0 && r.top < innerHeight && r.bottom > 0 })()`)
-		want := oneLine(s.Leaf.Message.Text(), 40)
-		if got := browserEval[string](tab, sel+`.innerText`); !strings.Contains(oneLine(got, 1<<20), strings.TrimSuffix(want, "…")) {
+		want := humanize.OneLine(s.Leaf.Message.Text(), 40)
+		if got := browserEval[string](tab, sel+`.innerText`); !strings.Contains(humanize.OneLine(got, 1<<20), strings.TrimSuffix(want, "…")) {
 			t.Errorf("the last message reads %q, want it to contain %q", got, want)
 		}
 	})

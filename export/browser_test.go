@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/piexport/piexport/humanize"
 	"github.com/piexport/piexport/session"
 )
 
@@ -47,9 +48,9 @@ func samplePathTokens(v *pageView, end string) map[string]string {
 		}
 	}
 	return map[string]string{
-		"input": formatTokens(sum.Input), "output": formatTokens(sum.Output),
-		"cacheRead": formatTokens(sum.CacheRead), "cacheWrite": formatTokens(sum.CacheWrite),
-		"cost": formatCost(sum.Cost),
+		"input": humanize.Tokens(sum.Input), "output": humanize.Tokens(sum.Output),
+		"cacheRead": humanize.Tokens(sum.CacheRead), "cacheWrite": humanize.Tokens(sum.CacheWrite),
+		"cost": humanize.Cost(sum.Cost),
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"html/template"
 	"strings"
 
+	"github.com/piexport/piexport/humanize"
 	"github.com/piexport/piexport/session"
 )
 
@@ -254,7 +255,7 @@ func isBase64(s string) bool {
 
 func (r *sessionRenderer) compaction(o *out, e *session.Entry) {
 	o.raw(`<div class="card compaction"><p class="card-head">Context compacted: <strong>`)
-	o.text(formatTokens(e.TokensBefore))
+	o.text(humanize.Tokens(e.TokensBefore))
 	o.raw(` tokens</strong> summarised`)
 	if e.FromHook {
 		o.raw(` by an extension`)
@@ -318,7 +319,7 @@ func (r *sessionRenderer) entryLink(o *out, id string) {
 	o.text(target.ID)
 	o.raw(`">`)
 	p := r.s.Preview(target, r.home)
-	o.text(oneLine(strings.TrimSpace(p.Role+" "+p.Text), 60))
+	o.text(humanize.OneLine(strings.TrimSpace(p.Role+" "+p.Text), 60))
 	o.raw(`</a>`)
 }
 
@@ -368,21 +369,5 @@ func usageLine(m *session.Message) string {
 	if m.Usage == (session.Usage{}) {
 		return ""
 	}
-	return strings.Join(usageParts(m.Usage, "in", "out"), " · ")
-}
-
-// usageParts names the token counts and cost of u that are not zero, the
-// input and output counts always; in and out are their words.
-func usageParts(u session.Usage, in, out string) []string {
-	parts := []string{formatTokens(u.Input) + " " + in, formatTokens(u.Output) + " " + out}
-	if u.CacheRead > 0 {
-		parts = append(parts, formatTokens(u.CacheRead)+" cache read")
-	}
-	if u.CacheWrite > 0 {
-		parts = append(parts, formatTokens(u.CacheWrite)+" cache write")
-	}
-	if u.Cost > 0 {
-		parts = append(parts, formatCost(u.Cost))
-	}
-	return parts
+	return strings.Join(humanize.Usage(m.Usage, "in", "out"), " · ")
 }

@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/piexport/piexport"
+	"github.com/piexport/piexport/humanize"
 	"github.com/piexport/piexport/session"
 )
 
@@ -83,8 +84,8 @@ type SearchHit struct {
 
 // indexTemplate is parsed once; html/template is safe for concurrent use.
 var indexTemplate = template.Must(template.New("index.html").Funcs(template.FuncMap{
-	"tokens":  formatTokens,
-	"cost":    formatCost,
+	"tokens":  humanize.Tokens,
+	"cost":    humanize.Cost,
 	"isoTime": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
 	"utcTime": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
 }).ParseFS(piexport.Templates(), "index.html"))
@@ -231,7 +232,7 @@ func WriteIndex(w io.Writer, items []IndexItem, opt IndexOptions) error {
 	}
 	p.Projects = len(p.Groups)
 	for _, it := range failed {
-		home := homeOf(it.Cwd, opt.Home)
+		home := session.HomeOf(it.Cwd, opt.Home)
 		p.Failed = append(p.Failed, indexFailed{Path: session.ShortenHome(it.Path, home), Err: shortenHomeIn(it.Err.Error(), home)})
 	}
 	return executeIndex(w, "index", p)
@@ -258,7 +259,7 @@ func GroupIndex(items []IndexItem, home string) (groups []IndexGroup, failed []I
 			failed = append(failed, it)
 			continue
 		}
-		project := session.ShortenHome(it.Cwd, homeOf(it.Cwd, home))
+		project := session.ShortenHome(it.Cwd, session.HomeOf(it.Cwd, home))
 		i, ok := byProject[project]
 		if !ok {
 			i = len(groups)
@@ -307,7 +308,7 @@ func WriteSearchResults(w io.Writer, res SearchResults, opt IndexOptions) error 
 		key := s.URL + "\x00" + s.Path
 		if n := len(v.Groups); n == 0 || v.Groups[n-1].key != key {
 			v.Groups = append(v.Groups, searchGroup{key: key, URL: s.URL, Title: s.Title(), Start: s.Summary.Start,
-				Project: session.ShortenHome(s.Cwd, homeOf(s.Cwd, opt.Home))})
+				Project: session.ShortenHome(s.Cwd, session.HomeOf(s.Cwd, opt.Home))})
 		}
 		g := &v.Groups[len(v.Groups)-1]
 		hv := searchHitView{Role: h.Role, Snippet: snippetHTML(h.Snippet, h.Marks)}
@@ -381,14 +382,14 @@ func newIndexRow(it IndexItem) indexRow {
 		Start: s.Start, Messages: s.Messages, Branches: s.Leaves,
 		Tokens: u.Input + u.Output + u.CacheRead + u.CacheWrite, Cost: u.Cost,
 		TokensTitle: fmt.Sprintf("%s in · %s out · %s cache read · %s cache write",
-			formatTokens(u.Input), formatTokens(u.Output), formatTokens(u.CacheRead), formatTokens(u.CacheWrite)),
+			humanize.Tokens(u.Input), humanize.Tokens(u.Output), humanize.Tokens(u.CacheRead), humanize.Tokens(u.CacheWrite)),
 	}
 	if !s.Start.IsZero() {
 		r.StartKey = s.Start.Unix()
 	}
 	if !s.Start.IsZero() && s.End.After(s.Start) {
 		d := s.End.Sub(s.Start)
-		r.Duration, r.DurationKey = formatDuration(d), int64(d.Seconds())
+		r.Duration, r.DurationKey = humanize.Duration(d), int64(d.Seconds())
 	}
 	for _, m := range s.Models {
 		_, short, ok := strings.Cut(m, "/")

@@ -18,6 +18,7 @@ import (
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 
+	"github.com/piexport/piexport/humanize"
 	"github.com/piexport/piexport/session"
 )
 
@@ -68,8 +69,8 @@ func WriteMarkdown(w io.Writer, s *session.Session, opt Options) error {
 	if s.Header != nil {
 		cwd = s.Header.Cwd
 	}
-	home := homeOf(cwd, opt.Home)
-	m := &mdWriter{s: s, home: home, r: &sessionRenderer{s: s, home: home}}
+	home := session.HomeOf(cwd, opt.Home)
+	m := &mdWriter{s: s, home: home}
 	path := s.Path(leaf)
 	m.head(path, leaf)
 	for _, e := range path {
@@ -87,7 +88,6 @@ func WriteMarkdown(w io.Writer, s *session.Session, opt Options) error {
 type mdWriter struct {
 	s    *session.Session
 	home string
-	r    *sessionRenderer // for what the HTML export computes the same way (edit diffs)
 	buf  bytes.Buffer
 	// turn is the heading of the section being written, so that a turn of
 	// several assistant messages and tool results gets one heading.
@@ -131,7 +131,7 @@ func (m *mdWriter) note(s string) {
 // piece of session text that lands in HTML, so it is escaped as HTML and
 // kept on one line (a blank line would end the HTML block).
 func (m *mdWriter) openDetails(summary string) {
-	m.block("<details><summary>" + summaryEscaper.Replace(oneLine(foldLine(summary), 300)) + "</summary>")
+	m.block("<details><summary>" + summaryEscaper.Replace(humanize.OneLine(foldLine(summary), 300)) + "</summary>")
 }
 
 // summaryEscaper escapes the characters that matter in HTML text; quotes
@@ -248,11 +248,11 @@ func mdDates(start, end time.Time) string {
 	default:
 		out += " UTC – " + end.Format("2006-01-02 15:04:05") + " UTC"
 	}
-	return out + " (" + formatDuration(end.Sub(start)) + ")"
+	return out + " (" + humanize.Duration(end.Sub(start)) + ")"
 }
 
 func mdUsage(u session.Usage) string {
-	return strings.Join(usageParts(u, "input", "output"), ", ")
+	return strings.Join(humanize.Usage(u, "input", "output"), ", ")
 }
 
 func (m *mdWriter) entry(e *session.Entry) {
@@ -264,7 +264,7 @@ func (m *mdWriter) entry(e *session.Entry) {
 		}
 		m.message(e)
 	case "compaction":
-		head := "**Context compacted:** " + formatTokens(e.TokensBefore) + " tokens summarised"
+		head := "**Context compacted:** " + humanize.Tokens(e.TokensBefore) + " tokens summarised"
 		if e.FromHook {
 			head += " by an extension"
 		}
@@ -301,7 +301,7 @@ func (m *mdWriter) entry(e *session.Entry) {
 		target := "an entry not in this file (" + codeSpan(e.TargetID) + ")"
 		if t := m.s.Entry(e.TargetID); t != nil {
 			p := m.s.Preview(t, m.home)
-			target = "“" + mdInline(oneLine(strings.TrimSpace(p.Role+" "+p.Text), 60)) + "”"
+			target = "“" + mdInline(humanize.OneLine(strings.TrimSpace(p.Role+" "+p.Text), 60)) + "”"
 		}
 		if e.LabelText == "" {
 			m.note("Label cleared on " + target)
@@ -399,7 +399,7 @@ func (m *mdWriter) blocks(e *session.Entry, content []session.Block) {
 // pi's tree names the call. call is nil for a result whose call is not in
 // the file; result is nil for a call that got no answer.
 func (m *mdWriter) tool(call *session.Block, result *session.Entry) {
-	name, args, rawArgs, res := readToolCall(call, result)
+	name, args, rawArgs, res := session.ReadToolCall(call, result)
 	summary := name
 	if call != nil {
 		summary = session.ToolCallSummary(name, rawArgs, m.home)
@@ -416,23 +416,23 @@ func (m *mdWriter) tool(call *session.Block, result *session.Entry) {
 	m.openDetails(summary)
 	output := ""
 	if res != nil {
-		output = resultText(res)
+		output = res.ResultText()
 	}
 	switch name {
 	case "bash":
-		if cmd := args.str("command"); cmd != "" {
+		if cmd := args.Str("command"); cmd != "" {
 			m.block(fenced("bash", cmd))
 		}
 		m.output(res, plainTerminalText(output), "text")
 	case "read":
-		m.output(res, output, fenceLang(args.str("path", "file_path")))
+		m.output(res, output, fenceLang(args.Str("path", "file_path")))
 	case "write":
-		if content := args.str("content"); content != "" {
-			m.block(fenced(fenceLang(args.str("path", "file_path")), content))
+		if content := args.Str("content"); content != "" {
+			m.block(fenced(fenceLang(args.Str("path", "file_path")), content))
 		}
 		m.output(res, output, "text")
 	case "edit":
-		if d := m.r.editDiff(res, args); d != "" {
+		if d := session.EditDiff(res, args); d != "" {
 			m.block(fenced("diff", d))
 		}
 		if res == nil || res.IsError {
@@ -529,7 +529,7 @@ func (m *mdWriter) userCommand(msg *session.Message) {
 		lang = "javascript"
 	}
 	marks := append([]string{"Command run by the user"},
-		commandMarks(msg, func(p string) string { return codeSpan(session.ShortenHome(p, m.home)) })...)
+		session.CommandMarks(msg, func(p string) string { return codeSpan(session.ShortenHome(p, m.home)) })...)
 	m.block("_" + strings.Join(marks, " · ") + ":_")
 	m.block(fenced(lang, msg.Command))
 	if strings.TrimSpace(msg.Output) != "" {
@@ -1146,7 +1146,7 @@ func WriteMarkdownIndex(w io.Writer, items []MarkdownIndexItem) error {
 		if !it.Date.IsZero() {
 			date = it.Date.UTC().Format("2006-01-02 15:04")
 		}
-		cells := []string{title, date, mdInline(it.Project), strconv.Itoa(it.Messages), formatCost(it.Cost)}
+		cells := []string{title, date, mdInline(it.Project), strconv.Itoa(it.Messages), humanize.Cost(it.Cost)}
 		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
 	}
 	_, err := io.WriteString(w, string(trimLineEnds([]byte(b.String()))))

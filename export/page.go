@@ -10,13 +10,12 @@ import (
 	"html/template"
 	"io"
 	"io/fs"
-	"math"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/piexport/piexport"
+	"github.com/piexport/piexport/humanize"
 )
 
 // extraCSS, when set, returns CSS appended after the embedded stylesheets:
@@ -26,8 +25,8 @@ var extraCSS func() string
 
 // pageTemplate is parsed once; html/template is safe for concurrent use.
 var pageTemplate = template.Must(template.New("page.html").Funcs(template.FuncMap{
-	"tokens":  formatTokens,
-	"cost":    formatCost,
+	"tokens":  humanize.Tokens,
+	"cost":    humanize.Cost,
 	"isoTime": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
 	"utcTime": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
 }).ParseFS(piexport.Templates(), "page.html"))
@@ -132,44 +131,4 @@ func writePage(w io.Writer, v *pageView) error {
 		return fmt.Errorf("render page: %w", err)
 	}
 	return bw.Flush()
-}
-
-// formatTokens shows a token count compactly: 950, 1.2k, 45k, 1.3M.
-// assets/page.js has the same function, with the same integer rounding, so
-// the figures the script recomputes read like the ones written here.
-func formatTokens(n int64) string {
-	if n < 1000 {
-		return strconv.FormatInt(n, 10)
-	}
-	// Each band hands over to the next when rounding would reach it, so
-	// 9,999 reads "10k" and 999,999 reads "1.0M".
-	if t := (n*10 + 500) / 1000; t < 100 {
-		return tenths(t) + "k"
-	}
-	if k := (n + 500) / 1000; k < 1000 {
-		return strconv.FormatInt(k, 10) + "k"
-	}
-	if t := (n*10 + 500_000) / 1_000_000; t < 100 {
-		return tenths(t) + "M"
-	}
-	return strconv.FormatInt((n+500_000)/1_000_000, 10) + "M"
-}
-
-func tenths(t int64) string {
-	return strconv.FormatInt(t/10, 10) + "." + strconv.FormatInt(t%10, 10)
-}
-
-// formatCost shows dollars with four decimals below one dollar and two
-// above; the script rounds the same way (floor(x*10^d + 0.5)).
-func formatCost(c float64) string {
-	if c <= 0 || math.IsNaN(c) {
-		return "$0"
-	}
-	d, scale := 4, 1e4
-	if c >= 1 {
-		d, scale = 2, 1e2
-	}
-	n := int64(math.Floor(c*scale + 0.5))
-	p := int64(math.Pow10(d))
-	return fmt.Sprintf("$%d.%0*d", n/p, d, n%p)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/net/html"
 
+	"github.com/piexport/piexport/humanize"
 	"github.com/piexport/piexport/session"
 )
 
@@ -184,7 +185,7 @@ func samplePageView() *pageView {
 			if onPath[i] {
 				sampleAddUsage(&v.Header.Path, u)
 			}
-			foot = fmt.Sprintf("%s in · %s out · %s", formatTokens(int64(u[0])), formatTokens(int64(u[1])), formatCost(u[4]))
+			foot = fmt.Sprintf("%s in · %s out · %s", humanize.Tokens(int64(u[0])), humanize.Tokens(int64(u[1])), humanize.Cost(u[4]))
 			if e.id == "d5" {
 				foot = hostileFoot
 			}
@@ -470,9 +471,9 @@ func TestPageHeaderTokens(t *testing.T) {
 	}
 	p := v.Header.Path
 	want := map[string]string{
-		"input": formatTokens(p.Input), "output": formatTokens(p.Output),
-		"cacheRead": formatTokens(p.CacheRead), "cacheWrite": formatTokens(p.CacheWrite),
-		"cost": formatCost(p.Cost),
+		"input": humanize.Tokens(p.Input), "output": humanize.Tokens(p.Output),
+		"cacheRead": humanize.Tokens(p.CacheRead), "cacheWrite": humanize.Tokens(p.CacheWrite),
+		"cost": humanize.Cost(p.Cost),
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("path token cells (-want +got):\n%s", diff)
@@ -490,34 +491,6 @@ func TestWritePageErrorWritesNothing(t *testing.T) {
 	}
 	if buf.Len() != 0 {
 		t.Errorf("writePage wrote %d bytes before failing", buf.Len())
-	}
-}
-
-func TestFormatTokens(t *testing.T) {
-	for _, tc := range []struct {
-		n    int64
-		want string
-	}{
-		{0, "0"}, {999, "999"}, {1000, "1.0k"}, {1250, "1.3k"}, {1249, "1.2k"}, {9949, "9.9k"}, {9999, "10k"},
-		{10_000, "10k"}, {45_499, "45k"}, {999_499, "999k"}, {999_500, "1.0M"}, {1_000_000, "1.0M"}, {9_960_000, "10M"}, {12_500_000, "13M"},
-	} {
-		if got := formatTokens(tc.n); got != tc.want {
-			t.Errorf("formatTokens(%d) = %q, want %q", tc.n, got, tc.want)
-		}
-	}
-}
-
-func TestFormatCost(t *testing.T) {
-	for _, tc := range []struct {
-		c    float64
-		want string
-	}{
-		{0, "$0"}, {-1, "$0"}, {math.NaN(), "$0"}, {0.00004, "$0.0000"}, {0.0123, "$0.0123"},
-		{0.01236, "$0.0124"}, {0.99, "$0.9900"}, {1, "$1.00"}, {1.2345, "$1.23"}, {12.999, "$13.00"},
-	} {
-		if got := formatCost(tc.c); got != tc.want {
-			t.Errorf("formatCost(%v) = %q, want %q", tc.c, got, tc.want)
-		}
 	}
 }
 

@@ -12,8 +12,8 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"time"
 
+	"github.com/piexport/piexport/humanize"
 	"github.com/piexport/piexport/session"
 )
 
@@ -109,7 +109,7 @@ func preparePage(s *session.Session, opt Options) (*pageView, *sessionRenderer, 
 	if s.Header != nil {
 		cwd = s.Header.Cwd
 	}
-	r := &sessionRenderer{s: s, home: homeOf(cwd, opt.Home)}
+	r := &sessionRenderer{s: s, home: session.HomeOf(cwd, opt.Home)}
 
 	nodes := s.Flatten()
 	onPath := map[*session.Entry]bool{}
@@ -296,7 +296,7 @@ func (r *sessionRenderer) header(sum session.Summary, path []*session.Entry) hea
 		h.SessionID = s.Header.ID
 	}
 	if !h.Start.IsZero() && h.End.After(h.Start) {
-		h.Duration = formatDuration(h.End.Sub(h.Start))
+		h.Duration = humanize.Duration(h.End.Sub(h.Start))
 	}
 	h.File = sum.Usage
 	for _, e := range path {
@@ -305,40 +305,6 @@ func (r *sessionRenderer) header(sum session.Summary, path []*session.Entry) hea
 		}
 	}
 	return h
-}
-
-func formatDuration(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm %ds", int(d.Minutes()), int(d.Seconds())%60)
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh %dm", int(d.Hours()), int(d.Minutes())%60)
-	}
-	return fmt.Sprintf("%dd %dh", int(d.Hours())/24, int(d.Hours())%24)
-}
-
-// homeOf picks the home directory to show as ~: the given one when the
-// session's cwd lies under it, else one read off the cwd itself, since a
-// session is often shared from another machine.
-func homeOf(cwd, home string) string {
-	if home != "" && session.ShortenHome(cwd, home) != cwd {
-		return home
-	}
-	if strings.HasPrefix(cwd, "/data/data/com.termux/files/home") {
-		return "/data/data/com.termux/files/home"
-	}
-	for _, base := range []string{"/home/", "/Users/", `C:\Users\`, `c:\Users\`} {
-		if rest, ok := strings.CutPrefix(cwd, base); ok && rest != "" {
-			user, _, _ := strings.Cut(strings.ReplaceAll(rest, `\`, "/"), "/")
-			return base + user
-		}
-	}
-	if cwd == "/root" || strings.HasPrefix(cwd, "/root/") {
-		return "/root"
-	}
-	return home
 }
 
 // kindOf sorts an entry for the page's filters and colours.
@@ -392,13 +358,4 @@ func kindOf(e *session.Entry) string {
 		return kindSettings
 	}
 	return kindOther
-}
-
-// oneLine folds s onto one line of at most max runes, marking a cut with …
-func oneLine(s string, max int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > max {
-		return string(r[:max-1]) + "…"
-	}
-	return s
 }

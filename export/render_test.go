@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unicode"
 
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/net/html"
@@ -322,30 +321,6 @@ func TestLeafOption(t *testing.T) {
 	}
 	if _, err := buildPage(s, Options{Leaf: "nope"}); err == nil {
 		t.Error("an unknown --leaf was accepted")
-	}
-}
-
-func TestHomeOf(t *testing.T) {
-	for _, tc := range []struct{ cwd, home, want string }{
-		{"/home/dev/projects/x", "/root", "/home/dev"},
-		{"/root/p", "/root", "/root"},
-		{"/Users/ann/src", "", "/Users/ann"},
-		{`E:\003Resources\monathena`, "", ""},
-		{`C:\Users\bob\code`, "", `C:\Users\bob`},
-		{"/data/data/com.termux/files/home/projects/earth-0", "", "/data/data/com.termux/files/home"},
-	} {
-		if got := homeOf(tc.cwd, tc.home); got != tc.want {
-			t.Errorf("homeOf(%q, %q) = %q, want %q", tc.cwd, tc.home, got, tc.want)
-		}
-	}
-}
-
-func TestOneLine(t *testing.T) {
-	if got := oneLine("a\n\tb   c", 10); got != "a b c" {
-		t.Errorf("%q", got)
-	}
-	if got := oneLine(strings.Repeat("é", 20), 5); got != "éééé…" || !unicode.IsLetter([]rune(got)[0]) {
-		t.Errorf("%q", got)
 	}
 }
 

@@ -1,12 +1,10 @@
 package export
 
 import (
-	"encoding/json"
 	"fmt"
 	"html/template"
 	"strings"
 
-	"github.com/piexport/piexport/internal/linediff"
 	"github.com/piexport/piexport/session"
 )
 
@@ -17,32 +15,10 @@ const (
 	foldMinLines = 10
 )
 
-// toolArgs are the arguments of a tool call, read loosely: tools and forks
-// spell them differently (path or file_path, oldText or old_string).
-type toolArgs map[string]any
-
-func (a toolArgs) str(keys ...string) string {
-	for _, k := range keys {
-		switch v := a[k].(type) {
-		case string:
-			return v
-		case nil:
-		default:
-			return fmt.Sprint(v)
-		}
-	}
-	return ""
-}
-
-func (a toolArgs) num(key string) (int, bool) {
-	f, ok := a[key].(float64)
-	return int(f), ok
-}
-
 // tool renders a tool call with its result. call is nil for a result whose
 // call is not in the file; result is nil for a call that got no answer.
 func (r *sessionRenderer) tool(o *out, result *session.Entry, call *session.Block, owner *session.Entry) {
-	name, args, rawArgs, res := readToolCall(call, result)
+	name, args, rawArgs, res := session.ReadToolCall(call, result)
 	status := "pending"
 	switch {
 	case res != nil && res.IsError:
@@ -68,32 +44,32 @@ func (r *sessionRenderer) tool(o *out, result *session.Entry, call *session.Bloc
 
 	output := ""
 	if res != nil {
-		output = resultText(res)
+		output = res.ResultText()
 	}
 	switch name {
 	case "bash":
 		if call != nil {
 			o.raw(`<div class="tool-input">`)
-			o.html(highlight("$ "+args.str("command"), "bash"))
+			o.html(highlight("$ "+args.Str("command"), "bash"))
 			o.raw(`</div>`)
 		}
 		r.output(o, res, output, func(s string, _ int) template.HTML { return ansiToHTML(s) }, "output ansi")
 	case "read":
-		path := args.str("path", "file_path")
-		first, _ := args.num("offset")
+		path := args.Str("path", "file_path")
+		first, _ := args.Int("offset")
 		r.output(o, res, output, func(s string, line int) template.HTML {
 			return highlightToolFile(s, path, max(first, 1)+line)
 		}, "")
 	case "write":
-		path := args.str("path", "file_path")
-		if content := args.str("content"); call != nil && content != "" {
+		path := args.Str("path", "file_path")
+		if content := args.Str("content"); call != nil && content != "" {
 			o.raw(`<div class="tool-input">`)
 			r.fold(o, content, func(s string, line int) template.HTML { return highlightToolFile(s, path, 1+line) }, "")
 			o.raw(`</div>`)
 		}
 		r.output(o, res, output, plainText, "output")
 	case "edit":
-		if d := r.editDiff(res, args); d != "" {
+		if d := session.EditDiff(res, args); d != "" {
 			o.raw(`<div class="tool-input">`)
 			o.html(renderDiff(d))
 			o.raw(`</div>`)
@@ -117,62 +93,6 @@ func (r *sessionRenderer) tool(o *out, result *session.Entry, call *session.Bloc
 		}
 	}
 	o.raw(`</section>`)
-}
-
-// readToolCall reads what the renderers show of a tool call and its
-// result; either may be nil. The name is the call's, or the result's when
-// the call is missing.
-func readToolCall(call *session.Block, result *session.Entry) (name string, args toolArgs, rawArgs json.RawMessage, res *session.Message) {
-	if call != nil {
-		name, rawArgs = call.Name, call.Arguments
-		_ = json.Unmarshal(call.Arguments, &args)
-	}
-	if result != nil {
-		res = result.Message
-		if name == "" {
-			name = res.ToolName
-		}
-	}
-	return name, args, rawArgs, res
-}
-
-// editDiff is the diff of an edit: the one pi stored with the result, or
-// one computed from the call's old and new text.
-func (r *sessionRenderer) editDiff(res *session.Message, args toolArgs) string {
-	if res != nil && len(res.Details) > 0 {
-		var d struct {
-			Diff string `json:"diff"`
-		}
-		if json.Unmarshal(res.Details, &d) == nil && d.Diff != "" {
-			return d.Diff
-		}
-	}
-	var parts []string
-	if edits, ok := args["edits"].([]any); ok {
-		for _, x := range edits {
-			if m, ok := x.(map[string]any); ok {
-				e := toolArgs(m)
-				parts = append(parts, linediff.Unified(e.str("oldText", "old_string"), e.str("newText", "new_string")))
-			}
-		}
-	} else if old, nu := args.str("oldText", "old_string"), args.str("newText", "new_string"); old != "" || nu != "" {
-		parts = append(parts, linediff.Unified(old, nu))
-	}
-	return strings.Join(parts, "\n")
-}
-
-// resultText joins the text blocks of a tool result.
-func resultText(m *session.Message) string {
-	var b strings.Builder
-	for _, c := range m.Content {
-		if c.Type == "text" {
-			if b.Len() > 0 {
-				b.WriteByte('\n')
-			}
-			b.WriteString(c.Text)
-		}
-	}
-	return b.String()
 }
 
 func plainText(s string, _ int) template.HTML {
@@ -261,35 +181,11 @@ func (r *sessionRenderer) userCommand(o *out, m *session.Message) {
 		r.fold(o, m.Output, func(s string, _ int) template.HTML { return ansiToHTML(s) }, "output ansi")
 		o.raw(`</div>`)
 	}
-	marks := commandMarks(m, func(p string) string { return session.ShortenHome(p, r.home) })
+	marks := session.CommandMarks(m, func(p string) string { return session.ShortenHome(p, r.home) })
 	if len(marks) > 0 {
 		o.raw(`<p class="tool-status">`)
 		o.text(strings.Join(marks, " · "))
 		o.raw(`</p>`)
 	}
 	o.raw(`</section>`)
-}
-
-// commandMarks says how a command the user ran ended: its exit code, and
-// whether it was cancelled, truncated (path names the full output as the
-// caller shows paths) or kept out of the model's context.
-func commandMarks(m *session.Message, path func(string) string) []string {
-	var marks []string
-	if m.ExitCode != nil {
-		marks = append(marks, fmt.Sprintf("exit code %d", *m.ExitCode))
-	}
-	if m.Cancelled {
-		marks = append(marks, "cancelled")
-	}
-	if m.Truncated {
-		t := "output truncated"
-		if m.FullOutputPath != "" {
-			t += "; full output in " + path(m.FullOutputPath)
-		}
-		marks = append(marks, t)
-	}
-	if m.ExcludeFromContext {
-		marks = append(marks, "excluded from context (!!)")
-	}
-	return marks
 }

@@ -114,19 +114,9 @@ func toolCalls(m *Message) []*Block {
 // ToolCallSummary names a tool call in one bracketed line, as pi does:
 // "[read: ~/p/f.go:10-59]", "[bash: go test ./...]", "[edit: main.go]".
 func ToolCallSummary(name string, rawArgs json.RawMessage, home string) string {
-	var args map[string]any
+	var args ToolArgs
 	_ = json.Unmarshal(rawArgs, &args)
-	str := func(keys ...string) string {
-		for _, k := range keys {
-			if v, ok := args[k]; ok && v != nil {
-				if s, ok := v.(string); ok {
-					return s
-				}
-				return fmt.Sprint(v)
-			}
-		}
-		return ""
-	}
+	str := args.Str
 	path := func(keys ...string) string {
 		p := str(keys...)
 		if p == "" {
@@ -186,6 +176,28 @@ func ShortenHome(p, home string) string {
 		return "~" + p[len(home):]
 	}
 	return p
+}
+
+// HomeOf picks the home directory to show as ~ for a session whose
+// working directory is cwd: home when cwd lies under it, else one read
+// off cwd itself, since a session is often shared from another machine.
+func HomeOf(cwd, home string) string {
+	if home != "" && ShortenHome(cwd, home) != cwd {
+		return home
+	}
+	if strings.HasPrefix(cwd, "/data/data/com.termux/files/home") {
+		return "/data/data/com.termux/files/home"
+	}
+	for _, base := range []string{"/home/", "/Users/", `C:\Users\`, `c:\Users\`} {
+		if rest, ok := strings.CutPrefix(cwd, base); ok && rest != "" {
+			user, _, _ := strings.Cut(strings.ReplaceAll(rest, `\`, "/"), "/")
+			return base + user
+		}
+	}
+	if cwd == "/root" || strings.HasPrefix(cwd, "/root/") {
+		return "/root"
+	}
+	return home
 }
 
 // blocksText joins the text blocks of content with sep.

@@ -1,0 +1,97 @@
+// Package humanize writes a session's figures and text the way people
+// read them, in any output format: token counts (1.2k), costs ($0.0123),
+// durations (1h 12m), usage lines, text folded onto one line. Pages and
+// Markdown show the same figures the same way because they share it.
+//
+// It knows nothing of HTML or Markdown: what it returns is plain text,
+// which each output escapes.
+package humanize
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/piexport/piexport/session"
+)
+
+// Tokens shows a token count compactly: 950, 1.2k, 45k, 1.3M.
+// assets/page.js has the same function, with the same integer rounding, so
+// the figures the script recomputes read like the ones written here.
+func Tokens(n int64) string {
+	if n < 1000 {
+		return strconv.FormatInt(n, 10)
+	}
+	// Each band hands over to the next when rounding would reach it, so
+	// 9,999 reads "10k" and 999,999 reads "1.0M".
+	if t := (n*10 + 500) / 1000; t < 100 {
+		return tenths(t) + "k"
+	}
+	if k := (n + 500) / 1000; k < 1000 {
+		return strconv.FormatInt(k, 10) + "k"
+	}
+	if t := (n*10 + 500_000) / 1_000_000; t < 100 {
+		return tenths(t) + "M"
+	}
+	return strconv.FormatInt((n+500_000)/1_000_000, 10) + "M"
+}
+
+func tenths(t int64) string {
+	return strconv.FormatInt(t/10, 10) + "." + strconv.FormatInt(t%10, 10)
+}
+
+// Cost shows dollars with four decimals below one dollar and two
+// above; the script rounds the same way (floor(x*10^d + 0.5)).
+func Cost(c float64) string {
+	if c <= 0 || math.IsNaN(c) {
+		return "$0"
+	}
+	d, scale := 4, 1e4
+	if c >= 1 {
+		d, scale = 2, 1e2
+	}
+	n := int64(math.Floor(c*scale + 0.5))
+	p := int64(math.Pow10(d))
+	return fmt.Sprintf("$%d.%0*d", n/p, d, n%p)
+}
+
+// Duration shows a duration to the second below a minute, then in the two
+// largest units: 45s, 12m 5s, 1h 12m, 3d 4h.
+func Duration(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm %ds", int(d.Minutes()), int(d.Seconds())%60)
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh %dm", int(d.Hours()), int(d.Minutes())%60)
+	}
+	return fmt.Sprintf("%dd %dh", int(d.Hours())/24, int(d.Hours())%24)
+}
+
+// Usage names the token counts and cost of u that are not zero, the
+// input and output counts always; in and out are their words.
+func Usage(u session.Usage, in, out string) []string {
+	parts := []string{Tokens(u.Input) + " " + in, Tokens(u.Output) + " " + out}
+	if u.CacheRead > 0 {
+		parts = append(parts, Tokens(u.CacheRead)+" cache read")
+	}
+	if u.CacheWrite > 0 {
+		parts = append(parts, Tokens(u.CacheWrite)+" cache write")
+	}
+	if u.Cost > 0 {
+		parts = append(parts, Cost(u.Cost))
+	}
+	return parts
+}
+
+// OneLine folds s onto one line of at most max runes, marking a cut with …
+func OneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > max {
+		return string(r[:max-1]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,45 @@
+package humanize
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+func TestTokens(t *testing.T) {
+	for _, tc := range []struct {
+		n    int64
+		want string
+	}{
+		{0, "0"}, {999, "999"}, {1000, "1.0k"}, {1250, "1.3k"}, {1249, "1.2k"}, {9949, "9.9k"}, {9999, "10k"},
+		{10_000, "10k"}, {45_499, "45k"}, {999_499, "999k"}, {999_500, "1.0M"}, {1_000_000, "1.0M"}, {9_960_000, "10M"}, {12_500_000, "13M"},
+	} {
+		if got := Tokens(tc.n); got != tc.want {
+			t.Errorf("Tokens(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}
+
+func TestCost(t *testing.T) {
+	for _, tc := range []struct {
+		c    float64
+		want string
+	}{
+		{0, "$0"}, {-1, "$0"}, {math.NaN(), "$0"}, {0.00004, "$0.0000"}, {0.0123, "$0.0123"},
+		{0.01236, "$0.0124"}, {0.99, "$0.9900"}, {1, "$1.00"}, {1.2345, "$1.23"}, {12.999, "$13.00"},
+	} {
+		if got := Cost(tc.c); got != tc.want {
+			t.Errorf("Cost(%v) = %q, want %q", tc.c, got, tc.want)
+		}
+	}
+}
+
+func TestOneLine(t *testing.T) {
+	if got := OneLine("a\n\tb   c", 10); got != "a b c" {
+		t.Errorf("%q", got)
+	}
+	if got := OneLine(strings.Repeat("é", 20), 5); got != "éééé…" || !unicode.IsLetter([]rune(got)[0]) {
+		t.Errorf("%q", got)
+	}
+}
