@@ -1,14 +1,12 @@
 package export
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"html"
-	"html/template"
 	"strings"
 
 	"github.com/piexport/piexport/humanize"
+	"github.com/piexport/piexport/render"
 	"github.com/piexport/piexport/session"
 )
 
@@ -19,25 +17,16 @@ type sessionRenderer struct {
 	home string
 }
 
-// out collects the HTML of one entry body. Text goes in through text (or
-// attr), which escapes it; markup through raw, which takes only literals
-// written in this package; rendered fragments through html.
+// out collects the HTML of one entry body: markup as constants through
+// Raw, text through Text and Attr, which escape it, and fragments from
+// package render through Append (see render.Builder).
 type out struct {
-	bytes.Buffer
+	render.Builder
 	// lazy says the whole body goes into <noscript class="lazy"> (see
 	// entryView.Lazy), so parts of it must not be wrapped again: a
 	// noscript inside a noscript would end the outer one early.
 	lazy bool
 }
-
-func (o *out) raw(s string)            { o.WriteString(s) }
-func (o *out) text(s string)           { o.WriteString(html.EscapeString(s)) }
-func (o *out) html(h template.HTML)    { o.WriteString(string(h)) }
-func (o *out) attr(name, value string) { o.raw(" " + name + `="` + html.EscapeString(value) + `"`) }
-
-// body is the one place entry bodies become template.HTML: everything in
-// an out was escaped on the way in, or is markup written by this package.
-func (o *out) body() template.HTML { return trusted(o.Bytes()) }
 
 // renderEntry fills the role, body and footer of one entry.
 func (r *sessionRenderer) renderEntry(e *session.Entry, v *entryView) {
@@ -65,42 +54,42 @@ func (r *sessionRenderer) renderEntry(e *session.Entry, v *entryView) {
 		if e.Provider != "" {
 			name = e.Provider + "/" + e.ModelID
 		}
-		o.raw(`<p class="separator">Model set to <strong>`)
-		o.text(name)
-		o.raw(`</strong>`)
+		o.Raw(`<p class="separator">Model set to <strong>`)
+		o.Text(name)
+		o.Raw(`</strong>`)
 		if e.ModelRole != "" && e.ModelRole != "default" {
-			o.raw(" for the ")
-			o.text(e.ModelRole)
-			o.raw(" role")
+			o.Raw(" for the ")
+			o.Text(e.ModelRole)
+			o.Raw(" role")
 		}
-		o.raw(`</p>`)
+		o.Raw(`</p>`)
 	case "thinking_level_change":
 		v.Role = "Thinking level"
-		o.raw(`<p class="separator">Thinking level set to <strong>`)
-		o.text(e.ThinkingLevel)
-		o.raw(`</strong></p>`)
+		o.Raw(`<p class="separator">Thinking level set to <strong>`)
+		o.Text(e.ThinkingLevel)
+		o.Raw(`</strong></p>`)
 	case "label":
 		v.Role = "Label"
-		o.raw(`<p class="separator">`)
+		o.Raw(`<p class="separator">`)
 		if e.LabelText == "" {
-			o.raw("Label cleared on ")
+			o.Raw("Label cleared on ")
 		} else {
-			o.raw("Label <strong>")
-			o.text(e.LabelText)
-			o.raw("</strong> set on ")
+			o.Raw("Label <strong>")
+			o.Text(e.LabelText)
+			o.Raw("</strong> set on ")
 		}
 		r.entryLink(&o, e.TargetID)
-		o.raw(`</p>`)
+		o.Raw(`</p>`)
 	case "session_info":
 		v.Role = "Session name"
-		o.raw(`<p class="separator">Session named <strong>`)
-		o.text(strings.TrimSpace(e.SessionName))
-		o.raw(`</strong></p>`)
+		o.Raw(`<p class="separator">Session named <strong>`)
+		o.Text(strings.TrimSpace(e.SessionName))
+		o.Raw(`</strong></p>`)
 	default:
 		v.Role = e.Type
 		r.rawJSON(&o, e, e.Type+" entry")
 	}
-	v.Body = o.body()
+	v.Body = o.HTML()
 }
 
 func (r *sessionRenderer) message(o *out, e *session.Entry, v *entryView) {
@@ -116,20 +105,20 @@ func (r *sessionRenderer) message(o *out, e *session.Entry, v *entryView) {
 		}
 		r.blocks(o, e, m.Content)
 		if m.StopReason == "error" || m.StopReason == "aborted" {
-			o.raw(`<div class="stop-error" data-stop="`)
-			o.text(m.StopReason)
-			o.raw(`"><strong>`)
+			o.Raw(`<div class="stop-error" data-stop="`)
+			o.Text(m.StopReason)
+			o.Raw(`"><strong>`)
 			if m.StopReason == "aborted" {
-				o.raw("Aborted")
+				o.Raw("Aborted")
 			} else {
-				o.raw("Error")
+				o.Raw("Error")
 			}
-			o.raw("</strong>")
+			o.Raw("</strong>")
 			if m.ErrorMessage != "" {
-				o.raw(": ")
-				o.text(m.ErrorMessage)
+				o.Raw(": ")
+				o.Text(m.ErrorMessage)
 			}
-			o.raw("</div>")
+			o.Raw("</div>")
 		}
 		v.Foot = usageLine(m)
 	case "toolResult":
@@ -140,11 +129,11 @@ func (r *sessionRenderer) message(o *out, e *session.Entry, v *entryView) {
 		if assistant, call := r.s.CallOf(e); call != nil {
 			// The result is shown with its call in the assistant's entry.
 			v.Ref = true
-			o.raw(`<p class="tool-ref"><a href="#`)
-			o.text(assistant.ID)
-			o.raw(`">`)
-			o.text(session.ToolCallSummary(call.Name, call.Arguments, r.home))
-			o.raw(`</a> shown with its call above</p>`)
+			o.Raw(`<p class="tool-ref"><a href="#`)
+			o.Text(assistant.ID)
+			o.Raw(`">`)
+			o.Text(session.ToolCallSummary(call.Name, call.Arguments, r.home))
+			o.Raw(`</a> shown with its call above</p>`)
 			return
 		}
 		r.tool(o, e, nil, e)
@@ -162,9 +151,9 @@ func (r *sessionRenderer) message(o *out, e *session.Entry, v *entryView) {
 		r.branchSummary(o, e.ID, m.Summary, m.FromID)
 	case "compactionSummary":
 		v.Role = "Compaction summary"
-		o.raw(`<div class="card compaction">`)
-		o.html(renderMarkdown(m.Summary, "e-"+e.ID+"-"))
-		o.raw(`</div>`)
+		o.Raw(`<div class="card compaction">`)
+		o.Append(render.Markdown(m.Summary, "e-"+e.ID+"-"))
+		o.Raw(`</div>`)
 	case "developer":
 		v.Role = "Developer"
 		r.blocks(o, e, m.Content)
@@ -182,16 +171,16 @@ func (r *sessionRenderer) blocks(o *out, e *session.Entry, content []session.Blo
 		switch b.Type {
 		case "text":
 			if strings.TrimSpace(b.Text) != "" {
-				o.html(renderMarkdown(b.Text, prefix))
+				o.Append(render.Markdown(b.Text, prefix))
 			}
 		case "thinking":
-			o.raw(`<details class="thinking"><summary>Thinking</summary>`)
+			o.Raw(`<details class="thinking"><summary>Thinking</summary>`)
 			if b.Redacted {
-				o.raw(`<p class="note">The provider redacted this thinking.</p>`)
+				o.Raw(`<p class="note">The provider redacted this thinking.</p>`)
 			} else {
-				o.html(renderMarkdown(b.Text, prefix))
+				o.Append(render.Markdown(b.Text, prefix))
 			}
-			o.raw(`</details>`)
+			o.Raw(`</details>`)
 		case "toolCall":
 			var result *session.Entry
 			if b.ToolCallID != "" {
@@ -201,11 +190,11 @@ func (r *sessionRenderer) blocks(o *out, e *session.Entry, content []session.Blo
 		case "image":
 			image(o, b)
 		default:
-			o.raw(`<details class="raw"><summary>`)
-			o.text(b.Type)
-			o.raw(` block</summary>`)
-			prettyJSON(o, b.Raw)
-			o.raw(`</details>`)
+			o.Raw(`<details class="raw"><summary>`)
+			o.Text(b.Type)
+			o.Raw(` block</summary>`)
+			o.Append(render.JSON(b.Raw))
+			o.Raw(`</details>`)
 		}
 	}
 }
@@ -220,23 +209,23 @@ func image(o *out, b session.Block) {
 	mime := strings.ToLower(strings.TrimSpace(b.MimeType))
 	switch {
 	case strings.HasPrefix(b.Data, "blob:"):
-		o.raw(`<p class="image-missing">Image (`)
-		o.text(b.MimeType)
-		o.raw(`) not stored in the session file: <code>`)
-		o.text(b.Data)
-		o.raw(`</code></p>`)
+		o.Raw(`<p class="image-missing">Image (`)
+		o.Text(b.MimeType)
+		o.Raw(`) not stored in the session file: <code>`)
+		o.Text(b.Data)
+		o.Raw(`</code></p>`)
 	case imageTypes[mime] && isBase64(b.Data):
-		o.raw(`<img class="inline-image" alt="image from the session" src="data:`)
-		o.raw(mime) // from the allow-list above
-		o.raw(`;base64,`)
-		o.raw(b.Data) // checked by isBase64: only [A-Za-z0-9+/=\s]
-		o.raw(`">`)
+		o.Raw(`<img class="inline-image" alt="image from the session" src="data:`)
+		o.Text(mime) // from the allow-list above: escaping leaves it as it is
+		o.Raw(`;base64,`)
+		o.Text(b.Data) // checked by isBase64: only [A-Za-z0-9+/=], which escaping leaves as it is
+		o.Raw(`">`)
 	default:
-		o.raw(`<p class="image-missing">Image of type `)
-		o.text(b.MimeType)
-		o.raw(` not shown (`)
-		o.text(fmt.Sprint(len(b.Data)))
-		o.raw(` bytes of data that are not a picture this page shows).</p>`)
+		o.Raw(`<p class="image-missing">Image of type `)
+		o.Text(b.MimeType)
+		o.Raw(` not shown (`)
+		o.Text(fmt.Sprint(len(b.Data)))
+		o.Raw(` bytes of data that are not a picture this page shows).</p>`)
 	}
 }
 
@@ -254,21 +243,21 @@ func isBase64(s string) bool {
 }
 
 func (r *sessionRenderer) compaction(o *out, e *session.Entry) {
-	o.raw(`<div class="card compaction"><p class="card-head">Context compacted: <strong>`)
-	o.text(humanize.Tokens(e.TokensBefore))
-	o.raw(` tokens</strong> summarised`)
+	o.Raw(`<div class="card compaction"><p class="card-head">Context compacted: <strong>`)
+	o.Text(humanize.Tokens(e.TokensBefore))
+	o.Raw(` tokens</strong> summarised`)
 	if e.FromHook {
-		o.raw(` by an extension`)
+		o.Raw(` by an extension`)
 	}
-	o.raw(`</p>`)
+	o.Raw(`</p>`)
 	if e.ShortSummary != "" {
-		o.raw(`<p class="short-summary">`)
-		o.text(e.ShortSummary)
-		o.raw(`</p>`)
+		o.Raw(`<p class="short-summary">`)
+		o.Text(e.ShortSummary)
+		o.Raw(`</p>`)
 	}
-	o.raw(`<details class="summary"><summary>Summary</summary>`)
-	o.html(renderMarkdown(e.Summary, "e-"+e.ID+"-"))
-	o.raw(`</details>`)
+	o.Raw(`<details class="summary"><summary>Summary</summary>`)
+	o.Append(render.Markdown(e.Summary, "e-"+e.ID+"-"))
+	o.Raw(`</details>`)
 	var details struct {
 		ReadFiles     []string `json:"readFiles"`
 		ModifiedFiles []string `json:"modifiedFiles"`
@@ -277,50 +266,50 @@ func (r *sessionRenderer) compaction(o *out, e *session.Entry) {
 		r.fileList(o, "Files read", details.ReadFiles)
 		r.fileList(o, "Files modified", details.ModifiedFiles)
 	}
-	o.raw(`</div>`)
+	o.Raw(`</div>`)
 }
 
 func (r *sessionRenderer) fileList(o *out, title string, files []string) {
 	if len(files) == 0 {
 		return
 	}
-	o.raw(`<details class="files"><summary>`)
-	o.text(fmt.Sprintf("%s (%d)", title, len(files)))
-	o.raw(`</summary><ul>`)
+	o.Raw(`<details class="files"><summary>`)
+	o.Text(fmt.Sprintf("%s (%d)", title, len(files)))
+	o.Raw(`</summary><ul>`)
 	for _, f := range files {
-		o.raw(`<li><code>`)
-		o.text(session.ShortenHome(f, r.home))
-		o.raw(`</code></li>`)
+		o.Raw(`<li><code>`)
+		o.Text(session.ShortenHome(f, r.home))
+		o.Raw(`</code></li>`)
 	}
-	o.raw(`</ul></details>`)
+	o.Raw(`</ul></details>`)
 }
 
 func (r *sessionRenderer) branchSummary(o *out, id, summary, fromID string) {
-	o.raw(`<div class="card branch-summary"><p class="card-head">Summary of an abandoned branch`)
+	o.Raw(`<div class="card branch-summary"><p class="card-head">Summary of an abandoned branch`)
 	if fromID != "" {
-		o.raw(` that left off at `)
+		o.Raw(` that left off at `)
 		r.entryLink(o, fromID)
 	}
-	o.raw(`</p>`)
-	o.html(renderMarkdown(summary, "e-"+id+"-"))
-	o.raw(`</div>`)
+	o.Raw(`</p>`)
+	o.Append(render.Markdown(summary, "e-"+id+"-"))
+	o.Raw(`</div>`)
 }
 
 // entryLink links to the entry with the file id id.
 func (r *sessionRenderer) entryLink(o *out, id string) {
 	target := r.s.Entry(id)
 	if target == nil {
-		o.raw(`<code>`)
-		o.text(id)
-		o.raw(`</code> (not in this file)`)
+		o.Raw(`<code>`)
+		o.Text(id)
+		o.Raw(`</code> (not in this file)`)
 		return
 	}
-	o.raw(`<a href="#`)
-	o.text(target.ID)
-	o.raw(`">`)
+	o.Raw(`<a href="#`)
+	o.Text(target.ID)
+	o.Raw(`">`)
 	p := r.s.Preview(target, r.home)
-	o.text(humanize.OneLine(strings.TrimSpace(p.Role+" "+p.Text), 60))
-	o.raw(`</a>`)
+	o.Text(humanize.OneLine(strings.TrimSpace(p.Role+" "+p.Text), 60))
+	o.Raw(`</a>`)
 }
 
 func (r *sessionRenderer) customMessage(o *out, id, customType string, content []session.Block, display bool) {
@@ -331,37 +320,26 @@ func (r *sessionRenderer) customMessage(o *out, id, customType string, content [
 		}
 	}
 	if !display {
-		o.raw(`<details class="hidden-context"><summary>Hidden context · `)
-		o.text(customType)
-		o.raw(`</summary>`)
-		o.html(renderMarkdown(text, "e-"+id+"-"))
-		o.raw(`</details>`)
+		o.Raw(`<details class="hidden-context"><summary>Hidden context · `)
+		o.Text(customType)
+		o.Raw(`</summary>`)
+		o.Append(render.Markdown(text, "e-"+id+"-"))
+		o.Raw(`</details>`)
 		return
 	}
-	o.raw(`<div class="custom-message">`)
-	o.html(renderMarkdown(text, "e-"+id+"-"))
-	o.raw(`</div>`)
+	o.Raw(`<div class="custom-message">`)
+	o.Append(render.Markdown(text, "e-"+id+"-"))
+	o.Raw(`</div>`)
 }
 
 // rawJSON shows an entry this page has no special view for as its JSON,
 // pretty-printed and collapsed: nothing in a session is silently dropped.
 func (r *sessionRenderer) rawJSON(o *out, e *session.Entry, what string) {
-	o.raw(`<details class="raw"><summary>`)
-	o.text(what)
-	o.raw(` (JSON)</summary>`)
-	prettyJSON(o, e.Raw)
-	o.raw(`</details>`)
-}
-
-func prettyJSON(o *out, raw json.RawMessage) {
-	var buf bytes.Buffer
-	if json.Indent(&buf, raw, "", "  ") != nil {
-		buf.Reset()
-		buf.Write(raw)
-	}
-	o.raw(`<pre class="json">`)
-	o.text(buf.String())
-	o.raw(`</pre>`)
+	o.Raw(`<details class="raw"><summary>`)
+	o.Text(what)
+	o.Raw(` (JSON)</summary>`)
+	o.Append(render.JSON(e.Raw))
+	o.Raw(`</details>`)
 }
 
 // usageLine is an assistant message's footer: tokens and cost.

@@ -3,42 +3,29 @@ package export
 import (
 	"bytes"
 	"io"
-	"sync"
 	"testing"
 
 	"github.com/piexport/piexport/internal/sessiongen"
+	"github.com/piexport/piexport/render"
 	"github.com/piexport/piexport/session"
 )
 
-// generated returns a generated session of about size bytes, made once.
-var generated = func() func(size int64) ([]byte, *session.Session) {
-	var mu sync.Mutex
-	cache := map[int64][]byte{}
-	return func(size int64) ([]byte, *session.Session) {
-		mu.Lock()
-		defer mu.Unlock()
-		data, ok := cache[size]
-		if !ok {
-			var buf bytes.Buffer
-			opt := sessiongen.Options{Seed: 1, TargetBytes: size, Branches: true, Images: true, Compactions: true, Labels: true}
-			if err := sessiongen.Write(&buf, opt); err != nil {
-				panic(err)
-			}
-			data = buf.Bytes()
-			cache[size] = data
-		}
-		s, err := session.Read(bytes.NewReader(data), "gen.jsonl")
-		if err != nil {
-			panic(err)
-		}
-		return data, s
+// generated returns the generated session of about size bytes that
+// tests and benchmarks share, read afresh.
+func generated(size int64) ([]byte, *session.Session) {
+	data := sessiongen.Sample(size)
+	s, err := session.Read(bytes.NewReader(data), "gen.jsonl")
+	if err != nil {
+		panic(err)
 	}
-}()
+	return data, s
+}
 
 // BenchmarkExportLarge renders a generated 5 MB session to HTML: every
 // stage but loading. MB/s counts the session's bytes.
 func BenchmarkExportLarge(b *testing.B) {
-	withoutBlockCache(b)
+	// Without render's code cache, every iteration measures highlighting.
+	defer render.SetCodeCacheLimit(render.SetCodeCacheLimit(0))
 	data, s := generated(5 << 20)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()

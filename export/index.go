@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"html"
 	"html/template"
 	"io"
 	"io/fs"
@@ -13,10 +12,10 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/piexport/piexport"
 	"github.com/piexport/piexport/humanize"
+	"github.com/piexport/piexport/render"
 	"github.com/piexport/piexport/session"
 )
 
@@ -311,7 +310,7 @@ func WriteSearchResults(w io.Writer, res SearchResults, opt IndexOptions) error 
 				Project: session.ShortenHome(s.Cwd, session.HomeOf(s.Cwd, opt.Home))})
 		}
 		g := &v.Groups[len(v.Groups)-1]
-		hv := searchHitView{Role: h.Role, Snippet: snippetHTML(h.Snippet, h.Marks)}
+		hv := searchHitView{Role: h.Role, Snippet: render.Snippet(h.Snippet, h.Marks)}
 		if s.URL != "" {
 			hv.Href = s.URL + "#" + url.PathEscape(h.EntryID)
 		}
@@ -407,29 +406,4 @@ func shortenHomeIn(s, home string) string {
 		return s
 	}
 	return strings.ReplaceAll(s, home+"/", "~/")
-}
-
-// snippetHTML escapes a snippet and wraps its marks in <mark>. This is
-// the one place the index pages mint trusted HTML: every byte of the
-// snippet goes through html.EscapeString, and the only markup added is
-// <mark> and </mark>, balanced. (Built here rather than in the template
-// because a search page holds hundreds of snippets, and html/template
-// escapes each piece through reflection.) Marks out of range, out of order
-// or not on UTF-8 boundaries are ignored rather than trusted.
-func snippetHTML(s string, marks [][2]int) template.HTML {
-	var b strings.Builder
-	b.Grow(len(s) + 32)
-	at := 0
-	for _, m := range marks {
-		if m[0] < at || m[1] <= m[0] || m[1] > len(s) || !utf8.RuneStart(s[m[0]]) || (m[1] < len(s) && !utf8.RuneStart(s[m[1]])) {
-			continue
-		}
-		b.WriteString(html.EscapeString(s[at:m[0]]))
-		b.WriteString("<mark>")
-		b.WriteString(html.EscapeString(s[m[0]:m[1]]))
-		b.WriteString("</mark>")
-		at = m[1]
-	}
-	b.WriteString(html.EscapeString(s[at:]))
-	return template.HTML(b.String())
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/yuin/goldmark/util"
 
 	"github.com/piexport/piexport/humanize"
+	"github.com/piexport/piexport/render"
 	"github.com/piexport/piexport/session"
 )
 
@@ -678,14 +679,8 @@ func fenceLang(file string) string {
 	if lang, ok := fenceLangs[base[dot:]]; ok {
 		return lang
 	}
-	if l := lexerForFile("x" + base[dot:]); l != nil {
-		name := l.Config().Name
-		if aliases := l.Config().Aliases; len(aliases) > 0 {
-			name = aliases[0]
-		}
-		if lang := fenceInfo(name); lang != "" {
-			return lang
-		}
+	if lang := fenceInfo(render.FileLanguage("x" + base[dot:])); lang != "" {
+		return lang
 	}
 	return "text"
 }
@@ -835,7 +830,7 @@ func trimLineEnds(doc []byte) []byte {
 
 // plainTerminalText is terminal output as plain text: escape sequences
 // and control characters dropped, and where a line was redrawn with \r
-// (progress bars) only the text after the last \r kept, as ansiToHTML does.
+// (progress bars) only the text after the last \r kept, as render.Terminal does.
 func plainTerminalText(s string) string {
 	if strings.IndexByte(s, 0x1b) < 0 && strings.IndexByte(s, '\r') < 0 {
 		return s
@@ -1098,12 +1093,12 @@ func applyEdits(src string, edits []mdEdit) string {
 
 // markdownURLAllowed reports whether a link destination, as a renderer
 // will read it after resolving backslash escapes and character
-// references, is http, https, mailto or relative (allowedURL).
+// references, is http, https, mailto or relative (render.AllowedURL).
 func markdownURLAllowed(dest []byte) bool {
 	d := util.UnescapePunctuations(dest)
 	d = util.ResolveNumericReferences(d)
 	d = util.ResolveEntityNames(d)
-	return allowedURL(d)
+	return render.AllowedURL(d)
 }
 
 // MarkdownIndexItem is one session in the index of an archive of

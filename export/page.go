@@ -16,12 +16,8 @@ import (
 
 	"github.com/piexport/piexport"
 	"github.com/piexport/piexport/humanize"
+	"github.com/piexport/piexport/render"
 )
-
-// extraCSS, when set, returns CSS appended after the embedded stylesheets:
-// the syntax highlighting classes. It is called once, when the first page is
-// written, so an init func may set it.
-var extraCSS func() string
 
 // pageTemplate is parsed once; html/template is safe for concurrent use.
 var pageTemplate = template.Must(template.New("page.html").Funcs(template.FuncMap{
@@ -53,10 +49,9 @@ var loadPageAssets = sync.OnceValues(func() (*pageAssets, error) {
 		css.Write(b)
 		css.WriteByte('\n')
 	}
-	if extraCSS != nil {
-		css.WriteString(extraCSS())
-		css.WriteByte('\n')
-	}
+	// The classes of highlighted code come after the embedded stylesheets.
+	css.WriteString(render.CSS())
+	css.WriteByte('\n')
 	js, err := fs.ReadFile(assets, "page.js")
 	if err != nil {
 		return nil, fmt.Errorf("page assets: %w", err)

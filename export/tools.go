@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"strings"
 
+	"github.com/piexport/piexport/render"
 	"github.com/piexport/piexport/session"
 )
 
@@ -26,21 +27,21 @@ func (r *sessionRenderer) tool(o *out, result *session.Entry, call *session.Bloc
 	case res != nil:
 		status = "ok"
 	}
-	o.raw(`<section class="tool"`)
-	o.attr("data-tool", name)
-	o.attr("data-status", status)
+	o.Raw(`<section class="tool"`)
+	o.Attr("data-tool", name)
+	o.Attr("data-status", status)
 	if result != nil && result != owner {
-		o.attr("data-result", result.ID)
+		o.Attr("data-result", result.ID)
 	}
-	o.raw(`><div class="tool-head"><span class="tool-name">`)
-	o.text(name)
-	o.raw(`</span> <span class="tool-args">`)
+	o.Raw(`><div class="tool-head"><span class="tool-name">`)
+	o.Text(name)
+	o.Raw(`</span> <span class="tool-args">`)
 	if call != nil {
 		summary := session.ToolCallSummary(name, rawArgs, r.home)
 		summary = strings.TrimSuffix(strings.TrimPrefix(summary, "["+name+": "), "]")
-		o.text(summary)
+		o.Text(summary)
 	}
-	o.raw(`</span></div>`)
+	o.Raw(`</span></div>`)
 
 	output := ""
 	if res != nil {
@@ -49,39 +50,39 @@ func (r *sessionRenderer) tool(o *out, result *session.Entry, call *session.Bloc
 	switch name {
 	case "bash":
 		if call != nil {
-			o.raw(`<div class="tool-input">`)
-			o.html(highlight("$ "+args.Str("command"), "bash"))
-			o.raw(`</div>`)
+			o.Raw(`<div class="tool-input">`)
+			o.Append(render.Highlight("$ "+args.Str("command"), "bash"))
+			o.Raw(`</div>`)
 		}
-		r.output(o, res, output, func(s string, _ int) template.HTML { return ansiToHTML(s) }, "output ansi")
+		r.output(o, res, output, func(s string, _ int) template.HTML { return render.Terminal(s) }, "output ansi")
 	case "read":
 		path := args.Str("path", "file_path")
 		first, _ := args.Int("offset")
 		r.output(o, res, output, func(s string, line int) template.HTML {
-			return highlightToolFile(s, path, max(first, 1)+line)
+			return render.HighlightFile(s, path, max(first, 1)+line)
 		}, "")
 	case "write":
 		path := args.Str("path", "file_path")
 		if content := args.Str("content"); call != nil && content != "" {
-			o.raw(`<div class="tool-input">`)
-			r.fold(o, content, func(s string, line int) template.HTML { return highlightToolFile(s, path, 1+line) }, "")
-			o.raw(`</div>`)
+			o.Raw(`<div class="tool-input">`)
+			r.fold(o, content, func(s string, line int) template.HTML { return render.HighlightFile(s, path, 1+line) }, "")
+			o.Raw(`</div>`)
 		}
 		r.output(o, res, output, plainText, "output")
 	case "edit":
 		if d := session.EditDiff(res, args); d != "" {
-			o.raw(`<div class="tool-input">`)
-			o.html(renderDiff(d))
-			o.raw(`</div>`)
+			o.Raw(`<div class="tool-input">`)
+			o.Append(render.Diff(d))
+			o.Raw(`</div>`)
 		}
 		if status != "ok" {
 			r.output(o, res, output, plainText, "output")
 		}
 	default:
 		if call != nil && name != "grep" && name != "find" && name != "ls" && len(args) > 0 {
-			o.raw(`<details class="tool-input"><summary>Arguments</summary>`)
-			prettyJSON(o, rawArgs)
-			o.raw(`</details>`)
+			o.Raw(`<details class="tool-input"><summary>Arguments</summary>`)
+			o.Append(render.JSON(rawArgs))
+			o.Raw(`</details>`)
 		}
 		r.output(o, res, output, plainText, "output")
 	}
@@ -92,34 +93,30 @@ func (r *sessionRenderer) tool(o *out, result *session.Entry, call *session.Bloc
 			}
 		}
 	}
-	o.raw(`</section>`)
+	o.Raw(`</section>`)
 }
 
-func plainText(s string, _ int) template.HTML {
-	var o out
-	o.text(s)
-	return o.body()
-}
+func plainText(s string, _ int) template.HTML { return render.Text(s) }
 
 // output renders a tool's output, or says that none came.
-func (r *sessionRenderer) output(o *out, res *session.Message, text string, render func(string, int) template.HTML, class string) {
+func (r *sessionRenderer) output(o *out, res *session.Message, text string, show func(string, int) template.HTML, class string) {
 	if res == nil {
-		o.raw(`<p class="tool-pending">No result: the turn ended before the tool answered.</p>`)
+		o.Raw(`<p class="tool-pending">No result: the turn ended before the tool answered.</p>`)
 		return
 	}
 	if strings.TrimSpace(text) == "" {
 		return
 	}
-	o.raw(`<div class="tool-output">`)
-	r.fold(o, text, render, class)
-	o.raw(`</div>`)
+	o.Raw(`<div class="tool-output">`)
+	r.fold(o, text, show, class)
+	o.Raw(`</div>`)
 }
 
-// fold renders text with render, showing the first lines and folding the
-// rest behind "N more lines". render is given the index of the first line
+// fold renders text with show, showing the first lines and folding the
+// rest behind "N more lines". show is given the index of the first line
 // of its part, for line numbers. class, if set, wraps each part in
-// <pre class=...>; otherwise render writes its own <pre>.
-func (r *sessionRenderer) fold(o *out, text string, render func(string, int) template.HTML, class string) {
+// <pre class=...>; otherwise show writes its own <pre>.
+func (r *sessionRenderer) fold(o *out, text string, show func(string, int) template.HTML, class string) {
 	text = strings.TrimRight(text, "\n")
 	cut, lines := 0, 0
 	for i := 0; i < len(text); i++ {
@@ -133,11 +130,13 @@ func (r *sessionRenderer) fold(o *out, text string, render func(string, int) tem
 	lines++
 	part := func(s string, first int) {
 		if class != "" {
-			o.raw(`<pre class="` + class + `">`)
+			o.Raw(`<pre class="`)
+			o.Text(class)
+			o.Raw(`">`)
 		}
-		o.html(render(s, first))
+		o.Append(show(s, first))
 		if class != "" {
-			o.raw(`</pre>`)
+			o.Raw(`</pre>`)
 		}
 	}
 	if lines < previewLines+foldMinLines {
@@ -145,19 +144,19 @@ func (r *sessionRenderer) fold(o *out, text string, render func(string, int) tem
 		return
 	}
 	part(text[:cut], 0)
-	o.raw(`<details class="more"><summary>`)
-	o.text(fmt.Sprintf("%d more lines", lines-previewLines))
-	o.raw(`</summary>`)
+	o.Raw(`<details class="more"><summary>`)
+	o.Text(fmt.Sprintf("%d more lines", lines-previewLines))
+	o.Raw(`</summary>`)
 	// The folded lines are most of a large page: kept as text until opened
 	// (see entryView.Lazy), unless the whole entry already is.
 	if !o.lazy {
-		o.raw(`<noscript class="lazy">`)
+		o.Raw(`<noscript class="lazy">`)
 	}
 	part(text[cut+1:], previewLines)
 	if !o.lazy {
-		o.raw(`</noscript>`)
+		o.Raw(`</noscript>`)
 	}
-	o.raw(`</details>`)
+	o.Raw(`</details>`)
 }
 
 // userCommand renders a command the user ran with ! (bashExecution) or
@@ -167,25 +166,25 @@ func (r *sessionRenderer) userCommand(o *out, m *session.Message) {
 	if m.Cancelled || (m.ExitCode != nil && *m.ExitCode != 0) {
 		status = "error"
 	}
-	o.raw(`<section class="tool" data-tool="user-bash"`)
-	o.attr("data-status", status)
-	o.raw(`><div class="tool-input">`)
+	o.Raw(`<section class="tool" data-tool="user-bash"`)
+	o.Attr("data-status", status)
+	o.Raw(`><div class="tool-input">`)
 	lang := "bash"
 	if m.Role == "jsExecution" {
 		lang = "javascript"
 	}
-	o.html(highlight("$ "+m.Command, lang))
-	o.raw(`</div>`)
+	o.Append(render.Highlight("$ "+m.Command, lang))
+	o.Raw(`</div>`)
 	if strings.TrimSpace(m.Output) != "" {
-		o.raw(`<div class="tool-output">`)
-		r.fold(o, m.Output, func(s string, _ int) template.HTML { return ansiToHTML(s) }, "output ansi")
-		o.raw(`</div>`)
+		o.Raw(`<div class="tool-output">`)
+		r.fold(o, m.Output, func(s string, _ int) template.HTML { return render.Terminal(s) }, "output ansi")
+		o.Raw(`</div>`)
 	}
 	marks := session.CommandMarks(m, func(p string) string { return session.ShortenHome(p, r.home) })
 	if len(marks) > 0 {
-		o.raw(`<p class="tool-status">`)
-		o.text(strings.Join(marks, " · "))
-		o.raw(`</p>`)
+		o.Raw(`<p class="tool-status">`)
+		o.Text(strings.Join(marks, " · "))
+		o.Raw(`</p>`)
 	}
-	o.raw(`</section>`)
+	o.Raw(`</section>`)
 }

@@ -1,216 +1,16 @@
-package export
+package render
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
 	"golang.org/x/net/html"
 )
 
-// xssCorpus is Markdown written to get script, handlers or dangerous URLs
-// into the page. It seeds FuzzRenderMarkdown too.
-var xssCorpus = []struct{ name, src string }{
-	{"raw script", "<script>alert(1)</script>"},
-	{"inline script", "hello <script>alert(1)</script> world"},
-	{"img onerror", `<img src=x onerror=alert(1)>`},
-	{"inline img onerror", `text <img src=x onerror=alert(1)> text`},
-	{"svg onload", `<svg onload=alert(1)>`},
-	{"svg inline", `a <svg><script>alert(1)</script></svg> b`},
-	{"iframe", `<iframe src="javascript:alert(1)"></iframe>`},
-	{"object embed", "<object data=x></object>\n\n<embed src=x>"},
-	{"style block", "<style>body{display:none}</style>"},
-	{"style attribute", `<p style="background:url(javascript:alert(1))">x</p>`},
-	{"javascript link", "[x](javascript:alert(1))"},
-	{"javascript upper", "[x](JAVASCRIPT:alert(1))"},
-	{"javascript mixed", "[x](JaVaScRiPt:alert(1))"},
-	{"javascript tab", "[x](<java\tscript:alert(1)>)"},
-	{"javascript newline entity", "[x](java&#10;script:alert(1))"},
-	{"javascript tab entity", "[x](java&#9;script:alert(1))"},
-	{"javascript entity", "[x](&#106;avascript:alert(1))"},
-	{"javascript hex entity", "[x](&#x6A;avascript:alert(1))"},
-	{"javascript colon entity", "[x](javascript&colon;alert(1))"},
-	{"javascript leading space", "[x](< javascript:alert(1)>)"},
-	{"javascript control", "[x](\x01javascript:alert(1))"},
-	{"javascript autolink", "<javascript:alert(1)>"},
-	{"javascript reference", "[x][r]\n\n[r]: javascript:alert(1)"},
-	{"javascript image", "![x](javascript:alert(1))"},
-	{"vbscript", "[x](vbscript:msgbox(1))"},
-	{"data html link", "[x](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)"},
-	{"data html image", "![x](data:text/html,<script>alert(1)</script>)"},
-	{"data svg image", "![x](data:image/svg+xml,<svg onload=alert(1)>)"},
-	{"file link", "[x](file:///etc/passwd)"},
-	{"title quotes", `[x](javascript:alert(1) "title\" onmouseover=\"x")`},
-	{"title quotes https", `[x](https://example.com "title\" onmouseover=\"alert(1)")`},
-	{"title entity quote", `[x](https://example.com "a&quot; onmouseover=&quot;alert(1)")`},
-	{"image title quotes", `![x](http://example.com/a.png "t\" onerror=\"alert(1)")`},
-	{"image alt quotes", `![x" onerror="alert(1)](http://example.com/a.png)`},
-	{"data image alt quotes", `![x" onerror="alert(1)](data:image/png;base64,iVBORw0KGgo=)`},
-	{"close script in text", "a </script><script>alert(1)</script> b"},
-	{"close script in code span", "`</script><script>alert(1)</script>`"},
-	{"close script in fence", "```\n</script><script>alert(1)</script>\n```"},
-	{"close script in go fence", "```go\n// </script><script>alert(1)</script>\n```"},
-	{"html in info string", "```\"><script>alert(1)</script>\nx\n```"},
-	{"html in info string 2", "``` go\"><img src=x onerror=alert(1)>\nx\n```"},
-	{"onclick in info string", "```x onclick=alert(1)\ny\n```"},
-	{"html block", "<div onclick=\"alert(1)\">\n\n*x*\n\n</div>"},
-	{"comment", "<!-- --><script>alert(1)</script> -->"},
-	{"cdata", "<![CDATA[<script>alert(1)</script>]]>"},
-	{"html in heading", "# <script>alert(1)</script>"},
-	{"html in table", "| a | b |\n|---|---|\n| <script>alert(1)</script> | <img src=x onerror=alert(1)> |"},
-	{"html in footnote", "x[^1]\n\n[^1]: <script>alert(1)</script>"},
-	{"link in link", "[[x](javascript:alert(1))](https://example.com)"},
-	{"image in link", "[![x](http://example.com/a.png)](javascript:alert(1))"},
-	{"autolink email", "<foo@example.com> and bar@example.com"},
-	{"linkify", "see www.example.com/<script> and https://example.com/?q=\"><script>"},
-	{"heading id injection", "# \"><script>alert(1)</script>"},
-	{"entity script", "&lt;script&gt;alert(1)&lt;/script&gt;"},
-}
-
-var contentForbiddenElements = map[string]bool{
-	"script": true, "iframe": true, "frame": true, "object": true, "embed": true,
-	"svg": true, "math": true, "style": true, "link": true, "meta": true,
-	"base": true, "form": true, "textarea": true, "button": true,
-}
-
-// contentSafetyProblems parses out as a browser would and lists what
-// session content must never produce: forbidden elements, event handler
-// or style attributes, and URLs with schemes outside the allow-list
-// (href: http, https, mailto, none; src: raster data: images only).
-func contentSafetyProblems(out string) []string {
-	doc, err := html.Parse(strings.NewReader(out))
-	if err != nil {
-		return []string{"parse: " + err.Error()}
-	}
-	var problems []string
-	stack := []*html.Node{doc}
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			stack = append(stack, c)
-		}
-		if n.Type != html.ElementNode {
-			continue
-		}
-		if contentForbiddenElements[n.Data] {
-			problems = append(problems, "element <"+n.Data+">")
-		}
-		if n.Data == "input" && (attrValue(n, "type") != "checkbox" || !hasAttr(n, "disabled")) {
-			problems = append(problems, "input that is not a disabled checkbox")
-		}
-		for _, a := range n.Attr {
-			key := strings.ToLower(a.Key)
-			switch {
-			case strings.HasPrefix(key, "on"):
-				problems = append(problems, fmt.Sprintf("attribute %s on <%s>", a.Key, n.Data))
-			case key == "style", key == "srcset", key == "formaction", key == "action", key == "xlink:href":
-				problems = append(problems, fmt.Sprintf("attribute %s on <%s>", a.Key, n.Data))
-			case key == "href":
-				if s := urlSchemeAsBrowser(a.Val); s != "" && s != "http" && s != "https" && s != "mailto" {
-					problems = append(problems, fmt.Sprintf("href with scheme %q: %q", s, a.Val))
-				}
-			case key == "src":
-				if !dataImageURL([]byte(strings.TrimSpace(a.Val))) {
-					problems = append(problems, fmt.Sprintf("src that is not a data: image: %q", a.Val))
-				}
-			}
-		}
-	}
-	return problems
-}
-
-// urlSchemeAsBrowser returns the lower-case scheme a browser would find
-// in an attribute value (after the HTML parser decoded it), or "".
-// Independent of allowedURL on purpose: it follows the WHATWG URL parser,
-// which strips leading and trailing C0 controls and spaces and removes
-// tabs and newlines anywhere.
-func urlSchemeAsBrowser(v string) string {
-	v = strings.TrimFunc(v, func(r rune) bool { return r <= ' ' })
-	v = strings.Map(func(r rune) rune {
-		if r == '\t' || r == '\n' || r == '\r' {
-			return -1
-		}
-		return r
-	}, v)
-	for i := 0; i < len(v); i++ {
-		c := v[i]
-		switch {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
-		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
-		case i > 0 && c == ':':
-			return strings.ToLower(v[:i])
-		default:
-			return ""
-		}
-	}
-	return ""
-}
-
-func attrValue(n *html.Node, key string) string {
-	for _, a := range n.Attr {
-		if a.Key == key {
-			return a.Val
-		}
-	}
-	return ""
-}
-
-func hasAttr(n *html.Node, key string) bool {
-	for _, a := range n.Attr {
-		if a.Key == key {
-			return true
-		}
-	}
-	return false
-}
-
-// contentNodes returns the elements of out, in document order.
-func contentNodes(t *testing.T, out string) []*html.Node {
-	t.Helper()
-	doc, err := html.Parse(strings.NewReader(out))
-	if err != nil {
-		t.Fatalf("parse output: %v", err)
-	}
-	var nodes []*html.Node
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
-		if n.Type == html.ElementNode {
-			nodes = append(nodes, n)
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
-		}
-	}
-	walk(doc)
-	return nodes
-}
-
-// contentText is the text a reader sees in out.
-func contentText(t *testing.T, out string) string {
-	t.Helper()
-	doc, err := html.Parse(strings.NewReader(out))
-	if err != nil {
-		t.Fatalf("parse output: %v", err)
-	}
-	var b strings.Builder
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
-		if n.Type == html.TextNode {
-			b.WriteString(n.Data)
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
-		}
-	}
-	walk(doc)
-	return b.String()
-}
-
 func TestRenderMarkdownXSS(t *testing.T) {
 	for _, tc := range xssCorpus {
 		t.Run(tc.name, func(t *testing.T) {
-			out := string(renderMarkdown(tc.src, "e-1-"))
+			out := string(Markdown(tc.src, "e-1-"))
 			for _, p := range contentSafetyProblems(out) {
 				t.Errorf("%s\nin output:\n%s", p, out)
 			}
@@ -228,7 +28,7 @@ func TestRenderMarkdownRawHTMLShownAsText(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			out := string(renderMarkdown(tc.src, "p-"))
+			out := string(Markdown(tc.src, "p-"))
 			if got := contentText(t, out); !strings.Contains(got, tc.wantText) {
 				t.Errorf("text = %q, want it to contain %q\noutput: %s", got, tc.wantText, out)
 			}
@@ -272,7 +72,7 @@ func TestRenderMarkdownLinks(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			out := string(renderMarkdown(tc.src, "p-"))
+			out := string(Markdown(tc.src, "p-"))
 			var links []*html.Node
 			for _, n := range contentNodes(t, out) {
 				if n.Data == "a" {
@@ -305,7 +105,7 @@ func TestRenderMarkdownLinks(t *testing.T) {
 }
 
 func TestRenderMarkdownLinkTitle(t *testing.T) {
-	out := string(renderMarkdown(`[x](https://example.com "a \"quoted\" & <b>")`, "p-"))
+	out := string(Markdown(`[x](https://example.com "a \"quoted\" & <b>")`, "p-"))
 	nodes := contentNodes(t, out)
 	var a *html.Node
 	for _, n := range nodes {
@@ -348,7 +148,7 @@ func TestRenderMarkdownImages(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			out := string(renderMarkdown(tc.src, "p-"))
+			out := string(Markdown(tc.src, "p-"))
 			var imgs, links []*html.Node
 			for _, n := range contentNodes(t, out) {
 				switch n.Data {
@@ -382,7 +182,7 @@ func TestRenderMarkdownIDsPrefixedAndUnique(t *testing.T) {
 	var all []string
 	seen := map[string]string{}
 	for _, prefix := range []string{"e-aaaa1111-", "e-bbbb2222-"} {
-		out := string(renderMarkdown(src, prefix))
+		out := string(Markdown(src, prefix))
 		ids := map[string]bool{}
 		for _, n := range contentNodes(t, out) {
 			id := attrValue(n, "id")
@@ -419,7 +219,7 @@ func TestRenderMarkdownIDsPrefixedAndUnique(t *testing.T) {
 func TestRenderMarkdownHostilePrefix(t *testing.T) {
 	for _, prefix := range []string{`"><script>alert(1)</script>`, "a b", "a_20b", "é"} {
 		t.Run(prefix, func(t *testing.T) {
-			out := string(renderMarkdown("# T\n\nx[^1]\n\n[^1]: y\n", prefix))
+			out := string(Markdown("# T\n\nx[^1]\n\n[^1]: y\n", prefix))
 			for _, p := range contentSafetyProblems(out) {
 				t.Errorf("%s in %s", p, out)
 			}
@@ -453,7 +253,7 @@ func TestRenderMarkdownGFM(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			out := string(renderMarkdown(tc.src, "p-"))
+			out := string(Markdown(tc.src, "p-"))
 			for _, w := range tc.want {
 				if !strings.Contains(out, w) {
 					t.Errorf("missing %q in\n%s", w, out)
@@ -471,7 +271,7 @@ func TestRenderMarkdownGFM(t *testing.T) {
 func TestRenderMarkdownSlowFenceIsCut(t *testing.T) {
 	code := strings.Repeat("/* x ", 64<<10/5)
 	src := "```go\n" + code + "\n```\n"
-	out := string(renderMarkdown(src, "p-"))
+	out := string(Markdown(src, "p-"))
 	if !strings.Contains(out, "highlighting stopped after") {
 		t.Errorf("the block was not cut at the deadline")
 	}
@@ -486,7 +286,7 @@ func FuzzRenderMarkdown(f *testing.F) {
 	}
 	f.Add("# h\n\n[^1]\n\n[^1]: x\n\n| a |\n|---|\n| b |\n\n- [ ] t\n\n```go\nfunc\n```")
 	f.Fuzz(func(t *testing.T, src string) {
-		out := string(renderMarkdown(src, "f-"))
+		out := string(Markdown(src, "f-"))
 		for _, p := range contentSafetyProblems(out) {
 			t.Errorf("%s\nsource: %q\noutput: %s", p, src, out)
 		}
@@ -522,8 +322,8 @@ func TestAllowedURL(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.url, func(t *testing.T) {
-			if got := allowedURL([]byte(tc.url)); got != tc.want {
-				t.Errorf("allowedURL(%q) = %v, want %v", tc.url, got, tc.want)
+			if got := AllowedURL([]byte(tc.url)); got != tc.want {
+				t.Errorf("AllowedURL(%q) = %v, want %v", tc.url, got, tc.want)
 			}
 		})
 	}
@@ -533,15 +333,15 @@ func TestAllowedURL(t *testing.T) {
 // with -race.
 func TestRenderConcurrent(t *testing.T) {
 	src := "# T\n\nx[^1] [a](https://a.example)\n\n```go\nfunc f() {}\n```\n\n```py\nx = 1\n```\n\n[^1]: n\n"
-	want := string(renderMarkdown(src, "c-"))
+	want := string(Markdown(src, "c-"))
 	done := make(chan string)
 	for range 8 {
 		go func() {
 			var got string
 			for range 20 {
-				got = string(renderMarkdown(src, "c-"))
-				highlightToolFile("package x", "x.go", 1)
-				ansiToHTML("\x1b[31mx")
+				got = string(Markdown(src, "c-"))
+				HighlightFile("package x", "x.go", 1)
+				Terminal("\x1b[31mx")
 			}
 			done <- got
 		}()

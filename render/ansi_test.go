@@ -1,4 +1,4 @@
-package export
+package render
 
 import (
 	"strings"
@@ -72,8 +72,8 @@ func TestANSIToHTML(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := string(ansiToHTML(tc.in)); got != tc.want {
-				t.Errorf("ansiToHTML(%q)\n got %s\nwant %s", tc.in, got, tc.want)
+			if got := string(Terminal(tc.in)); got != tc.want {
+				t.Errorf("Terminal(%q)\n got %s\nwant %s", tc.in, got, tc.want)
 			}
 		})
 	}
@@ -110,7 +110,7 @@ func TestANSILinear(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			start := time.Now()
-			ansiToHTML(tc.in)
+			Terminal(tc.in)
 			if d := time.Since(start); d > 2*time.Second {
 				t.Errorf("took %v for %d bytes", d, len(tc.in))
 			}
@@ -119,7 +119,7 @@ func TestANSILinear(t *testing.T) {
 }
 
 func TestANSISafe(t *testing.T) {
-	out := string(ansiToHTML("\x1b]8;;javascript:alert(1)\x1b\\<script>alert(1)</script>\x1b[31m<img src=x onerror=alert(1)>"))
+	out := string(Terminal("\x1b]8;;javascript:alert(1)\x1b\\<script>alert(1)</script>\x1b[31m<img src=x onerror=alert(1)>"))
 	for _, p := range contentSafetyProblems("<pre>" + out + "</pre>") {
 		t.Errorf("%s: %s", p, out)
 	}
@@ -128,7 +128,7 @@ func TestANSISafe(t *testing.T) {
 func FuzzANSIToHTML(f *testing.F) {
 	f.Add("\x1b[1;31mred\x1b[0m\r\n\x1b]8;;x\x07y\x1b[38;2;1;2;3m<")
 	f.Fuzz(func(t *testing.T, s string) {
-		out := string(ansiToHTML(s))
+		out := string(Terminal(s))
 		if strings.ContainsAny(out, "\x1b\r") {
 			t.Errorf("escape or CR left in %q", out)
 		}

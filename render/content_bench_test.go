@@ -1,4 +1,4 @@
-package export
+package render
 
 import (
 	"strings"
@@ -11,9 +11,8 @@ import (
 // withoutBlockCache turns the rendered-block cache off for a benchmark:
 // with it, every iteration after the first would measure a map lookup.
 func withoutBlockCache(b *testing.B) {
-	saved := blockCache
-	blockCache = newCodeCache(0)
-	b.Cleanup(func() { blockCache = saved })
+	old := SetCodeCacheLimit(0)
+	b.Cleanup(func() { SetCodeCacheLimit(old) })
 }
 
 // repeatTo repeats unit until the result is at least n bytes.
@@ -168,7 +167,7 @@ func BenchmarkRenderMarkdown(b *testing.B) {
 			src := repeatTo(tc.unit, 100<<10)
 			b.SetBytes(int64(len(src)))
 			for b.Loop() {
-				renderMarkdown(src, "e-bench-")
+				Markdown(src, "e-bench-")
 			}
 		})
 	}
@@ -198,7 +197,7 @@ func BenchmarkANSI(b *testing.B) {
 	s := repeatTo(benchANSIUnit, 1<<20)
 	b.SetBytes(int64(len(s)))
 	for b.Loop() {
-		ansiToHTML(s)
+		Terminal(s)
 	}
 }
 
@@ -207,6 +206,6 @@ func BenchmarkRenderDiff(b *testing.B) {
 	d := linediff.Unified(old, strings.ReplaceAll(old, "s.mu.RLock()", "s.mu.Lock()"))
 	b.SetBytes(int64(len(d)))
 	for b.Loop() {
-		renderDiff(d)
+		Diff(d)
 	}
 }

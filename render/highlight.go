@@ -1,4 +1,4 @@
-package export
+package render
 
 import (
 	"bytes"
@@ -8,15 +8,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
 	"github.com/alecthomas/chroma/v2"
-	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
-	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/alecthomas/chroma/v2/styles"
-	"github.com/piexport/piexport/internal/fastlex"
 )
 
 const (
@@ -57,103 +53,15 @@ const (
 	lexerNameMax = 64
 )
 
-// The formatter is used for its CSS only (see chromaCSS); the markup is
-// written by writeTokens so that line numbers can start anywhere without
-// building a formatter per block. Line numbers are enabled so that the
-// CSS carries the rules for them.
-var cssFormatter = chromahtml.New(
-	chromahtml.WithClasses(true),
-	chromahtml.WithLineNumbers(true),
-	chromahtml.WithCSSComments(false),
-)
-
-// cachedLexer wraps a lookup result so that misses (nil) are cached too:
-// lexers.Get and lexers.Match scan every lexer's file name globs when a
-// name is unknown.
-type cachedLexer struct{ lexer chroma.Lexer }
-
-var (
-	// wrapLexer speeds chroma's lexers up, with the same tokens; the
-	// tests swap it out to compare pages with chroma's own lexers.
-	wrapLexer = fastlex.Wrap
-
-	lexerCache     sync.Map // string -> cachedLexer
-	lexerCacheSize atomic.Int64
-)
-
-func cacheLexer(key string, find func() chroma.Lexer) chroma.Lexer {
-	if v, ok := lexerCache.Load(key); ok {
-		return v.(cachedLexer).lexer
-	}
-	l := find()
-	if l != nil {
-		if l.Config().Name == "plaintext" {
-			l = nil
-		} else {
-			l = chroma.Coalesce(wrapLexer(l))
-		}
-	}
-	if lexerCacheSize.Load() < lexerCacheMax {
-		if _, loaded := lexerCache.LoadOrStore(key, cachedLexer{l}); !loaded {
-			lexerCacheSize.Add(1)
-		}
-	}
-	return l
-}
-
-// lexerForLang finds the lexer for a fence language or alias. It never
-// guesses from the content (lexers.Analyse runs every analyser).
-func lexerForLang(lang string) chroma.Lexer {
-	lang = strings.ToLower(strings.TrimSpace(lang))
-	if lang == "" || len(lang) > lexerNameMax {
-		return nil
-	}
-	return cacheLexer("lang:"+lang, func() chroma.Lexer { return lexers.Get(lang) })
-}
-
-// lexerForFile finds the lexer for a file name as tools report it, with
-// either kind of path separator.
-func lexerForFile(path string) chroma.Lexer {
-	base := path[strings.LastIndexAny(path, `/\`)+1:]
-	if base == "" || len(base) > lexerNameMax {
-		return nil
-	}
-	// Most file names are told apart by their extension alone; caching by
-	// it spares a scan of every lexer's globs for each new file name.
-	// Names without one (Makefile, Dockerfile) are cached whole.
-	if dot := strings.LastIndexByte(base, '.'); dot > 0 && !wholeNames()[base] {
-		ext := base[dot:]
-		return cacheLexer("ext:"+ext, func() chroma.Lexer { return lexers.Match("file" + ext) })
-	}
-	return cacheLexer("file:"+base, func() chroma.Lexer { return lexers.Match(base) })
-}
-
-// wholeNames are the file names some lexer claims whole (go.mod,
-// CMakeLists.txt), which their extension alone would not find.
-var wholeNames = sync.OnceValue(func() map[string]bool {
-	names := map[string]bool{}
-	for _, l := range lexers.GlobalLexerRegistry.Lexers {
-		cfg := l.Config()
-		for _, pattern := range append(append([]string(nil), cfg.Filenames...), cfg.AliasFilenames...) {
-			if !strings.ContainsAny(pattern, "*?[") {
-				names[pattern] = true
-			}
-		}
-	}
-	return names
-})
-
-// highlight renders code in the named language (a fence's first word) as
-// a <pre class="chroma"> block. An unknown language gives escaped plain
 // text in the same wrapper.
-func highlight(code, lang string) template.HTML {
+func Highlight(code, lang string) template.HTML {
 	return trusted(renderCode(code, lexerForLang(lang), 0, highlightBudget))
 }
 
-// highlightToolFile renders file contents in tool calls and results, in
+// HighlightFile renders file contents in tool calls and results, in
 // the language of the file name, with line numbers from firstLine and the
 // smaller toolHighlightMaxBytes limit.
-func highlightToolFile(code, path string, firstLine int) template.HTML {
+func HighlightFile(code, path string, firstLine int) template.HTML {
 	return trusted(renderCodeUpTo(code, lexerForFile(path), max(firstLine, 1), highlightBudget, toolHighlightMaxBytes))
 }
 
@@ -371,181 +279,6 @@ var styledClasses = sync.OnceValue(func() map[string]bool {
 	return set
 })
 
-// The page appends chromaCSS to its stylesheet.
-func init() { extraCSS = chromaCSS }
-
-var chromaCSSOnce = sync.OnceValue(buildChromaCSS)
-
-// chromaCSS returns the stylesheet for highlighted code, scoped like the
-// page's palette in page.css: chroma's github style by default (and in
-// print), github-dark on screen for data-theme="dark" and for "auto" when
-// the system prefers dark. It is computed once; every page embeds it.
-func chromaCSS() string { return chromaCSSOnce() }
-
-// buildChromaCSS writes the light rules once, unscoped, and the dark ones
-// under the theme selectors, which are more specific. A property that
-// only the light style sets is "unset" in the dark rule, so nothing of
-// one style leaks into the other (github gives some tokens a weight or
-// background that github-dark does not).
-func buildChromaCSS() string {
-	light := styleRules("github")
-	dark := styleRules("github-dark")
-	var b strings.Builder
-	b.WriteString("/* Code highlighting: chroma's github and github-dark styles. */\n")
-	writeRules(&b, "", light)
-	// Dark rules: every selector either style styles.
-	darkBySel := map[string][]cssDecl{}
-	for _, r := range dark {
-		darkBySel[r.selector] = r.decls
-	}
-	var darkRules []cssRule
-	seen := map[string]bool{}
-	for _, r := range append(append([]cssRule(nil), dark...), light...) {
-		if seen[r.selector] {
-			continue
-		}
-		seen[r.selector] = true
-		decls := darkBySel[r.selector]
-		for _, l := range light {
-			if l.selector != r.selector {
-				continue
-			}
-			for _, d := range l.decls {
-				if !hasProp(decls, d.prop) {
-					decls = append(decls, cssDecl{d.prop, "unset"})
-				}
-			}
-		}
-		darkRules = append(darkRules, cssRule{r.selector, decls})
-	}
-	for _, media := range []struct{ query, scope string }{
-		{"screen", `html[data-theme="dark"] `},
-		{"screen and (prefers-color-scheme: dark)", `html[data-theme="auto"] `},
-	} {
-		b.WriteString("@media " + media.query + " {\n")
-		writeRules(&b, media.scope, darkRules)
-		b.WriteString("}\n")
-	}
-	return b.String()
-}
-
-type cssDecl struct{ prop, value string }
-
-type cssRule struct {
-	selector string
-	decls    []cssDecl
-}
-
-func hasProp(decls []cssDecl, prop string) bool {
-	for _, d := range decls {
-		if d.prop == prop {
-			return true
-		}
-	}
-	return false
-}
-
-// styleRules returns the rules WriteCSS writes for a style (one per line)
-// that apply to our markup. Left out: the .bg rule and the block
-// background, which content.css takes from --code-bg so code matches the
-// page; rules for table line numbers, highlighted and linked lines, which
-// are never written; and .err, which marks text the lexer did not
-// understand, not an error in the code, and would paint it red.
-func styleRules(name string) []cssRule {
-	var buf bytes.Buffer
-	if err := cssFormatter.WriteCSS(&buf, styles.Get(name)); err != nil {
-		panic("chroma CSS for " + name + ": " + err.Error())
-	}
-	var rules []cssRule
-	for line := range strings.SplitSeq(buf.String(), "\n") {
-		sel, body, ok := strings.Cut(line, "{")
-		if !ok {
-			continue
-		}
-		sel = strings.TrimSpace(sel)
-		if sel == ".bg" || strings.Contains(sel, ":target") {
-			continue
-		}
-		if cls, ok := strings.CutPrefix(sel, ".chroma ."); ok {
-			switch cls {
-			case "lnt", "lntd", "lntable", "lnlinks", "hl", "err":
-				continue
-			}
-		}
-		var decls []cssDecl
-		for d := range strings.SplitSeq(strings.TrimSuffix(strings.TrimSpace(body), "}"), ";") {
-			prop, value, ok := strings.Cut(d, ":")
-			prop, value = strings.TrimSpace(prop), strings.TrimSpace(value)
-			if !ok || prop == "" || sel == ".chroma" && prop == "background-color" {
-				continue
-			}
-			decls = append(decls, cssDecl{prop, value})
-		}
-		if len(decls) > 0 {
-			rules = append(rules, cssRule{sel, decls})
-		}
-	}
-	return rules
-}
-
-// writeRules writes rules with equal declarations as one rule with a
-// selector list (most token types share a colour). That keeps the order
-// of effect: each code span has one token class, so no two of these
-// rules meet on one element.
-func writeRules(b *strings.Builder, scope string, rules []cssRule) {
-	var bodies []string
-	selectors := map[string][]string{}
-	for _, r := range rules {
-		var body strings.Builder
-		for i, d := range r.decls {
-			if i > 0 {
-				body.WriteByte(';')
-			}
-			body.WriteString(" " + d.prop + ": " + d.value)
-		}
-		key := body.String()
-		if _, ok := selectors[key]; !ok {
-			bodies = append(bodies, key)
-		}
-		selectors[key] = append(selectors[key], scope+r.selector)
-	}
-	for _, body := range bodies {
-		b.WriteString(strings.Join(selectors[body], ", "))
-		b.WriteString(" {")
-		b.WriteString(body)
-		b.WriteString(" }\n")
-	}
-}
-
-// escapeHTMLTo writes s escaped for HTML text and double- or
-// single-quoted attribute values.
-func escapeHTMLTo(b *bytes.Buffer, s string) {
-	last := 0
-	for i := 0; i < len(s); i++ {
-		var esc string
-		switch s[i] {
-		case '&':
-			esc = "&amp;"
-		case '<':
-			esc = "&lt;"
-		case '>':
-			esc = "&gt;"
-		case '"':
-			esc = "&#34;"
-		case '\'':
-			esc = "&#39;"
-		case 0:
-			esc = "\uFFFD"
-		default:
-			continue
-		}
-		b.WriteString(s[last:i])
-		b.WriteString(esc)
-		last = i + 1
-	}
-	b.WriteString(s[last:])
-}
-
 // Sessions show the same code again and again: a file read before and
 // after each edit, the same snippet quoted in several answers. Rendered
 // blocks are cached by content so chroma, the slowest stage by far, lexes
@@ -557,6 +290,16 @@ const (
 )
 
 var blockCache = newCodeCache(blockCacheMaxBytes)
+
+// SetCodeCacheLimit bounds the bytes of rendered blocks kept for reuse
+// (8 MiB to start with; 0 keeps none), empties the cache and returns the
+// bound it replaced. Benchmarks set 0 so that every iteration measures
+// highlighting, not a map lookup. Nothing may be rendering meanwhile.
+func SetCodeCacheLimit(n int) (old int) {
+	old = blockCache.max
+	blockCache = newCodeCache(n)
+	return old
+}
 
 func blockKey(code, lexer string, firstLine, maxBytes int) [sha256.Size]byte {
 	h := sha256.New()
@@ -602,45 +345,4 @@ func (c *codeCache) put(k [sha256.Size]byte, b []byte) {
 		c.items[k] = b
 		c.size += len(b)
 	}
-}
-
-// slowLexers remembers which lexers were recently cut by the deadline.
-var slowLexers = &lexerStrikes{last: map[string]strike{}}
-
-type strike struct {
-	count int
-	at    time.Time
-}
-
-type lexerStrikes struct {
-	mu   sync.Mutex
-	last map[string]strike
-}
-
-// budget is the time a block of the named lexer may take now.
-func (s *lexerStrikes) budget(name string, normal time.Duration) time.Duration {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	st, ok := s.last[name]
-	switch {
-	case !ok:
-		return normal
-	case time.Since(st.at) > slowWindow:
-		delete(s.last, name)
-		return normal
-	case st.count >= slowStrikes:
-		return min(normal, slowBudget)
-	}
-	return normal
-}
-
-// cut records that a block of the named lexer hit its deadline.
-func (s *lexerStrikes) cut(name string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	st := s.last[name]
-	if time.Since(st.at) > slowWindow {
-		st.count = 0
-	}
-	s.last[name] = strike{count: st.count + 1, at: time.Now()}
 }

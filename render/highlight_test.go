@@ -1,17 +1,13 @@
-package export
+package render
 
 import (
-	"bytes"
 	"errors"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/alecthomas/chroma/v2"
-
-	"github.com/piexport/piexport/session"
 )
 
 func TestHighlightKnownLanguages(t *testing.T) {
@@ -30,7 +26,7 @@ func TestHighlightKnownLanguages(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.lang, func(t *testing.T) {
-			out := string(highlight(tc.code, tc.lang))
+			out := string(Highlight(tc.code, tc.lang))
 			for _, want := range []string{`<pre class="chroma" data-lang="` + tc.wantLang + `"><code>`, tc.wantSpan} {
 				if !strings.Contains(out, want) {
 					t.Errorf("missing %q in %s", want, out)
@@ -55,7 +51,7 @@ func TestHighlightPlainFallback(t *testing.T) {
 	want := `<pre class="chroma"><code>&lt;b&gt;bold&lt;/b&gt; &amp; &#34;q&#34; &#39;a&#39;` + "\n</code></pre>"
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := string(highlight(code, tc.lang)); got != want {
+			if got := string(Highlight(code, tc.lang)); got != want {
 				t.Errorf("got  %s\nwant %s", got, want)
 			}
 		})
@@ -77,7 +73,7 @@ func TestHighlightEscapesMarkupInCode(t *testing.T) {
 	code := `</script><script>alert(1)</script><img src=x onerror=alert(1)>`
 	for _, lang := range []string{"html", "go", "javascript", "nosuchlang", ""} {
 		t.Run(lang, func(t *testing.T) {
-			out := string(highlight(code, lang))
+			out := string(Highlight(code, lang))
 			for _, p := range contentSafetyProblems(out) {
 				t.Errorf("%s: %s", p, out)
 			}
@@ -124,7 +120,7 @@ func TestHighlightLines(t *testing.T) {
 	}
 
 	// Unknown language and the minimum line number.
-	out = string(highlightToolFile("x\ny", "file.unknownext", 0))
+	out = string(HighlightFile("x\ny", "file.unknownext", 0))
 	if want := `<pre class="chroma numbered"><span class="gutter" aria-hidden="true">1` + "\n2</span><code>x\ny</code></pre>"; out != want {
 		t.Errorf("plain numbered lines: %s", out)
 	}
@@ -133,7 +129,7 @@ func TestHighlightLines(t *testing.T) {
 // TestHighlightMarkupIsLean checks that white space and tokens no style
 // colours carry no span, and that neighbours of one class share one.
 func TestHighlightMarkupIsLean(t *testing.T) {
-	out := string(highlight("func f() {\n\treturn\n}\n", "go"))
+	out := string(Highlight("func f() {\n\treturn\n}\n", "go"))
 	if strings.Contains(out, `class="w"`) || strings.Contains(out, `class="p"`) {
 		t.Errorf("spans for unstyled tokens: %s", out)
 	}
@@ -143,7 +139,7 @@ func TestHighlightMarkupIsLean(t *testing.T) {
 }
 
 func TestHighlightNormalisesInput(t *testing.T) {
-	out := string(highlight("a\r\nb\rc\xff", "nosuchlang"))
+	out := string(Highlight("a\r\nb\rc\xff", "nosuchlang"))
 	if want := "<pre class=\"chroma\"><code>a\nb\nc\uFFFD</code></pre>"; out != want {
 		t.Errorf("got %q, want %q", out, want)
 	}
@@ -151,7 +147,7 @@ func TestHighlightNormalisesInput(t *testing.T) {
 
 func TestHighlightSizeCap(t *testing.T) {
 	code := strings.Repeat("x := 1 // <tag>\n", highlightMaxBytes/16+1)
-	out := string(highlight(code, "go"))
+	out := string(Highlight(code, "go"))
 	note := `<p class="hl-note">not highlighted: ` + strconv.Itoa((len(code)+1023)/1024) + ` KB is above the ` + strconv.Itoa(highlightMaxBytes>>10) + ` KB limit</p>`
 	if !strings.HasPrefix(out, note) {
 		t.Errorf("no size note: %.200s", out)
@@ -181,7 +177,7 @@ func TestHighlightDeadlineKeepsAllText(t *testing.T) {
 // every byte as text.
 func TestHighlightQuadraticLexerIsCut(t *testing.T) {
 	code := strings.Repeat("/* x ", 64<<10/5)
-	out := string(highlight(code, "go"))
+	out := string(Highlight(code, "go"))
 	if !strings.Contains(out, "highlighting stopped after") {
 		t.Errorf("the block was not cut at the deadline")
 	}
@@ -246,7 +242,7 @@ func TestHighlightLexerFailures(t *testing.T) {
 }
 
 func TestChromaCSS(t *testing.T) {
-	css := chromaCSS()
+	css := CSS()
 	for _, want := range []string{
 		".chroma .k, ",
 		"@media screen {\n" + `html[data-theme="dark"] .chroma {`,
@@ -262,7 +258,7 @@ func TestChromaCSS(t *testing.T) {
 			t.Errorf("unexpected %q", bad)
 		}
 	}
-	if css != chromaCSS() {
+	if css != CSS() {
 		t.Error("not stable between calls")
 	}
 }
@@ -274,7 +270,7 @@ func TestChromaCSSDarkOverridesLight(t *testing.T) {
 	for _, r := range styleRules("github") {
 		light[r.selector] = r.decls
 	}
-	css := chromaCSS()
+	css := CSS()
 	_, darkPart, _ := strings.Cut(css, "@media screen {\n")
 	darkPart, _, _ = strings.Cut(darkPart, "}\n@media")
 	dark := map[string]string{}
@@ -297,50 +293,6 @@ func TestChromaCSSDarkOverridesLight(t *testing.T) {
 			if !strings.Contains(body, " "+d.prop+":") {
 				t.Errorf("%s: dark rule %q does not set %s", sel, body, d.prop)
 			}
-		}
-	}
-}
-
-// TestFastLexerSamePages exports every corpus session and a generated one
-// with fastlex and with chroma's own lexers and wants the same bytes.
-func TestFastLexerSamePages(t *testing.T) {
-	files, _ := filepath.Glob("../testdata/corpus/*.jsonl")
-	var sessions []*session.Session
-	var names []string
-	for _, file := range files {
-		if s, err := session.Load(file); err == nil {
-			sessions = append(sessions, s)
-			names = append(names, filepath.Base(file))
-		}
-	}
-	if len(sessions) < 10 {
-		t.Fatalf("only %d corpus sessions load", len(sessions))
-	}
-	_, gen := generated(1 << 20) // every language sessiongen writes
-	sessions = append(sessions, gen)
-	names = append(names, "generated 1 MB")
-	render := func() [][]byte {
-		lexerCache.Clear()
-		lexerCacheSize.Store(0)
-		blockCache = newCodeCache(blockCacheMaxBytes)
-		var pages [][]byte
-		for _, s := range sessions {
-			var b bytes.Buffer
-			if err := WriteHTML(&b, s, Options{}); err != nil {
-				t.Fatal(err)
-			}
-			pages = append(pages, b.Bytes())
-		}
-		return pages
-	}
-	fast := render()
-	saved := wrapLexer
-	wrapLexer = func(l chroma.Lexer) chroma.Lexer { return l }
-	defer func() { wrapLexer = saved; render() }()
-	plain := render()
-	for i, name := range names {
-		if !bytes.Equal(fast[i], plain[i]) {
-			t.Errorf("%s: the page differs with chroma's own lexers", name)
 		}
 	}
 }

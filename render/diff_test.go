@@ -1,4 +1,4 @@
-package export
+package render
 
 import (
 	"encoding/json"
@@ -112,7 +112,7 @@ func TestParseDiff(t *testing.T) {
 }
 
 func TestRenderDiff(t *testing.T) {
-	got := string(renderDiff("   9 a<b>\n- 10 old & \"q\"\n+ 10 new\n"))
+	got := string(Diff("   9 a<b>\n- 10 old & \"q\"\n+ 10 new\n"))
 	want := `<pre class="diff"><code>` +
 		`<span class="diff-line diff-ctx"><span class="diff-ln"> 9</span><span class="diff-sign"> </span>a&lt;b&gt;` + "\n</span>" +
 		`<span class="diff-line diff-del"><span class="diff-ln">10</span><span class="diff-sign">-</span>old &amp; &#34;q&#34;` + "\n</span>" +
@@ -123,7 +123,7 @@ func TestRenderDiff(t *testing.T) {
 	}
 
 	// Without numbers there is no gutter; hunks and headers have no sign.
-	got = string(renderDiff("@@ -1 +1 @@\r\n-<script>\r\n+x"))
+	got = string(Diff("@@ -1 +1 @@\r\n-<script>\r\n+x"))
 	for _, w := range []string{
 		`<span class="diff-line diff-hunk">@@ -1 +1 @@` + "\n</span>",
 		`<span class="diff-line diff-del"><span class="diff-sign">-</span>&lt;script&gt;` + "\n</span>",
@@ -162,7 +162,7 @@ func TestRenderDiffCorpus(t *testing.T) {
 			}
 			for _, d := range collectDiffs(v, nil) {
 				n++
-				out := string(renderDiff(d))
+				out := string(Diff(d))
 				lines := strings.Count(strings.TrimSuffix(strings.ReplaceAll(d, "\r\n", "\n"), "\n"), "\n") + 1
 				if got := strings.Count(out, `<span class="diff-line `); got != lines {
 					t.Errorf("%s: %d rendered lines for %d", filepath.Base(file), got, lines)

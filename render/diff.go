@@ -1,4 +1,4 @@
-package export
+package render
 
 import (
 	"bytes"
@@ -27,12 +27,12 @@ type diffLine struct {
 	code   string
 }
 
-// renderDiff renders a diff as <pre class="diff">, one block span per
+// Diff renders a diff as <pre class="diff">, one block span per
 // line classed diff-add, diff-del, diff-ctx, diff-hunk, diff-file or
 // diff-meta. It reads plain unified diffs and the numbered form pi's edit
 // tool writes in details.diff ("+ 12 code", " 12 code", "      ..."),
 // and gjc's ("+12|code"); numbers go to a gutter of their own.
-func renderDiff(diff string) template.HTML {
+func Diff(diff string) template.HTML {
 	diff = strings.ReplaceAll(diff, "\r\n", "\n")
 	lines := strings.Split(strings.TrimSuffix(diff, "\n"), "\n")
 	parsed := parseDiff(lines)

@@ -1,4 +1,4 @@
-package export
+package render
 
 import (
 	"bytes"
@@ -19,13 +19,13 @@ type ansiStyle struct {
 
 var ansiDefault = ansiStyle{fg: -1, bg: -1}
 
-// ansiToHTML turns terminal output into HTML text: SGR colours and
+// Terminal turns terminal output into HTML text: SGR colours and
 // attributes become <span class="ansi-…"> (see assets/content.css), every
 // other escape sequence and control character is dropped, and where a
 // line was redrawn with \r (progress bars) only the text after the last
 // \r is kept. The result is inline content meant for a <pre>. It runs in
 // one pass with no backtracking.
-func ansiToHTML(s string) template.HTML {
+func Terminal(s string) template.HTML {
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}

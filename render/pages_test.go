@@ -1,0 +1,55 @@
+package render_test
+
+import (
+	"bytes"
+	"path/filepath"
+	"testing"
+
+	"github.com/piexport/piexport/export"
+	"github.com/piexport/piexport/internal/sessiongen"
+	"github.com/piexport/piexport/render"
+	"github.com/piexport/piexport/session"
+)
+
+// TestFastLexerSamePages exports every corpus session and a generated one
+// with fastlex and with chroma's own lexers and wants the same bytes.
+func TestFastLexerSamePages(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/corpus/*.jsonl")
+	var sessions []*session.Session
+	var names []string
+	for _, file := range files {
+		if s, err := session.Load(file); err == nil {
+			sessions = append(sessions, s)
+			names = append(names, filepath.Base(file))
+		}
+	}
+	if len(sessions) < 10 {
+		t.Fatalf("only %d corpus sessions load", len(sessions))
+	}
+	gen, err := session.Read(bytes.NewReader(sessiongen.Sample(1<<20)), "gen.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sessions = append(sessions, gen) // every language sessiongen writes
+	names = append(names, "generated 1 MB")
+	pages := func() [][]byte {
+		render.ResetCaches()
+		var pages [][]byte
+		for _, s := range sessions {
+			var b bytes.Buffer
+			if err := export.WriteHTML(&b, s, export.Options{}); err != nil {
+				t.Fatal(err)
+			}
+			pages = append(pages, b.Bytes())
+		}
+		return pages
+	}
+	fast := pages()
+	render.UseChromaLexers(t)
+	plain := pages()
+	for i, name := range names {
+		if !bytes.Equal(fast[i], plain[i]) {
+			t.Errorf("%s: the page differs with chroma's own lexers", name)
+		}
+	}
+}

@@ -1,0 +1,133 @@
+// Package render turns untrusted text from a session into trusted HTML
+// fragments: Markdown, highlighted code, diffs, terminal output, JSON,
+// search snippets, and the fragments other packages build with a Builder.
+// It is the one place in piexport where template.HTML is minted; each
+// function escapes all the text it is given and checks every URL it
+// writes against AllowedURL.
+//
+// It knows nothing of sessions, pages or files: it is handed text and
+// returns fragments.
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"html"
+	"html/template"
+	"unicode/utf8"
+)
+
+// trusted is the one place where bytes become template.HTML. It is safe
+// because every caller hands it the output of a renderer in this package
+// (markdown, highlight, ansi, diff, Builder, Snippet) that escapes all
+// session text it writes and only writes attribute values it has escaped
+// and, for URLs, checked against the allow-list in AllowedURL. Never pass
+// it anything else.
+func trusted(b []byte) template.HTML { return template.HTML(b) }
+
+// escapeHTMLTo writes s escaped for HTML text and double- or
+// single-quoted attribute values.
+func escapeHTMLTo(b *bytes.Buffer, s string) {
+	last := 0
+	for i := 0; i < len(s); i++ {
+		var esc string
+		switch s[i] {
+		case '&':
+			esc = "&amp;"
+		case '<':
+			esc = "&lt;"
+		case '>':
+			esc = "&gt;"
+		case '"':
+			esc = "&#34;"
+		case '\'':
+			esc = "&#39;"
+		case 0:
+			esc = "\uFFFD"
+		default:
+			continue
+		}
+		b.WriteString(s[last:i])
+		b.WriteString(esc)
+		last = i + 1
+	}
+	b.WriteString(s[last:])
+}
+
+// markup is HTML that a caller of Builder writes as a string constant.
+// The type is unexported, so only an untyped constant converts to it: a
+// string variable, which might hold session text, does not compile.
+type markup string
+
+// Builder collects an HTML fragment: markup the caller writes as string
+// constants, text it escapes, and fragments rendered by this package. The
+// zero Builder is empty and ready to use.
+type Builder struct {
+	buf bytes.Buffer
+}
+
+// Raw writes markup, which must be a string constant.
+func (b *Builder) Raw(m markup) { b.buf.WriteString(string(m)) }
+
+// Text writes s escaped as HTML text.
+func (b *Builder) Text(s string) { b.buf.WriteString(html.EscapeString(s)) }
+
+// Attr writes the attribute name="value", the value escaped; name must
+// be a string constant.
+func (b *Builder) Attr(name markup, value string) {
+	b.buf.WriteString(" " + string(name) + `="` + html.EscapeString(value) + `"`)
+}
+
+// Append writes a fragment rendered by this package.
+func (b *Builder) Append(h template.HTML) { b.buf.WriteString(string(h)) }
+
+// HTML returns the fragment: everything in it was escaped on the way in,
+// is a constant its caller wrote, or was rendered by this package.
+func (b *Builder) HTML() template.HTML { return trusted(b.buf.Bytes()) }
+
+// Text returns s escaped as HTML text.
+func Text(s string) template.HTML {
+	var b Builder
+	b.Text(s)
+	return b.HTML()
+}
+
+// JSON shows raw indented, or as it is when it does not parse, in
+// <pre class="json">.
+func JSON(raw json.RawMessage) template.HTML {
+	var buf bytes.Buffer
+	if json.Indent(&buf, raw, "", "  ") != nil {
+		buf.Reset()
+		buf.Write(raw)
+	}
+	var b Builder
+	b.Raw(`<pre class="json">`)
+	b.Text(buf.String())
+	b.Raw(`</pre>`)
+	return b.HTML()
+}
+
+// Snippet escapes a search snippet and wraps its marks, byte ranges
+// [start, end) in order, in <mark>: every byte of the snippet goes through
+// html.EscapeString, and the only markup added is <mark> and </mark>,
+// balanced. (Built here rather than in a template because a search page
+// holds hundreds of snippets, and html/template escapes each piece through
+// reflection.) Marks out of range, out of order or not on UTF-8 boundaries
+// are ignored rather than trusted.
+func Snippet(s string, marks [][2]int) template.HTML {
+	var b bytes.Buffer
+	b.Grow(len(s) + 32)
+	at := 0
+	for _, m := range marks {
+		if m[0] < at || m[1] <= m[0] || m[1] > len(s) || !utf8.RuneStart(s[m[0]]) || (m[1] < len(s) && !utf8.RuneStart(s[m[1]])) {
+			continue
+		}
+		b.WriteString(html.EscapeString(s[at:m[0]]))
+		b.WriteString("<mark>")
+		b.WriteString(html.EscapeString(s[m[0]:m[1]]))
+		b.WriteString("</mark>")
+		at = m[1]
+	}
+	b.WriteString(html.EscapeString(s[at:]))
+	return trusted(b.Bytes())
+}
