@@ -16,7 +16,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/piexport/piexport/internal/atomicfile"
 	"io/fs"
 	"net/url"
 	"os"
@@ -30,13 +29,14 @@ import (
 
 	"github.com/piexport/piexport"
 	"github.com/piexport/piexport/export"
+	"github.com/piexport/piexport/internal/atomicfile"
 	"github.com/piexport/piexport/session"
 )
 
 // Options say how an archive is built.
 type Options struct {
 	// Theme, Home and Generator are passed to every page (see
-	// export.Options) and to the index.
+	// export.Options and gfm.Options) and to the index.
 	Theme, Home, Generator string
 	// Title heads the index; empty means "pi sessions".
 	Title string
@@ -316,7 +316,7 @@ func renderOne(dir, path string, old, e *entry, opt Options, f format, sameOptio
 	}
 	var page bytes.Buffer
 	page.Grow(len(data) + 64<<10)
-	if err := f.page(&page, s, export.Options{Theme: opt.Theme, Home: opt.Home, Generator: opt.Generator}); err != nil {
+	if err := f.page(&page, s, opt); err != nil {
 		// A session that loads but does not render is listed like one
 		// that does not load.
 		e.Error = fmt.Sprintf("%s: %v", path, err)

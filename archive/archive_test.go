@@ -3,7 +3,6 @@ package archive
 import (
 	"context"
 	"errors"
-	"github.com/piexport/piexport/internal/atomicfile"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +13,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/piexport/piexport/catalog"
+	"github.com/piexport/piexport/internal/atomicfile"
 	"github.com/piexport/piexport/internal/sessiongen"
 )
 

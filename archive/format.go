@@ -6,19 +6,30 @@ import (
 	"strings"
 
 	"github.com/piexport/piexport/export"
+	"github.com/piexport/piexport/gfm"
 	"github.com/piexport/piexport/session"
 )
 
 // format is how an archive's files are written.
 type format struct {
 	name, ext string
-	page      func(io.Writer, *session.Session, export.Options) error
+	page      func(io.Writer, *session.Session, Options) error
 	index     func(io.Writer, []export.IndexItem, export.IndexOptions) error
 }
 
 var formats = map[string]format{
-	"html": {name: "html", ext: ".html", page: export.WriteHTML, index: export.WriteIndex},
-	"md":   {name: "md", ext: ".md", page: export.WriteMarkdown, index: writeIndexMarkdown},
+	"html": {name: "html", ext: ".html", page: writePage, index: export.WriteIndex},
+	"md":   {name: "md", ext: ".md", page: writeMarkdown, index: writeIndexMarkdown},
+}
+
+// writePage writes a session's page.
+func writePage(w io.Writer, s *session.Session, opt Options) error {
+	return export.WriteHTML(w, s, export.Options{Theme: opt.Theme, Home: opt.Home, Generator: opt.Generator})
+}
+
+// writeMarkdown writes a session's Markdown document.
+func writeMarkdown(w io.Writer, s *session.Session, opt Options) error {
+	return gfm.WriteMarkdown(w, s, gfm.Options{Home: opt.Home, Generator: opt.Generator})
 }
 
 // Formats lists the values Options.Format accepts.
@@ -40,10 +51,10 @@ func formatOf(name string) (format, error) {
 // that failed to load last, unlinked, with their errors.
 func writeIndexMarkdown(w io.Writer, items []export.IndexItem, opt export.IndexOptions) error {
 	groups, failed := export.GroupIndex(items, opt.Home)
-	var rows []export.MarkdownIndexItem
+	var rows []gfm.MarkdownIndexItem
 	for _, g := range groups {
 		for _, it := range g.Items {
-			rows = append(rows, export.MarkdownIndexItem{Title: it.Title(), Link: it.URL, Date: it.Summary.Start,
+			rows = append(rows, gfm.MarkdownIndexItem{Title: it.Title(), Link: it.URL, Date: it.Summary.Start,
 				Project: g.Project, Messages: it.Summary.Messages, Cost: it.Summary.Usage.Cost})
 		}
 	}
@@ -52,7 +63,7 @@ func writeIndexMarkdown(w io.Writer, items []export.IndexItem, opt export.IndexO
 		if h := opt.Home; h != "" && h != "/" {
 			msg = strings.ReplaceAll(msg, h+"/", "~/")
 		}
-		rows = append(rows, export.MarkdownIndexItem{Title: "Could not be read: " + msg, Project: session.ShortenHome(it.Path, opt.Home)})
+		rows = append(rows, gfm.MarkdownIndexItem{Title: "Could not be read: " + msg, Project: session.ShortenHome(it.Path, opt.Home)})
 	}
-	return export.WriteMarkdownIndex(w, rows)
+	return gfm.WriteMarkdownIndex(w, rows)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
+
 	"github.com/piexport/piexport/render/internal/fastlex"
 )
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/piexport/piexport/export"
+	"github.com/piexport/piexport/gfm"
 	"github.com/piexport/piexport/internal/atomicfile"
 	"github.com/piexport/piexport/session"
 )
@@ -105,11 +106,13 @@ func writeHTML(opt *options, stdout, stderr io.Writer) error {
 	}
 	printWarnings(stderr, s.Warnings)
 	home, _ := os.UserHomeDir()
-	eopt := export.Options{Theme: opt.theme, Leaf: opt.leaf, Home: home, Generator: "piexport " + version}
-	write := func(w io.Writer) error { return export.WriteMarkdown(w, s, eopt) }
+	generator := "piexport " + version
+	write := func(w io.Writer) error {
+		return gfm.WriteMarkdown(w, s, gfm.Options{Leaf: opt.leaf, Home: home, Generator: generator})
+	}
 	ext := ".md"
 	if opt.format == "html" {
-		page, err := export.NewPage(s, eopt)
+		page, err := export.NewPage(s, export.Options{Theme: opt.theme, Leaf: opt.leaf, Home: home, Generator: generator})
 		if err != nil {
 			return err
 		}

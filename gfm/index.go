@@ -1,0 +1,79 @@
+package gfm
+
+import (
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/piexport/piexport/humanize"
+)
+
+// MarkdownIndexItem is one session in the index of an archive of
+// Markdown exports (WriteMarkdownIndex).
+type MarkdownIndexItem struct {
+	// Title is the session's name or first user message.
+	Title string
+	// Link is the session's document, a URL or a path relative to the
+	// index; bytes that a Markdown link cannot hold are percent-encoded.
+	Link string
+	// Date is when the session started; zero when unknown.
+	Date time.Time
+	// Project is the session's working directory, with ~ for home.
+	Project string
+	// Messages counts the session's user, assistant and tool result
+	// messages; Cost is what its assistant messages cost, in dollars.
+	Messages int
+	Cost     float64
+}
+
+// WriteMarkdownIndex writes the index of an archive of Markdown exports:
+// one table row per item, in the order given, linking to each document.
+func WriteMarkdownIndex(w io.Writer, items []MarkdownIndexItem) error {
+	var b strings.Builder
+	b.WriteString("# Sessions\n\n")
+	if len(items) == 0 {
+		b.WriteString("No sessions.\n")
+	} else {
+		b.WriteString("| Session | Date | Project | Messages | Cost |\n| --- | --- | --- | ---: | ---: |\n")
+	}
+	for _, it := range items {
+		title := mdInline(it.Title)
+		if title == "" {
+			title = "(untitled)"
+		}
+		if link := markdownLink(it.Link); link != "" {
+			title = "[" + title + "](" + link + ")"
+		}
+		date := ""
+		if !it.Date.IsZero() {
+			date = it.Date.UTC().Format("2006-01-02 15:04")
+		}
+		cells := []string{title, date, mdInline(it.Project), strconv.Itoa(it.Messages), humanize.Cost(it.Cost)}
+		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+	}
+	_, err := io.WriteString(w, string(trimLineEnds([]byte(b.String()))))
+	return err
+}
+
+// markdownLink makes link safe as a link destination in a table cell, or
+// returns "" when it is not a URL the document may link to.
+func markdownLink(link string) string {
+	link = strings.TrimSpace(link)
+	if link == "" || !markdownURLAllowed([]byte(link)) {
+		return ""
+	}
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(link); i++ {
+		c := link[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-._~/:?#=+,;@!$'*%", c) >= 0 {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hex[c>>4])
+		b.WriteByte(hex[c&15])
+	}
+	return b.String()
+}

@@ -1,0 +1,238 @@
+package gfm
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	extast "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+
+	"github.com/piexport/piexport/render"
+)
+
+// mdFixRounds bounds safeMarkdown's edit-and-reparse rounds; text that
+// still needs edits after them is shown as source in a fence.
+const mdFixRounds = 32
+
+// githubMarkdown parses Markdown the way GitHub renders it (tables, strikethrough,
+// autolinks, task lists, footnotes). Only its parser is used, to check
+// text before it is written; built once, since goldmark parsers are
+// stateless.
+var githubMarkdown = goldmark.New(goldmark.WithExtensions(extension.GFM, extension.Footnote))
+
+// safeMarkdown returns session text as Markdown that renders as written
+// and stays inside the place it is written to. It parses the text as
+// GitHub would and edits it where needed, then parses again, until no edit
+// is needed:
+//   - raw HTML gets a backslash before its "<" (in an HTML block, before
+//     the "<" of each line that could start a block), so it shows as the
+//     text it is;
+//   - links, images, autolinks and link reference definitions whose URL
+//     is not http, https, mailto or relative get a backslash before their
+//     bracket: the text stays, the link goes;
+//   - a fence left open at the end is closed, so that it does not swallow
+//     the rest of the document;
+//   - hard line breaks written as trailing spaces become backslashes, so
+//     the document has no trailing whitespace.
+//
+// Text that still needs edits after mdFixRounds rounds is shown as its
+// source, fenced.
+func safeMarkdown(src string) string {
+	src = trimBlankLines(normaliseNewlines(src))
+	if src == "" {
+		return ""
+	}
+	for range mdFixRounds {
+		edits, ok := markdownEdits(src)
+		if !ok {
+			break
+		}
+		if len(edits) == 0 {
+			return src
+		}
+		src = applyEdits(src, edits)
+	}
+	return fenced("markdown", src)
+}
+
+// mdEdit replaces src[at:end] with text.
+type mdEdit struct {
+	at, end int
+	text    string
+}
+
+// mdSentinel is a paragraph placed after the text while checking it: the
+// text is contained exactly when the sentinel is still a paragraph of its
+// own at the top level.
+const mdSentinel = "piexport-end-of-text"
+
+// markdownEdits lists the edits src needs (see safeMarkdown); ok is false
+// when src needs a change this function cannot make.
+func markdownEdits(src string) (edits []mdEdit, ok bool) {
+	source := []byte(src + "\n\n" + mdSentinel + "\n")
+	root := githubMarkdown.Parser().Parse(text.NewReader(source))
+	ok = true
+	escape := func(pos int, want byte) {
+		if pos < 0 || pos >= len(src) || source[pos] != want || escapedAt(source, pos) {
+			ok = false
+			return
+		}
+		edits = append(edits, mdEdit{at: pos, end: pos, text: `\`})
+	}
+	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.HTMLBlock:
+			edits = append(edits, htmlBlockEdits(source[:len(src)], n)...)
+			return ast.WalkSkipChildren, nil
+		case *ast.RawHTML:
+			escape(n.Pos(), '<')
+		case *ast.Link:
+			if !markdownURLAllowed(n.Destination) {
+				escape(n.Pos(), '[')
+			}
+		case *ast.Image:
+			if !markdownURLAllowed(n.Destination) {
+				p := n.Pos()
+				if p >= 0 {
+					p++ // past the "!"
+				}
+				escape(p, '[')
+			}
+		case *ast.AutoLink:
+			// Autolinks found in bare text (www., http://, e-mail
+			// addresses) have safe schemes; only <scheme:...> can hold
+			// any scheme.
+			if p := n.Pos(); p >= 0 && p < len(src) && source[p] == '<' &&
+				n.AutoLinkType == ast.AutoLinkURL && !markdownURLAllowed(n.URL(source)) {
+				escape(p, '<')
+			}
+		case *ast.LinkReferenceDefinition:
+			// A definition applies to the whole document, so a bad one
+			// must go even when this text does not use it.
+			if !markdownURLAllowed(n.Destination) {
+				escape(n.Pos(), '[')
+			}
+		case *ast.Text:
+			if n.HardLineBreak() {
+				edits = append(edits, hardBreakEdit(source, n.Segment.Stop)...)
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	if !ok || len(edits) > 0 {
+		return edits, ok
+	}
+	last := root.LastChild()
+	for last != nil && last.Kind() == extast.KindFootnoteList {
+		// The footnote extension moves definitions to the end.
+		last = last.PreviousSibling()
+	}
+	switch last := last.(type) {
+	case *ast.Paragraph:
+		if last.Lines().Len() == 1 && last.Lines().At(0).Start == len(src)+2 {
+			return nil, true
+		}
+	case *ast.FencedCodeBlock:
+		// A fence left open runs to the end of the document: close it with
+		// a fence of the same character and length.
+		p := last.Pos()
+		if p < 0 || p >= len(src) || source[p] != '`' && source[p] != '~' {
+			return nil, false
+		}
+		n := 0
+		for p+n < len(src) && source[p+n] == source[p] {
+			n++
+		}
+		return []mdEdit{{at: len(src), end: len(src), text: "\n" + strings.Repeat(string(source[p]), n)}}, true
+	}
+	return nil, false
+}
+
+// htmlBlockEdits escapes the "<" that opens an HTML block, and the one
+// opening each later line that could open a block of its own once the
+// block is text. It stops at a blank line or one that could be a fence:
+// the lines after it may be code once the block is gone, and code must
+// stay as written; the next round sees them as they then are.
+func htmlBlockEdits(src []byte, n *ast.HTMLBlock) []mdEdit {
+	var edits []mdEdit
+	lines := n.Lines()
+	for i := range lines.Len() {
+		seg := lines.At(i)
+		if seg.Start >= len(src) {
+			break
+		}
+		line := src[seg.Start:min(seg.Stop, len(src))]
+		indent := len(line) - len(bytes.TrimLeft(line, " \t"))
+		rest := line[indent:]
+		if i > 0 && (len(bytes.TrimSpace(rest)) == 0 ||
+			indent < 4 && (bytes.HasPrefix(rest, []byte("```")) || bytes.HasPrefix(rest, []byte("~~~")))) {
+			break
+		}
+		if p := seg.Start + indent; len(rest) > 0 && rest[0] == '<' && !escapedAt(src, p) {
+			edits = append(edits, mdEdit{at: p, end: p, text: `\`})
+		}
+	}
+	return edits
+}
+
+// hardBreakEdit turns the trailing spaces of a hard line break that ends
+// at stop into a backslash, the other way to write it.
+func hardBreakEdit(source []byte, stop int) []mdEdit {
+	end := stop
+	for end < len(source) && (source[end] == ' ' || source[end] == '\t') {
+		end++
+	}
+	if end == stop || end >= len(source) || source[end] != '\n' {
+		return nil
+	}
+	if escapedAt(source, stop) {
+		// "a\  " is a literal backslash, then the break.
+		return []mdEdit{{at: stop, end: end, text: ` \`}}
+	}
+	return []mdEdit{{at: stop, end: end, text: `\`}}
+}
+
+// escapedAt reports whether source[i] follows an odd number of
+// backslashes, that is, is escaped.
+func escapedAt(source []byte, i int) bool {
+	n := 0
+	for j := i - 1; j >= 0 && source[j] == '\\'; j-- {
+		n++
+	}
+	return n%2 == 1
+}
+
+func applyEdits(src string, edits []mdEdit) string {
+	slices.SortStableFunc(edits, func(a, b mdEdit) int { return a.at - b.at })
+	var b strings.Builder
+	b.Grow(len(src) + len(edits))
+	last := 0
+	for _, e := range edits {
+		if e.at < last {
+			continue // overlaps an edit already made; the next round rechecks
+		}
+		b.WriteString(src[last:e.at])
+		b.WriteString(e.text)
+		last = e.end
+	}
+	b.WriteString(src[last:])
+	return b.String()
+}
+
+// markdownURLAllowed reports whether a link destination, as a renderer
+// will read it after resolving backslash escapes and character
+// references, is http, https, mailto or relative (render.AllowedURL).
+func markdownURLAllowed(dest []byte) bool {
+	d := util.UnescapePunctuations(dest)
+	d = util.ResolveNumericReferences(d)
+	d = util.ResolveEntityNames(d)
+	return render.AllowedURL(d)
+}

@@ -1,0 +1,95 @@
+package gfm
+
+import (
+	"testing"
+
+	"github.com/yuin/goldmark/ast"
+)
+
+// TestSafeMarkdown checks the edits safeMarkdown makes, and that it makes
+// none to Markdown that needs none.
+func TestSafeMarkdown(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"plain markdown stays", "# Title\n\n- a *b* `c`\n\n| x | y |\n|---|---|\n| 1 | 2 |", ""},
+		{"HTML in code stays", "Use `<b>` or:\n\n```html\n<script>x</script>\n```\n\n    <div>", ""},
+		{"safe links stay", "[a](https://x.org) [b](./rel.md) [c](#frag) <mailto:a@b.c> www.x.org", ""},
+		{"leading blank lines go, indentation stays", "\n  \n    code\n\n", "    code"},
+		{"CRLF", "a\r\nb\rc", "a\nb\nc"},
+		{"inline HTML", "a <b>x</b> c", `a \<b>x\</b> c`},
+		{"HTML block", "<div>\n*x*\n</div>", "\\<div>\n*x*\n\\</div>"},
+		{"HTML comment before a fence keeps the fence's code as it is", "<!--\n```\n<b>\n```", "\\<!--\n```\n<b>\n```"},
+		{"javascript link", "[a](javascript:x)", `\[a](javascript:x)`},
+		{"link hidden by a character reference", "[a](jav&#x61;script:x)", `\[a](jav&#x61;script:x)`},
+		{"data image", "![a](data:image/svg+xml,x)", `!\[a](data:image/svg+xml,x)`},
+		{"autolink", "<vbscript:x>", `\<vbscript:x>`},
+		{"definition, and the link using it", "[x]: javascript:y\n\n[x]", `\[x]: javascript:y` + "\n\n" + `\[x]`},
+		{"definition that nothing here uses", "[z]: javascript:y", `\[z]: javascript:y`},
+		{"open fence", "```go\nx", "```go\nx\n```"},
+		{"open tilde fence", "~~~~\nx\n~~~", "~~~~\nx\n~~~\n~~~~"},
+		{"hard break with spaces", "a  \nb", "a\\\nb"},
+		{"hard break after a backslash", "a\\  \nb", "a\\ \\\nb"},
+		{"footnote", "x[^1]\n\n[^1]: note <b>", "x[^1]\n\n[^1]: note \\<b>"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want := tc.want
+			if want == "" {
+				want = tc.in
+			}
+			if got := safeMarkdown(tc.in); got != want {
+				t.Errorf("safeMarkdown(%q)\n got %q\nwant %q", tc.in, got, want)
+			}
+		})
+	}
+}
+
+// TestSafeMarkdownContains checks on the parsed result that text cannot
+// reach past the place it is written to, whatever it holds.
+func TestSafeMarkdownContains(t *testing.T) {
+	for _, in := range mdHostileSeeds {
+		checkContained(t, in)
+	}
+}
+
+var mdHostileSeeds = []string{
+	"<details>\n<summary>x</summary>\n\n</details>\n\n<script>alert(1)</script>",
+	"```\n",
+	"````\n```\n",
+	"<!--",
+	"<pre>\n```\n</pre>\n```\n<script>x</script>",
+	"- ```\n  <b>\n\n<b>",
+	"> ```\n> open",
+	"<div>\n\t<p>a</p>\n</div>",
+	"[x]: <javascript:y>\n[y]: javascript:z 'title'\n\n[x] [y]",
+	"[a](<javascript:x>) [b]( javascript:x ) [c](java\tscript:x)",
+	"  \n\t\n",
+	"a\\\n<b>",
+	"*a <b>* `<c>` ``<d>``",
+	"| a | <b> |\n|---|---|\n| <script> | `x|y` |",
+	"<![CDATA[\n]]>\n<?php x ?>\n<!X>",
+}
+
+// checkContained embeds safeMarkdown(in) in a <details> block followed by
+// a heading, as the export does, and checks the parsed whole.
+func checkContained(t *testing.T, in string) {
+	t.Helper()
+	doc := string(trimLineEnds([]byte("<details><summary>x</summary>\n\n" + safeMarkdown(in) + "\n\n</details>\n\n## After\n")))
+	d := checkMarkdown(t, doc)
+	if d.details != 1 {
+		t.Errorf("%q: %d <details> blocks, want 1:\n%s", in, d.details, doc)
+	}
+	last := d.root.LastChild()
+	if h, ok := last.(*ast.Heading); !ok || mdNodeText(h, d.source) != "After" {
+		t.Errorf("%q: the text swallowed what follows it:\n%s", in, doc)
+	}
+}
+
+// FuzzSafeMarkdown checks that no text escapes its place or brings raw
+// HTML or a bad link into the document.
+func FuzzSafeMarkdown(f *testing.F) {
+	for _, s := range mdHostileSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		checkContained(t, in)
+	})
+}

@@ -1,0 +1,223 @@
+package gfm
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/piexport/piexport/session"
+)
+
+// Tool calls with their results, and the commands the user ran.
+
+// Long outputs are cut after mdOutputLines lines (unless only a few more
+// would follow) or mdOutputBytes bytes, with a note saying how many lines
+// were left out: a document is for reading, the session file has the rest.
+const (
+	mdOutputLines = 200
+	mdOutputSlack = 20
+	mdOutputBytes = 64 << 10
+)
+
+// tool writes a tool call and its result as one collapsed block named as
+// pi's tree names the call. call is nil for a result whose call is not in
+// the file; result is nil for a call that got no answer.
+func (m *mdWriter) tool(call *session.Block, result *session.Entry) {
+	name, args, rawArgs, res := session.ReadToolCall(call, result)
+	summary := name
+	if call != nil {
+		summary = session.ToolCallSummary(name, rawArgs, m.home)
+		summary = strings.TrimSuffix(strings.TrimPrefix(summary, "["), "]")
+	} else if summary == "" {
+		summary = "tool"
+	}
+	switch {
+	case res == nil:
+		summary += " (no result)"
+	case res.IsError:
+		summary += " (error)"
+	}
+	m.openDetails(summary)
+	output := ""
+	if res != nil {
+		output = res.ResultText()
+	}
+	switch name {
+	case "bash":
+		if cmd := args.Str("command"); cmd != "" {
+			m.block(fenced("bash", cmd))
+		}
+		m.output(res, plainTerminalText(output), "text")
+	case "read":
+		m.output(res, output, fenceLang(args.Str("path", "file_path")))
+	case "write":
+		if content := args.Str("content"); content != "" {
+			m.block(fenced(fenceLang(args.Str("path", "file_path")), content))
+		}
+		m.output(res, output, "text")
+	case "edit":
+		if d := session.EditDiff(res, args); d != "" {
+			m.block(fenced("diff", d))
+		}
+		if res == nil || res.IsError {
+			m.output(res, output, "text")
+		}
+	default:
+		if call != nil && name != "grep" && name != "find" && name != "ls" && len(args) > 0 {
+			m.block(fenced("json", indentJSON(rawArgs)))
+		}
+		m.output(res, output, "text")
+	}
+	if res != nil {
+		for _, b := range res.Content {
+			if b.Type == "image" {
+				m.block(imageNote(b))
+			}
+		}
+	}
+	m.closeDetails()
+}
+
+// output writes a tool's output in a fence, cut when long, or says that
+// there was none.
+func (m *mdWriter) output(res *session.Message, out, lang string) {
+	if res == nil {
+		m.block("_No result: the turn ended before the tool answered._")
+		return
+	}
+	if strings.TrimSpace(out) == "" {
+		m.block("_No output._")
+		return
+	}
+	m.longFence(lang, out)
+}
+
+// longFence fences text, cut after mdOutputLines lines with a note.
+func (m *mdWriter) longFence(lang, s string) {
+	kept, dropped := truncateLines(s)
+	m.block(fenced(lang, kept))
+	switch {
+	case dropped == 1:
+		m.block("_… 1 more line not shown._")
+	case dropped > 1:
+		m.block(fmt.Sprintf("_… %d more lines not shown._", dropped))
+	}
+}
+
+// truncateLines cuts s after mdOutputLines lines or mdOutputBytes bytes,
+// and counts the lines it left out (a line cut in the middle among them).
+func truncateLines(s string) (string, int) {
+	s = strings.TrimRight(normaliseNewlines(s), "\n")
+	total := strings.Count(s, "\n") + 1
+	cut := len(s)
+	if total > mdOutputLines+mdOutputSlack {
+		cut = nthIndex(s, '\n', mdOutputLines)
+	}
+	if cut > mdOutputBytes {
+		cut = strings.LastIndexByte(s[:mdOutputBytes], '\n')
+		if cut < 0 {
+			cut = mdOutputBytes
+			for cut > 0 && !utf8.RuneStart(s[cut]) {
+				cut--
+			}
+		}
+	}
+	if cut >= len(s) {
+		return s, 0
+	}
+	kept := s[:cut]
+	complete := strings.Count(kept, "\n") + 1
+	if s[cut] != '\n' {
+		complete-- // the last kept line was cut
+	}
+	return kept, total - complete
+}
+
+// nthIndex returns the index of the nth c in s, or len(s).
+func nthIndex(s string, c byte, n int) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			if n--; n == 0 {
+				return i
+			}
+		}
+	}
+	return len(s)
+}
+
+// userCommand writes a command the user ran with ! (or omp's JavaScript
+// equivalent) and its output, uncollapsed: the user chose to show it.
+func (m *mdWriter) userCommand(msg *session.Message) {
+	lang := "bash"
+	if msg.Role == "jsExecution" {
+		lang = "javascript"
+	}
+	marks := append([]string{"Command run by the user"},
+		session.CommandMarks(msg, func(p string) string { return codeSpan(session.ShortenHome(p, m.home)) })...)
+	m.block("_" + strings.Join(marks, " · ") + ":_")
+	m.block(fenced(lang, msg.Command))
+	if strings.TrimSpace(msg.Output) != "" {
+		m.longFence("text", plainTerminalText(msg.Output))
+	}
+}
+
+// plainTerminalText is terminal output as plain text: escape sequences
+// and control characters dropped, and where a line was redrawn with \r
+// (progress bars) only the text after the last \r kept, as render.Terminal does.
+func plainTerminalText(s string) string {
+	if strings.IndexByte(s, 0x1b) < 0 && strings.IndexByte(s, '\r') < 0 {
+		return s
+	}
+	var b strings.Builder
+	first := true
+	for line := range strings.SplitSeq(s, "\n") {
+		if !first {
+			b.WriteByte('\n')
+		}
+		first = false
+		line = strings.TrimRight(line, "\r")
+		line = line[strings.LastIndexByte(line, '\r')+1:]
+		for i := 0; i < len(line); {
+			c := line[i]
+			switch {
+			case c == 0x1b:
+				i = skipEscape(line, i)
+			case c < ' ' && c != '\t' || c == 0x7f:
+				i++
+			default:
+				b.WriteByte(c)
+				i++
+			}
+		}
+	}
+	return b.String()
+}
+
+// skipEscape returns the index just after the escape sequence at s[i]:
+// CSI (ESC [ ... final byte), OSC (ESC ] ... BEL or ESC \), or ESC and one
+// more byte.
+func skipEscape(s string, i int) int {
+	if i+1 >= len(s) {
+		return len(s)
+	}
+	switch s[i+1] {
+	case '[':
+		for j := i + 2; j < len(s); j++ {
+			if s[j] >= 0x40 && s[j] <= 0x7e {
+				return j + 1
+			}
+		}
+		return len(s)
+	case ']':
+		for j := i + 2; j < len(s); j++ {
+			if s[j] == 0x07 {
+				return j + 1
+			}
+			if s[j] == 0x1b && j+1 < len(s) && s[j+1] == '\\' {
+				return j + 2
+			}
+		}
+		return len(s)
+	}
+	return i + 2
+}
