@@ -1,8 +1,9 @@
-// Package piexport holds the page template and the stylesheets and script
-// that every exported page carries inline.
+// Package piexport holds the page templates and the stylesheets and script
+// that every exported page carries inline, and the example sessions.
 //
 // It lives at the module root because //go:embed cannot reach a parent
-// directory: package export reads these files through Templates and Assets.
+// directory: packages export and site read these files through Templates,
+// Assets and LoadInline.
 package piexport
 
 import (

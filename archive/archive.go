@@ -28,9 +28,9 @@ import (
 	"time"
 
 	"github.com/piexport/piexport"
-	"github.com/piexport/piexport/export"
 	"github.com/piexport/piexport/internal/atomicfile"
 	"github.com/piexport/piexport/session"
+	"github.com/piexport/piexport/site"
 )
 
 // Options say how an archive is built.
@@ -235,10 +235,10 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 
 	// The index, then removals, then the manifest: a build stopped in
 	// between leaves an old manifest whose sources a next build re-checks.
-	var items []export.IndexItem
+	var items []site.IndexItem
 	for _, key := range order {
 		e := next.Sessions[key]
-		it := export.IndexItem{Path: e.Path, Cwd: e.Cwd, SessionID: e.SessionID, Summary: e.Summary}
+		it := site.IndexItem{Path: e.Path, Cwd: e.Cwd, SessionID: e.SessionID, Summary: e.Summary}
 		if e.Error != "" {
 			it.Err = errors.New(e.Error)
 		} else {
@@ -247,7 +247,7 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 		items = append(items, it)
 	}
 	var index bytes.Buffer
-	if err := f.index(&index, items, export.IndexOptions{Title: opt.Title, Theme: opt.Theme, Home: opt.Home, Generator: opt.Generator}); err != nil {
+	if err := f.index(&index, items, site.IndexOptions{Title: opt.Title, Theme: opt.Theme, Home: opt.Home, Generator: opt.Generator}); err != nil {
 		return res, err
 	}
 	if err := writeIfChanged(res.Index, index.Bytes()); err != nil {

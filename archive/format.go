@@ -8,17 +8,18 @@ import (
 	"github.com/piexport/piexport/export"
 	"github.com/piexport/piexport/gfm"
 	"github.com/piexport/piexport/session"
+	"github.com/piexport/piexport/site"
 )
 
 // format is how an archive's files are written.
 type format struct {
 	name, ext string
 	page      func(io.Writer, *session.Session, Options) error
-	index     func(io.Writer, []export.IndexItem, export.IndexOptions) error
+	index     func(io.Writer, []site.IndexItem, site.IndexOptions) error
 }
 
 var formats = map[string]format{
-	"html": {name: "html", ext: ".html", page: writePage, index: export.WriteIndex},
+	"html": {name: "html", ext: ".html", page: writePage, index: site.WriteIndex},
 	"md":   {name: "md", ext: ".md", page: writeMarkdown, index: writeIndexMarkdown},
 }
 
@@ -49,8 +50,8 @@ func formatOf(name string) (format, error) {
 // writeIndexMarkdown writes the index of a Markdown archive, ordered as
 // the HTML index is (grouped by project, newest first), and the files
 // that failed to load last, unlinked, with their errors.
-func writeIndexMarkdown(w io.Writer, items []export.IndexItem, opt export.IndexOptions) error {
-	groups, failed := export.GroupIndex(items, opt.Home)
+func writeIndexMarkdown(w io.Writer, items []site.IndexItem, opt site.IndexOptions) error {
+	groups, failed := site.GroupIndex(items, opt.Home)
 	var rows []gfm.MarkdownIndexItem
 	for _, g := range groups {
 		for _, it := range g.Items {

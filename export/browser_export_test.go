@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/piexport/piexport/humanize"
+	"github.com/piexport/piexport/internal/browsertest"
 	"github.com/piexport/piexport/internal/sessiongen"
 	"github.com/piexport/piexport/session"
 )
@@ -37,30 +38,30 @@ func pathIDs(s *session.Session, e *session.Entry) []string {
 // TestBrowserRealExports opens pages exported from real and generated
 // sessions in Chromium.
 func TestBrowserRealExports(t *testing.T) {
-	browser := startBrowser(t)
+	browser := browsertest.Start(t)
 
 	t.Run("branches of a session written by pi", func(t *testing.T) {
 		s := loadCorpus(t, "pi-v3-sdk-branches-labels.jsonl")
-		tab := newBrowserTab(t, browser)
-		tab.navigate(writeExport(t, s, Options{}))
-		if got, want := tab.visibleEntries(), pathIDs(s, s.Leaf); !slices.Equal(got, want) {
+		tab := browsertest.OpenTab(t, browser)
+		tab.Navigate(writeExport(t, s, Options{}))
+		if got, want := visibleEntries(tab), pathIDs(s, s.Leaf); !slices.Equal(got, want) {
 			t.Fatalf("at load %v are visible, want the leaf path %v", got, want)
 		}
 		other := s.Entry("6eea0e7d") // the end of the first branch
-		tab.click(nodeSelector("6eea0e7d"))
-		tab.waitJS(`document.querySelector('[data-entry="6eea0e7d"]').checkVisibility()`)
-		if got, want := tab.visibleEntries(), pathIDs(s, other); !slices.Equal(got, want) {
+		tab.Click(nodeSelector("6eea0e7d"))
+		tab.WaitJS(`document.querySelector('[data-entry="6eea0e7d"]').checkVisibility()`)
+		if got, want := visibleEntries(tab), pathIDs(s, other); !slices.Equal(got, want) {
 			t.Errorf("after the click %v are visible, want %v", got, want)
 		}
 		// The text of the entries in view (innerText would leave out what
 		// content-visibility has not rendered yet).
-		body := browserEval[string](tab, `Array.from(document.querySelectorAll('article[data-entry]')).filter(a => a.checkVisibility()).map(a => a.textContent).join('\n')`)
+		body := browsertest.Eval[string](tab, `Array.from(document.querySelectorAll('article[data-entry]')).filter(a => a.checkVisibility()).map(a => a.textContent).join('\n')`)
 		if !strings.Contains(body, "The test fails") || strings.Contains(body, "(alternative)") {
 			t.Errorf("the other branch's text is not what shows")
 		}
-		tab.press("Escape")
-		tab.waitJS(`document.querySelector('[data-entry="a1eb6cb5"]').checkVisibility()`)
-		if got, want := tab.visibleEntries(), pathIDs(s, s.Leaf); !slices.Equal(got, want) {
+		tab.Press("Escape")
+		tab.WaitJS(`document.querySelector('[data-entry="a1eb6cb5"]').checkVisibility()`)
+		if got, want := visibleEntries(tab), pathIDs(s, s.Leaf); !slices.Equal(got, want) {
 			t.Errorf("Esc shows %v, want the leaf path %v", got, want)
 		}
 	})
@@ -70,22 +71,22 @@ func TestBrowserRealExports(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tab := newBrowserTab(t, browser)
-		tab.navigate(writeExport(t, s, Options{}))
-		tab.press("t")
-		tab.press("o")
+		tab := browsertest.OpenTab(t, browser)
+		tab.Navigate(writeExport(t, s, Options{}))
+		tab.Press("t")
+		tab.Press("o")
 		for _, e := range s.Entries {
-			tab.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-tree-node="'+CSS.escape(` + jsString(e.ID) + `)+'"]').click()`))
-			tab.settle()
+			tab.Do(chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-tree-node="'+CSS.escape(` + browsertest.JSString(e.ID) + `)+'"]').click()`))
+			tab.Settle()
 		}
 		// Every entry has been shown, so every packed body is now DOM.
-		if n := browserEval[int](tab, `document.querySelectorAll('[data-packed]').length`); n != 0 {
+		if n := browsertest.Eval[int](tab, `document.querySelectorAll('[data-packed]').length`); n != 0 {
 			t.Errorf("%d bodies are still packed after every entry was shown", n)
 		}
-		if browserEval[bool](tab, `typeof window.__xss !== 'undefined'`) {
-			t.Errorf("session text ran as script: window.__xss = %v", browserEval[any](tab, `window.__xss`))
+		if browsertest.Eval[bool](tab, `typeof window.__xss !== 'undefined'`) {
+			t.Errorf("session text ran as script: window.__xss = %v", browsertest.Eval[any](tab, `window.__xss`))
 		}
-		if title := browserEval[string](tab, `document.title`); !strings.Contains(title, "</title>") {
+		if title := browsertest.Eval[string](tab, `document.title`); !strings.Contains(title, "</title>") {
 			t.Errorf("document.title = %q: the session name should show as text", title)
 		}
 	})
@@ -95,7 +96,7 @@ func TestBrowserRealExports(t *testing.T) {
 		page := exportPage(t, s, Options{})
 		first, middle := s.Entries[0], s.Entries[eagerTail]
 		lazy := func(e *session.Entry) string {
-			return `document.querySelector('[data-entry=` + jsString(e.ID) + `] > .entry-body > noscript.lazy')`
+			return `document.querySelector('[data-entry=` + browsertest.JSString(e.ID) + `] > .entry-body > noscript.lazy')`
 		}
 		path := filepath.Join(t.TempDir(), "page.html")
 		if err := os.WriteFile(path, page, 0o644); err != nil {
@@ -103,19 +104,19 @@ func TestBrowserRealExports(t *testing.T) {
 		}
 		// The file holds the end of the path first; the page shows the
 		// path in order all the same.
-		tab := newBrowserTab(t, browser)
-		tab.navigate("file://" + path)
-		if got, want := tab.visibleEntries(), pathIDs(s, s.Leaf); !slices.Equal(got, want) {
+		tab := browsertest.OpenTab(t, browser)
+		tab.Navigate("file://" + path)
+		if got, want := visibleEntries(tab), pathIDs(s, s.Leaf); !slices.Equal(got, want) {
 			t.Errorf("the path shows out of order: %d entries, first %v, want %d from %v", len(got), got[:min(3, len(got))], len(want), want[:3])
 		}
 		// A deep link makes its entry ready at once...
-		tab.navigate("file://" + path + "#" + middle.ID)
-		if browserEval[bool](tab, lazy(middle)+` !== null`) {
+		tab.Navigate("file://" + path + "#" + middle.ID)
+		if browsertest.Eval[bool](tab, lazy(middle)+` !== null`) {
 			t.Errorf("the deep-linked entry is still lazy")
 		}
 		// ...and the rest follows while the page is idle.
-		tab.waitJS(lazy(first) + ` === null`)
-		if got := browserEval[string](tab, `document.querySelector('[data-entry=`+jsString(first.ID)+`] .entry-body').textContent`); !strings.Contains(humanize.OneLine(got, 1<<20), strings.TrimSuffix(humanize.OneLine(first.Message.Text(), 30), "…")) {
+		tab.WaitJS(lazy(first) + ` === null`)
+		if got := browsertest.Eval[string](tab, `document.querySelector('[data-entry=`+browsertest.JSString(first.ID)+`] .entry-body').textContent`); !strings.Contains(humanize.OneLine(got, 1<<20), strings.TrimSuffix(humanize.OneLine(first.Message.Text(), 30), "…")) {
 			t.Errorf("the first entry reads %q", got)
 		}
 	})
@@ -138,25 +139,25 @@ func TestBrowserRealExports(t *testing.T) {
 			t.Fatal(err)
 		}
 		end := s.Entry(chain.Leaf.ID)
-		tab := newBrowserTab(t, browser)
-		tab.navigate(writeExport(t, s, Options{}))
-		if got, want := tab.visibleEntries(), pathIDs(s, s.Leaf); !slices.Equal(got, want) {
+		tab := browsertest.OpenTab(t, browser)
+		tab.Navigate(writeExport(t, s, Options{}))
+		if got, want := visibleEntries(tab), pathIDs(s, s.Leaf); !slices.Equal(got, want) {
 			t.Fatalf("at load %d entries are visible, want the branch's %d", len(got), len(want))
 		}
-		tab.click(nodeSelector(end.ID))
-		if got, want := tab.visibleEntries(), pathIDs(s, end); !slices.Equal(got, want) {
+		tab.Click(nodeSelector(end.ID))
+		if got, want := visibleEntries(tab), pathIDs(s, end); !slices.Equal(got, want) {
 			first := 0
 			for first < min(len(got), len(want)) && got[first] == want[first] {
 				first++
 			}
 			t.Errorf("after the click %d entries are visible, want the chain's %d in order; they differ from the %dth", len(got), len(want), first)
 		}
-		sel := `document.querySelector('[data-entry=` + jsString(end.ID) + `]')`
-		tab.waitJS(`(() => { const r = ` + sel + `.getBoundingClientRect(); return r.height > 0 && r.top < innerHeight && r.bottom > 0 })()`)
+		sel := `document.querySelector('[data-entry=` + browsertest.JSString(end.ID) + `]')`
+		tab.WaitJS(`(() => { const r = ` + sel + `.getBoundingClientRect(); return r.height > 0 && r.top < innerHeight && r.bottom > 0 })()`)
 		// A group of entries not drawn yet is as tall as its estimate: one
 		// with entries shown must not be estimated at nothing, nor an empty
 		// one at something.
-		wrong := browserEval[[]string](tab, `Array.from(document.getElementById('entries').shadowRoot.children).flatMap((g, i) => {
+		wrong := browsertest.Eval[[]string](tab, `Array.from(document.getElementById('entries').shadowRoot.children).flatMap((g, i) => {
 			const shown = Array.from(g.children).filter(s => s.assignedElements().some(a => !a.hidden)).length;
 			const estimate = parseFloat(getComputedStyle(g).containIntrinsicHeight.replace('auto', ''));
 			return (shown > 0) === (estimate > 0) ? [] : ['group ' + i + ': ' + shown + ' shown, estimated ' + estimate + ' px'];
@@ -168,60 +169,39 @@ func TestBrowserRealExports(t *testing.T) {
 
 	t.Run("a node with 5,000 children", func(t *testing.T) {
 		s := wideSession(t, 5000)
-		tab := newBrowserTab(t, browser)
-		tab.navigate(writeExport(t, s, Options{}))
-		if got, want := tab.visibleEntries(), []string{"root", "c4999"}; !slices.Equal(got, want) {
+		tab := browsertest.OpenTab(t, browser)
+		tab.Navigate(writeExport(t, s, Options{}))
+		if got, want := visibleEntries(tab), []string{"root", "c4999"}; !slices.Equal(got, want) {
 			t.Fatalf("at load %v are visible, want %v", got, want)
 		}
-		if n := browserEval[int](tab, `document.querySelectorAll('#tree a[data-tree-node]').length`); n != 5001 {
+		if n := browsertest.Eval[int](tab, `document.querySelectorAll('#tree a[data-tree-node]').length`); n != 5001 {
 			t.Errorf("the tree has %d nodes, want 5,001", n)
 		}
-		tab.click(nodeSelector("c2500"))
-		if got, want := tab.visibleEntries(), []string{"root", "c2500"}; !slices.Equal(got, want) {
+		tab.Click(nodeSelector("c2500"))
+		if got, want := visibleEntries(tab), []string{"root", "c2500"}; !slices.Equal(got, want) {
 			t.Errorf("after the click %v are visible, want %v", got, want)
 		}
-		if text := browserEval[string](tab, `document.getElementById('c2500').innerText`); !strings.Contains(text, "reply 2500") {
+		if text := browsertest.Eval[string](tab, `document.getElementById('c2500').innerText`); !strings.Contains(text, "reply 2500") {
 			t.Errorf("c2500 reads %q", text)
 		}
-		tab.press("Escape")
-		if got, want := tab.visibleEntries(), []string{"root", "c4999"}; !slices.Equal(got, want) {
+		tab.Press("Escape")
+		if got, want := visibleEntries(tab), []string{"root", "c4999"}; !slices.Equal(got, want) {
 			t.Errorf("Esc shows %v, want %v", got, want)
 		}
 	})
 
 	t.Run("a 30,000-entry chain shows its last message", func(t *testing.T) {
 		s := chainSession(t, 3, 30_000)
-		tab := newBrowserTab(t, browser)
-		tab.navigate(writeExport(t, s, Options{}))
-		sel := `document.querySelector('[data-entry=` + jsString(s.Leaf.ID) + `]')`
-		tab.do(chromedp.Evaluate[chromedp.Void](sel + `.scrollIntoView()`))
-		tab.waitJS(`(() => { const r = ` + sel + `.getBoundingClientRect(); return r.height > 0 && r.top < innerHeight && r.bottom > 0 })()`)
+		tab := browsertest.OpenTab(t, browser)
+		tab.Navigate(writeExport(t, s, Options{}))
+		sel := `document.querySelector('[data-entry=` + browsertest.JSString(s.Leaf.ID) + `]')`
+		tab.Do(chromedp.Evaluate[chromedp.Void](sel + `.scrollIntoView()`))
+		tab.WaitJS(`(() => { const r = ` + sel + `.getBoundingClientRect(); return r.height > 0 && r.top < innerHeight && r.bottom > 0 })()`)
 		want := humanize.OneLine(s.Leaf.Message.Text(), 40)
-		if got := browserEval[string](tab, sel+`.innerText`); !strings.Contains(humanize.OneLine(got, 1<<20), strings.TrimSuffix(want, "…")) {
+		if got := browsertest.Eval[string](tab, sel+`.innerText`); !strings.Contains(humanize.OneLine(got, 1<<20), strings.TrimSuffix(want, "…")) {
 			t.Errorf("the last message reads %q, want it to contain %q", got, want)
 		}
 	})
-}
-
-// jsString quotes s as a JavaScript string literal.
-func jsString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r < 0x20 || r == '<' || r == '>':
-			b.WriteString(`\u00`)
-			b.WriteByte("0123456789abcdef"[r>>4])
-			b.WriteByte("0123456789abcdef"[r&15])
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
 }
 
 // wideSession is a user message with n assistant replies, each its own

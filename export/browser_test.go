@@ -14,6 +14,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/piexport/piexport/humanize"
+	"github.com/piexport/piexport/internal/browsertest"
+	"github.com/piexport/piexport/internal/hostile"
 	"github.com/piexport/piexport/session"
 )
 
@@ -61,94 +63,94 @@ func nodeSelector(id string) chromedp.CSS {
 // TestBrowser drives the page in a headless browser. All subtests share one
 // browser; each opens its own tab.
 func TestBrowser(t *testing.T) {
-	browser := startBrowser(t)
+	browser := browsertest.Start(t)
 	v := samplePageView()
 	url := writePageFile(t, v)
 	leafPath := samplePath(v, "d6")
 
-	checkEntries := func(tb *browserTab, want []string) {
+	checkEntries := func(tb *browsertest.Tab, want []string) {
 		t.Helper()
-		if diff := cmp.Diff(want, tb.visibleEntries()); diff != "" {
-			tb.t.Errorf("visible entries (-want +got):\n%s", diff)
+		if diff := cmp.Diff(want, visibleEntries(tb)); diff != "" {
+			tb.T.Errorf("visible entries (-want +got):\n%s", diff)
 		}
 	}
-	checkPathTokens := func(tb *browserTab, end string) {
+	checkPathTokens := func(tb *browsertest.Tab, end string) {
 		t.Helper()
-		got := browserEval[map[string]string](tb, `Object.fromEntries(Array.from(document.querySelectorAll('[data-path-tokens]')).map(c => [c.dataset.pathTokens, c.textContent]))`)
+		got := browsertest.Eval[map[string]string](tb, `Object.fromEntries(Array.from(document.querySelectorAll('[data-path-tokens]')).map(c => [c.dataset.pathTokens, c.textContent]))`)
 		if diff := cmp.Diff(samplePathTokens(v, end), got); diff != "" {
-			tb.t.Errorf("path tokens for the path to %s (-want +got):\n%s", end, diff)
+			tb.T.Errorf("path tokens for the path to %s (-want +got):\n%s", end, diff)
 		}
 	}
 
 	t.Run("load shows the leaf path", func(t *testing.T) {
-		tb := newBrowserTab(t, browser)
-		tb.open(url, v)
+		tb := browsertest.OpenTab(t, browser)
+		openPage(tb, url, v)
 		checkEntries(tb, leafPath)
 		checkPathTokens(tb, "d6")
-		if sel := browserEval[[]string](tb, `Array.from(document.querySelectorAll('#tree a.sel')).map(a => a.dataset.treeNode)`); !slices.Equal(sel, []string{"d6"}) {
+		if sel := browsertest.Eval[[]string](tb, `Array.from(document.querySelectorAll('#tree a.sel')).map(a => a.dataset.treeNode)`); !slices.Equal(sel, []string{"d6"}) {
 			t.Errorf("selected nodes = %v, want [d6]", sel)
 		}
 		// Times are rewritten in the reader's zone; the UTC text moves to the title.
-		if title := browserEval[string](tb, `document.querySelector('#r0 time').title`); title != "2025-03-14 09:26 UTC" {
+		if title := browsertest.Eval[string](tb, `document.querySelector('#r0 time').title`); title != "2025-03-14 09:26 UTC" {
 			t.Errorf("time title = %q, want the UTC fallback", title)
 		}
-		if text := browserEval[string](tb, `document.querySelector('#r0 time').textContent`); strings.Contains(text, "UTC") {
+		if text := browsertest.Eval[string](tb, `document.querySelector('#r0 time').textContent`); strings.Contains(text, "UTC") {
 			t.Errorf("time text %q was not localized", text)
 		}
-		if overflow := browserEval[bool](tb, `document.documentElement.scrollWidth > innerWidth`); overflow {
+		if overflow := browsertest.Eval[bool](tb, `document.documentElement.scrollWidth > innerWidth`); overflow {
 			t.Error("the page scrolls sideways at 1280 px")
 		}
-		tb.shot("wide-light")
-		tb.press("o")
-		tb.press("t")
-		tb.do(chromedp.Evaluate[chromedp.Void](`document.getElementById('d1').scrollIntoView()`))
-		tb.shot("wide-light-lower")
+		tb.Shot("wide-light")
+		tb.Press("o")
+		tb.Press("t")
+		tb.Do(chromedp.Evaluate[chromedp.Void](`document.getElementById('d1').scrollIntoView()`))
+		tb.Shot("wide-light-lower")
 	})
 
 	t.Run("click walks branches", func(t *testing.T) {
-		tb := newBrowserTab(t, browser)
-		tb.open(url, v)
+		tb := browsertest.OpenTab(t, browser)
+		openPage(tb, url, v)
 
 		// b2 lies on the oldest branch; its newest leaf is b3.
-		tb.click(nodeSelector("b2"))
+		tb.Click(nodeSelector("b2"))
 		checkEntries(tb, samplePath(v, "b3"))
-		text := browserEval[string](tb, `document.querySelector('#entries').innerText`)
+		text := browsertest.Eval[string](tb, `document.querySelector('#entries').innerText`)
 		if !strings.Contains(text, "ALPHA-MARK") || strings.Contains(text, "GAMMA-MARK") {
 			t.Errorf("after clicking b2 the text should show ALPHA-MARK and not GAMMA-MARK:\n%s", text)
 		}
-		if hash := browserEval[string](tb, `location.hash`); hash != "#b2" {
+		if hash := browsertest.Eval[string](tb, `location.hash`); hash != "#b2" {
 			t.Errorf("hash = %q, want #b2", hash)
 		}
-		if sel := browserEval[bool](tb, `document.querySelector('[data-tree-node="b2"]').classList.contains('sel')`); !sel {
+		if sel := browsertest.Eval[bool](tb, `document.querySelector('[data-tree-node="b2"]').classList.contains('sel')`); !sel {
 			t.Error("b2 is not marked selected")
 		}
-		if top := browserEval[float64](tb, `document.getElementById('b2').getBoundingClientRect().top`); top < 0 || top > 600 {
+		if top := browsertest.Eval[float64](tb, `document.getElementById('b2').getBoundingClientRect().top`); top < 0 || top > 600 {
 			t.Errorf("b2 is at %v px, not scrolled into view", top)
 		}
 		checkPathTokens(tb, "b3")
 
 		// The middle branch, through the entry whose id is hostile.
-		tb.click(nodeSelector("c1"))
+		tb.Click(nodeSelector("c1"))
 		checkEntries(tb, samplePath(v, "c6"))
 
 		// A node already on the path keeps the path and only scrolls.
-		tb.click(nodeSelector("r0"))
+		tb.Click(nodeSelector("r0"))
 		checkEntries(tb, samplePath(v, "c6"))
-		if hash := browserEval[string](tb, `location.hash`); hash != "#r0" {
+		if hash := browsertest.Eval[string](tb, `location.hash`); hash != "#r0" {
 			t.Errorf("hash = %q, want #r0", hash)
 		}
 
-		tb.click(chromedp.CSS("#to-leaf"))
+		tb.Click(chromedp.CSS("#to-leaf"))
 		checkEntries(tb, leafPath)
 		checkPathTokens(tb, "d6")
-		if hash := browserEval[string](tb, `location.hash`); hash != "" {
+		if hash := browsertest.Eval[string](tb, `location.hash`); hash != "" {
 			t.Errorf("hash after back to leaf = %q, want none", hash)
 		}
 	})
 
 	t.Run("filters", func(t *testing.T) {
-		tb := newBrowserTab(t, browser)
-		tb.open(url, v)
+		tb := browsertest.OpenTab(t, browser)
+		openPage(tb, url, v)
 		kinds := v.Index.Kinds
 		for _, tc := range []struct {
 			filter string
@@ -162,12 +164,12 @@ func TestBrowser(t *testing.T) {
 			}},
 			{"default", func(i int) bool { return kinds[i] != kindSettings && kinds[i] != kindAssistantTools }},
 		} {
-			tb.do(chromedp.Click(chromedp.CSS(`[data-filter="` + tc.filter + `"]`)))
+			tb.Do(chromedp.Click(chromedp.CSS(`[data-filter="` + tc.filter + `"]`)))
 			want := sampleNodes(v, tc.keep)
-			if diff := cmp.Diff(want, tb.visibleNodes()); diff != "" {
+			if diff := cmp.Diff(want, visibleNodes(tb)); diff != "" {
 				t.Errorf("filter %s: visible nodes (-want +got):\n%s", tc.filter, diff)
 			}
-			status := browserEval[string](tb, `document.getElementById('tree-status').textContent`)
+			status := browsertest.Eval[string](tb, `document.getElementById('tree-status').textContent`)
 			if wantStatus := fmt.Sprintf("%d / %d entries", len(want), len(kinds)); status != wantStatus {
 				t.Errorf("filter %s: status %q, want %q", tc.filter, status, wantStatus)
 			}
@@ -175,207 +177,207 @@ func TestBrowser(t *testing.T) {
 	})
 
 	t.Run("search and escape", func(t *testing.T) {
-		tb := newBrowserTab(t, browser)
-		tb.open(url, v)
-		tb.click(nodeSelector("b2"))
-		tb.press("/")
-		if focused := browserEval[string](tb, `document.activeElement.id`); focused != "tree-search" {
+		tb := browsertest.OpenTab(t, browser)
+		openPage(tb, url, v)
+		tb.Click(nodeSelector("b2"))
+		tb.Press("/")
+		if focused := browsertest.Eval[string](tb, `document.activeElement.id`); focused != "tree-search" {
 			t.Fatalf("'/' focused %q, want the search box", focused)
 		}
 		// Every word must match, in any case, anywhere in the node text.
-		tb.do(chromedp.KeyEvent("LOOP beta"))
-		tb.waitJS(`document.getElementById('tree-status').textContent.startsWith('1 /')`)
-		if got := tb.visibleNodes(); !slices.Equal(got, []string{"c3"}) {
+		tb.Do(chromedp.KeyEvent("LOOP beta"))
+		tb.WaitJS(`document.getElementById('tree-status').textContent.startsWith('1 /')`)
+		if got := visibleNodes(tb); !slices.Equal(got, []string{"c3"}) {
 			t.Errorf("search 'LOOP beta' shows %v, want [c3]", got)
 		}
 		// The first Escape clears the search, the second resets the path.
-		tb.do(chromedp.KeyEvent(kb.Escape))
+		tb.Do(chromedp.KeyEvent(kb.Escape))
 		defaultNodes := sampleNodes(v, func(i int) bool {
 			return v.Index.Kinds[i] != kindSettings && v.Index.Kinds[i] != kindAssistantTools
 		})
-		if diff := cmp.Diff(defaultNodes, tb.visibleNodes()); diff != "" {
+		if diff := cmp.Diff(defaultNodes, visibleNodes(tb)); diff != "" {
 			t.Errorf("after Escape, visible nodes (-want +got):\n%s", diff)
 		}
 		checkEntries(tb, samplePath(v, "b3"))
-		tb.do(chromedp.KeyEvent(kb.Escape))
+		tb.Do(chromedp.KeyEvent(kb.Escape))
 		checkEntries(tb, leafPath)
 	})
 
 	t.Run("deep link", func(t *testing.T) {
-		tb := newBrowserTab(t, browser)
-		tb.open(url+"#c3", v)
+		tb := browsertest.OpenTab(t, browser)
+		openPage(tb, url+"#c3", v)
 		checkEntries(tb, samplePath(v, "c6"))
-		if top := browserEval[float64](tb, `document.getElementById('c3').getBoundingClientRect().top`); top < 0 || top > 400 {
+		if top := browsertest.Eval[float64](tb, `document.getElementById('c3').getBoundingClientRect().top`); top < 0 || top > 400 {
 			t.Errorf("c3 is at %v px, not scrolled into view", top)
 		}
-		tb.do(chromedp.Evaluate[chromedp.Void](`location.hash = '#b1'`))
-		tb.waitJS(`!document.getElementById('b3').hidden`)
-		tb.settle()
+		tb.Do(chromedp.Evaluate[chromedp.Void](`location.hash = '#b1'`))
+		tb.WaitJS(`!document.getElementById('b3').hidden`)
+		tb.Settle()
 		checkEntries(tb, samplePath(v, "b3"))
 		// The hostile id works as a link target too.
-		tb.do(chromedp.Evaluate[chromedp.Void](`location.hash = '#' + encodeURIComponent(` + browserJSString(hostileID) + `)`))
-		tb.waitJS(`!document.getElementById('c6').hidden`)
-		tb.settle()
+		tb.Do(chromedp.Evaluate[chromedp.Void](`location.hash = '#' + encodeURIComponent(` + browserJSString(hostile.ID) + `)`))
+		tb.WaitJS(`!document.getElementById('c6').hidden`)
+		tb.Settle()
 		checkEntries(tb, samplePath(v, "c6"))
-		tb.checkNoXSS(v)
+		checkNoXSS(tb, v)
 	})
 
 	t.Run("keys toggle details", func(t *testing.T) {
-		tb := newBrowserTab(t, browser)
-		tb.open(url, v)
+		tb := browsertest.OpenTab(t, browser)
+		openPage(tb, url, v)
 		count := `(sel) => Array.from(document.querySelectorAll(sel)).filter(d => d.open).length`
-		openThinking := func() int { return browserEval[int](tb, `(`+count+`)('details.thinking')`) }
-		openMore := func() int { return browserEval[int](tb, `(`+count+`)('details.more')`) }
+		openThinking := func() int { return browsertest.Eval[int](tb, `(`+count+`)('details.thinking')`) }
+		openMore := func() int { return browsertest.Eval[int](tb, `(`+count+`)('details.more')`) }
 		if openThinking() != 0 || openMore() != 0 {
 			t.Fatal("details start open")
 		}
-		tb.press("t")
-		if got, want := openThinking(), browserEval[int](tb, `document.querySelectorAll('details.thinking').length`); got != want || want == 0 {
+		tb.Press("t")
+		if got, want := openThinking(), browsertest.Eval[int](tb, `document.querySelectorAll('details.thinking').length`); got != want || want == 0 {
 			t.Errorf("after t, %d of %d thinking blocks are open", got, want)
 		}
-		tb.press("t")
+		tb.Press("t")
 		if got := openThinking(); got != 0 {
 			t.Errorf("after t twice, %d thinking blocks are open", got)
 		}
-		tb.press("o")
+		tb.Press("o")
 		if got := openMore(); got != 1 {
 			t.Errorf("after o, %d long outputs are open, want 1", got)
 		}
 	})
 
 	t.Run("theme toggle survives reload", func(t *testing.T) {
-		tb := newBrowserTab(t, browser)
-		tb.open(url, v)
-		defer tb.do(chromedp.Evaluate[chromedp.Void](`localStorage.clear()`))
-		if theme := browserEval[string](tb, `document.documentElement.dataset.theme`); theme != "auto" {
+		tb := browsertest.OpenTab(t, browser)
+		openPage(tb, url, v)
+		defer tb.Do(chromedp.Evaluate[chromedp.Void](`localStorage.clear()`))
+		if theme := browsertest.Eval[string](tb, `document.documentElement.dataset.theme`); theme != "auto" {
 			t.Fatalf("initial theme %q, want auto", theme)
 		}
-		lightBg := browserEval[string](tb, `getComputedStyle(document.documentElement).backgroundColor`)
-		tb.do(chromedp.Click(chromedp.ID("theme-toggle")))
-		if theme := browserEval[string](tb, `document.documentElement.dataset.theme`); theme != "dark" {
+		lightBg := browsertest.Eval[string](tb, `getComputedStyle(document.documentElement).backgroundColor`)
+		tb.Do(chromedp.Click(chromedp.ID("theme-toggle")))
+		if theme := browsertest.Eval[string](tb, `document.documentElement.dataset.theme`); theme != "dark" {
 			t.Fatalf("theme after toggle %q, want dark (headless prefers light)", theme)
 		}
-		tb.do(chromedp.Reload())
-		if theme := browserEval[string](tb, `document.documentElement.dataset.theme`); theme != "dark" {
+		tb.Do(chromedp.Reload())
+		if theme := browsertest.Eval[string](tb, `document.documentElement.dataset.theme`); theme != "dark" {
 			t.Errorf("theme after reload %q, want dark", theme)
 		}
-		if bg := browserEval[string](tb, `getComputedStyle(document.documentElement).backgroundColor`); bg == lightBg {
+		if bg := browsertest.Eval[string](tb, `getComputedStyle(document.documentElement).backgroundColor`); bg == lightBg {
 			t.Errorf("dark background %s equals the light one", bg)
 		}
-		tb.shot("wide-dark")
-		tb.click(nodeSelector("c3"))
-		tb.shot("wide-dark-branch")
+		tb.Shot("wide-dark")
+		tb.Click(nodeSelector("c3"))
+		tb.Shot("wide-dark-branch")
 	})
 
 	t.Run("narrow screen", func(t *testing.T) {
-		tb := newBrowserTab(t, browser)
-		tb.do(chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch))
-		tb.open(url, v)
+		tb := browsertest.OpenTab(t, browser)
+		tb.Do(chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch))
+		openPage(tb, url, v)
 		offCanvas := `(() => { const r = document.getElementById('sidebar').getBoundingClientRect(); return r.right <= 0 || getComputedStyle(document.getElementById('sidebar')).visibility === 'hidden'; })()`
-		if !browserEval[bool](tb, offCanvas) {
+		if !browsertest.Eval[bool](tb, offCanvas) {
 			t.Error("the sidebar is on screen at 390 px")
 		}
-		if sw := browserEval[int](tb, `document.documentElement.scrollWidth`); sw > 390 {
+		if sw := browsertest.Eval[int](tb, `document.documentElement.scrollWidth`); sw > 390 {
 			t.Errorf("page is %d px wide at a 390 px viewport", sw)
 		}
-		tb.shot("narrow")
-		tb.do(chromedp.Click(chromedp.ID("side-toggle")))
-		tb.waitJS(`document.getElementById('sidebar').getBoundingClientRect().left >= 0`)
-		tb.waitJS(`getComputedStyle(document.getElementById('sidebar')).visibility === 'visible'`)
-		tb.shot("narrow-tree")
-		tb.click(nodeSelector("b2"))
-		tb.waitJS(offCanvas)
+		tb.Shot("narrow")
+		tb.Do(chromedp.Click(chromedp.ID("side-toggle")))
+		tb.WaitJS(`document.getElementById('sidebar').getBoundingClientRect().left >= 0`)
+		tb.WaitJS(`getComputedStyle(document.getElementById('sidebar')).visibility === 'visible'`)
+		tb.Shot("narrow-tree")
+		tb.Click(nodeSelector("b2"))
+		tb.WaitJS(offCanvas)
 		checkEntries(tb, samplePath(v, "b3"))
-		if sw := browserEval[int](tb, `document.documentElement.scrollWidth`); sw > 390 {
+		if sw := browsertest.Eval[int](tb, `document.documentElement.scrollWidth`); sw > 390 {
 			t.Errorf("page is %d px wide at a 390 px viewport on the alpha branch", sw)
 		}
 	})
 
 	t.Run("print", func(t *testing.T) {
-		tb := newBrowserTab(t, browser)
-		tb.open(url, v)
+		tb := browsertest.OpenTab(t, browser)
+		openPage(tb, url, v)
 		closedOnPath := `document.querySelectorAll('article.entry:not([hidden]) details:not([open])').length`
-		closed := browserEval[int](tb, closedOnPath)
+		closed := browsertest.Eval[int](tb, closedOnPath)
 		if closed == 0 {
 			t.Fatal("the sample has no closed details on the path")
 		}
-		tb.do(chromedp.Evaluate[chromedp.Void](`dispatchEvent(new Event('beforeprint'))`))
-		if n := browserEval[int](tb, closedOnPath); n != 0 {
+		tb.Do(chromedp.Evaluate[chromedp.Void](`dispatchEvent(new Event('beforeprint'))`))
+		if n := browsertest.Eval[int](tb, closedOnPath); n != 0 {
 			t.Errorf("%d details stay closed for printing", n)
 		}
-		tb.do(chromedp.Evaluate[chromedp.Void](`dispatchEvent(new Event('afterprint'))`))
-		if n := browserEval[int](tb, closedOnPath); n != closed {
+		tb.Do(chromedp.Evaluate[chromedp.Void](`dispatchEvent(new Event('afterprint'))`))
+		if n := browsertest.Eval[int](tb, closedOnPath); n != closed {
 			t.Errorf("after printing %d details are closed, want %d as before", n, closed)
 		}
-		tb.do(chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
+		tb.Do(chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
 			_, err := cdp.Call(ctx, target, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"})
 			return err
 		}))
-		if shown := browserEval[bool](tb, `document.getElementById('sidebar').checkVisibility()`); shown {
+		if shown := browsertest.Eval[bool](tb, `document.getElementById('sidebar').checkVisibility()`); shown {
 			t.Error("the sidebar is printed")
 		}
 		checkEntries(tb, leafPath)
 	})
 
 	t.Run("sidebar resize and collapse", func(t *testing.T) {
-		tb := newBrowserTab(t, browser)
-		tb.open(url, v)
-		defer tb.do(chromedp.Evaluate[chromedp.Void](`localStorage.clear()`))
+		tb := browsertest.OpenTab(t, browser)
+		openPage(tb, url, v)
+		defer tb.Do(chromedp.Evaluate[chromedp.Void](`localStorage.clear()`))
 		width := `document.getElementById('sidebar').getBoundingClientRect().width`
-		before := browserEval[float64](tb, width)
-		tb.do(chromedp.Focus(chromedp.ID("resizer")))
-		tb.press("ArrowRight")
-		tb.press("ArrowRight")
-		after := browserEval[float64](tb, width)
+		before := browsertest.Eval[float64](tb, width)
+		tb.Do(chromedp.Focus(chromedp.ID("resizer")))
+		tb.Press("ArrowRight")
+		tb.Press("ArrowRight")
+		after := browsertest.Eval[float64](tb, width)
 		if after != before+48 {
 			t.Errorf("two ArrowRight on the handle: width %v → %v, want +48", before, after)
 		}
-		tb.do(chromedp.Reload())
-		if got := browserEval[float64](tb, width); got != after {
+		tb.Do(chromedp.Reload())
+		if got := browsertest.Eval[float64](tb, width); got != after {
 			t.Errorf("width after reload = %v, want the remembered %v", got, after)
 		}
-		tb.do(chromedp.Click(chromedp.ID("side-toggle")))
-		if shown := browserEval[bool](tb, `document.getElementById('sidebar').checkVisibility()`); shown {
+		tb.Do(chromedp.Click(chromedp.ID("side-toggle")))
+		if shown := browsertest.Eval[bool](tb, `document.getElementById('sidebar').checkVisibility()`); shown {
 			t.Error("the toggle did not hide the sidebar")
 		}
-		if main := browserEval[float64](tb, `document.getElementById('main').getBoundingClientRect().left`); main != 0 {
+		if main := browsertest.Eval[float64](tb, `document.getElementById('main').getBoundingClientRect().left`); main != 0 {
 			t.Errorf("with the sidebar hidden the main column starts at %v px", main)
 		}
-		tb.do(chromedp.Click(chromedp.ID("side-toggle")))
-		if shown := browserEval[bool](tb, `document.getElementById('sidebar').checkVisibility()`); !shown {
+		tb.Do(chromedp.Click(chromedp.ID("side-toggle")))
+		if shown := browsertest.Eval[bool](tb, `document.getElementById('sidebar').checkVisibility()`); !shown {
 			t.Error("the toggle did not bring the sidebar back")
 		}
 	})
 
 	t.Run("copy link", func(t *testing.T) {
-		tb := newBrowserTab(t, browser)
-		tb.open(url, v)
-		tb.do(chromedp.Evaluate[chromedp.Void](`document.getElementById('d2').scrollIntoView()`))
-		tb.do(chromedp.Click(chromedp.CSS(`#d2 .permalink`)))
-		tb.waitJS(`document.querySelector('#d2 .permalink').classList.contains('copied')`)
-		if hash := browserEval[string](tb, `location.hash`); hash != "#d2" {
+		tb := browsertest.OpenTab(t, browser)
+		openPage(tb, url, v)
+		tb.Do(chromedp.Evaluate[chromedp.Void](`document.getElementById('d2').scrollIntoView()`))
+		tb.Do(chromedp.Click(chromedp.CSS(`#d2 .permalink`)))
+		tb.WaitJS(`document.querySelector('#d2 .permalink').classList.contains('copied')`)
+		if hash := browsertest.Eval[string](tb, `location.hash`); hash != "#d2" {
 			t.Errorf("hash = %q, want #d2", hash)
 		}
 		checkEntries(tb, leafPath)
 	})
 
 	t.Run("without JavaScript", func(t *testing.T) {
-		tb := newBrowserTab(t, browser)
-		tb.do(chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
+		tb := browsertest.OpenTab(t, browser)
+		tb.Do(chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
 			_, err := cdp.Call(ctx, target, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true})
 			return err
 		}))
-		tb.navigate(url)
+		tb.Navigate(url)
 		checkEntries(tb, leafPath)
-		if got := tb.visibleNodes(); len(got) != len(v.Tree) {
+		if got := visibleNodes(tb); len(got) != len(v.Tree) {
 			t.Errorf("%d tree links are visible without script, want all %d", len(got), len(v.Tree))
 		}
-		if shown := browserEval[int](tb, `Array.from(document.querySelectorAll('.js-only')).filter(e => e.checkVisibility()).length`); shown != 0 {
+		if shown := browsertest.Eval[int](tb, `Array.from(document.querySelectorAll('.js-only')).filter(e => e.checkVisibility()).length`); shown != 0 {
 			t.Errorf("%d controls that need the script are visible", shown)
 		}
 		// A tree link still shows its entry, even one off the path.
-		tb.click(nodeSelector("b2"))
-		if got := tb.visibleEntries(); !slices.Contains(got, "b2") {
+		tb.Click(nodeSelector("b2"))
+		if got := visibleEntries(tb); !slices.Contains(got, "b2") {
 			t.Errorf("after following the link to b2 without script, visible entries are %v", got)
 		}
 	})

@@ -17,21 +17,8 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/piexport/piexport/humanize"
+	"github.com/piexport/piexport/internal/hostile"
 	"github.com/piexport/piexport/session"
-)
-
-// Hostile strings that would run script or add markup if any of them
-// reached the page unescaped. Each sets window.__xss or document.title, so
-// the browser test can tell.
-const (
-	hostileTitle   = `Fix it <script>window.__xss=1;document.title="pwned"</script> "><img src=x onerror="window.__xss=2">`
-	hostileCwd     = `~/src/"><svg onload="window.__xss=3">`
-	hostileLabel   = `"><script>window.__xss=4</script>`
-	hostilePreview = `</script><script>window.__xss=5</script> javascript:alert(1)`
-	hostileRole    = `Assistant · <b onmouseover="window.__xss=6">x</b>`
-	hostileFoot    = `'"><script>window.__xss=7</script>`
-	hostileID      = `"><script>window.__xss=8</script>`
-	hostileModel   = `javascript:alert(1)`
 )
 
 // sampleEntry describes one entry of the sample session.
@@ -68,7 +55,7 @@ FAIL</pre></div></section>`
 			body:  thinking + `<p>The loop stops one token early: <code>i &lt; len(toks)-1</code> should be <code>i &lt; len(toks)</code>.</p>`,
 			usage: []float64{2400, 300, 4200, 1200, 0.0131}},
 
-		{id: "b1", parent: "r3", kind: kindUser, role: "user:", preview: "Try approach alpha", label: hostileLabel,
+		{id: "b1", parent: "r3", kind: kindUser, role: "user:", preview: "Try approach alpha", label: hostile.Label,
 			body: `<p>Try approach alpha.</p>`},
 		{id: "b2", parent: "b1", kind: kindAssistant, role: "assistant:", preview: "Alpha rewrites the loop",
 			body: `<p>Alpha rewrites the loop. ALPHA-MARK</p>`, usage: []float64{900, 120, 0, 0, 0.002}},
@@ -82,9 +69,9 @@ FAIL</pre></div></section>`
 		{id: "c3", parent: "c2", kind: kindAssistant, role: "assistant:", preview: "Beta keeps the loop",
 			body: `<p>Beta keeps the loop and fixes the bound. BETA-MARK</p>`, usage: []float64{5000, 700, 0, 0, 0.03}},
 		{id: "c4", parent: "c3", kind: kindSettings, preview: "[model: gpt-5]", body: `<p>gpt-5</p>`},
-		{id: hostileID, parent: "c4", kind: kindCustomMessage, role: "custom:", preview: hostilePreview,
+		{id: hostile.ID, parent: "c4", kind: kindCustomMessage, role: "custom:", preview: hostile.Preview,
 			body: `<div class="hidden-context"><p>Injected reminder.</p></div>`},
-		{id: "c6", parent: hostileID, kind: kindBranchSummary, preview: "[branch summary]",
+		{id: "c6", parent: hostile.ID, kind: kindBranchSummary, preview: "[branch summary]",
 			body: `<div class="hidden-context"><p>Abandoned: approach alpha.</p></div>`},
 
 		{id: "d1", parent: "r3", kind: kindBash, role: "", preview: "[!go test ./...]", body: bashCard},
@@ -96,7 +83,7 @@ FAIL</pre></div></section>`
 			usage: []float64{6100, 200, 9000, 0, 0.011}},
 		{id: "d4", parent: "d3", kind: kindTool, preview: "[edit: ok]",
 			body: `<section class="tool" data-tool="edit" data-status="ok"><div class="tool-head"><span class="tool-name">edit</span> <span class="tool-args">~/p/parser.go</span></div><div class="tool-output"><pre class="output">Applied 1 edit.</pre></div></section>`},
-		{id: "d5", parent: "d4", kind: kindAssistant, role: hostileRole, preview: "Gamma fixes the bound",
+		{id: "d5", parent: "d4", kind: kindAssistant, role: hostile.Role, preview: "Gamma fixes the bound",
 			body:  thinking + `<p>Gamma fixes the bound, and the tests pass. GAMMA-MARK</p><ul><li>parser.go: loop bound</li><li>parser_test.go: new case</li></ul>`,
 			usage: []float64{7000, 900, 12000, 800, 1.2345}},
 		{id: "d6", parent: "d5", kind: kindOther, preview: "[unknown: future_entry]",
@@ -146,7 +133,7 @@ func samplePageView() *pageView {
 
 	base := time.Date(2025, 3, 14, 9, 26, 0, 0, time.UTC)
 	v := &pageView{
-		Title:     hostileTitle,
+		Title:     hostile.Title,
 		Theme:     "auto",
 		Generator: "piexport v0.0.0-test",
 		Index: pageIndex{
@@ -156,12 +143,12 @@ func samplePageView() *pageView {
 			View:    leaf,
 		},
 		Header: headerView{
-			Cwd:          hostileCwd,
+			Cwd:          hostile.Cwd,
 			SessionID:    "0195a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b",
 			Start:        base,
 			End:          base.Add(time.Duration(n) * time.Minute),
 			Duration:     fmt.Sprintf("%dm", n),
-			Models:       []string{"anthropic/claude-sonnet-4-5", hostileModel},
+			Models:       []string{"anthropic/claude-sonnet-4-5", hostile.Model},
 			EntryCount:   n,
 			MessageCount: 15,
 			ToolCalls:    3,
@@ -173,8 +160,8 @@ func samplePageView() *pageView {
 			Label: e.label, OnPath: onPath[i], Leaf: i == leaf,
 		})
 		role := sampleHeadings[e.kind]
-		if e.role == hostileRole {
-			role = hostileRole
+		if e.role == hostile.Role {
+			role = hostile.Role
 		}
 		foot := ""
 		if e.usage != nil {
@@ -187,7 +174,7 @@ func samplePageView() *pageView {
 			}
 			foot = fmt.Sprintf("%s in · %s out · %s", humanize.Tokens(int64(u[0])), humanize.Tokens(int64(u[1])), humanize.Cost(u[4]))
 			if e.id == "d5" {
-				foot = hostileFoot
+				foot = hostile.Foot
 			}
 		}
 		v.Entries = append(v.Entries, entryView{
@@ -297,7 +284,7 @@ func TestPageIDsAreUnique(t *testing.T) {
 		}
 		seen[id] = true
 	})
-	if !seen[hostileID] {
+	if !seen[hostile.ID] {
 		t.Errorf("entry with the hostile id is missing; ids: %v", seen)
 	}
 }
@@ -428,7 +415,7 @@ func TestPageEscapesHostileStrings(t *testing.T) {
 	}
 	// Each hostile string must come back as text.
 	text := pageText(doc)
-	for _, s := range []string{hostileCwd, hostileLabel, hostilePreview, hostileRole, hostileFoot, hostileModel} {
+	for _, s := range []string{hostile.Cwd, hostile.Label, hostile.Preview, hostile.Role, hostile.Foot, hostile.Model} {
 		if !strings.Contains(text, s) {
 			t.Errorf("page text lacks %q", s)
 		}

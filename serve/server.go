@@ -19,6 +19,7 @@ import (
 	"github.com/piexport/piexport"
 	"github.com/piexport/piexport/catalog"
 	"github.com/piexport/piexport/export"
+	"github.com/piexport/piexport/site"
 )
 
 // server answers the routes of Run.
@@ -137,14 +138,14 @@ func validID(id string) bool {
 	return true
 }
 
-func (s *server) indexOptions() export.IndexOptions {
-	return export.IndexOptions{Theme: s.opt.Theme, Home: s.opt.Home, Generator: s.opt.Generator,
+func (s *server) indexOptions() site.IndexOptions {
+	return site.IndexOptions{Theme: s.opt.Theme, Home: s.opt.Home, Generator: s.opt.Generator,
 		Search: true, SearchURL: "search", Notice: s.notice}
 }
 
 // item is how the index and the search page show a catalogued session.
-func item(i catalog.Info) export.IndexItem {
-	it := export.IndexItem{URL: "s/" + i.ID, Path: i.Path, Cwd: i.Cwd, SessionID: i.SessionID, Summary: i.Summary, Err: i.Err}
+func item(i catalog.Info) site.IndexItem {
+	it := site.IndexItem{URL: "s/" + i.ID, Path: i.Path, Cwd: i.Cwd, SessionID: i.SessionID, Summary: i.Summary, Err: i.Err}
 	if i.Err != nil {
 		it.URL = ""
 	}
@@ -162,12 +163,12 @@ func (s *server) serveIndex(w http.ResponseWriter, r *http.Request) {
 	s.indexMu.Unlock()
 	if page == nil {
 		infos := s.cat.List()
-		items := make([]export.IndexItem, len(infos))
+		items := make([]site.IndexItem, len(infos))
 		for k, i := range infos {
 			items[k] = item(i)
 		}
 		var buf bytes.Buffer
-		if err := export.WriteIndex(&buf, items, s.indexOptions()); err != nil {
+		if err := site.WriteIndex(&buf, items, s.indexOptions()); err != nil {
 			s.fail(w, err)
 			return
 		}
@@ -190,7 +191,7 @@ func (s *server) serveSearch(w http.ResponseWriter, r *http.Request) {
 	if len(q) > maxQuery {
 		q = strings.ToValidUTF8(q[:maxQuery], "")
 	}
-	res := export.SearchResults{Query: q}
+	res := site.SearchResults{Query: q}
 	if q != "" {
 		found := s.cat.Search(q, maxHits)
 		res.Total, res.Sessions = found.Total, found.Sessions
@@ -199,11 +200,11 @@ func (s *server) serveSearch(w http.ResponseWriter, r *http.Request) {
 			if !ok {
 				continue
 			}
-			res.Hits = append(res.Hits, export.SearchHit{Session: item(i), EntryID: h.EntryID, Role: h.Role, Snippet: h.Snippet, Marks: h.Marks})
+			res.Hits = append(res.Hits, site.SearchHit{Session: item(i), EntryID: h.EntryID, Role: h.Role, Snippet: h.Snippet, Marks: h.Marks})
 		}
 	}
 	var buf bytes.Buffer
-	if err := export.WriteSearchResults(&buf, res, s.indexOptions()); err != nil {
+	if err := site.WriteSearchResults(&buf, res, s.indexOptions()); err != nil {
 		s.fail(w, err)
 		return
 	}

@@ -1,6 +1,7 @@
 // Package browsertest starts the headless Chromium that the browser tests
-// of the export and serve packages drive, and opens tabs in it whose
-// console errors fail the test.
+// of the export, site and serve packages drive, opens tabs in it whose
+// console errors fail the test, and takes the steps those tests take in a
+// tab (Tab).
 package browsertest
 
 import (

@@ -1,4 +1,4 @@
-package export
+package site
 
 import (
 	"bytes"
@@ -14,6 +14,9 @@ import (
 	"github.com/chromedp/chromedp"
 	"golang.org/x/net/html"
 
+	"github.com/piexport/piexport"
+	"github.com/piexport/piexport/internal/browsertest"
+	"github.com/piexport/piexport/internal/hostile"
 	"github.com/piexport/piexport/session"
 )
 
@@ -32,7 +35,7 @@ func indexItems() []IndexItem {
 		item("web-2.html", "/home/alice/web", "Fix the login form", day.Add(48*time.Hour), 90, 40,
 			[]string{"anthropic/claude-sonnet-4-5", "openai/gpt-5"}, session.Usage{Input: 120000, Output: 30000, CacheRead: 1_000_000, Cost: 1.5}, 1),
 		item("cli-1.html", "/home/alice/cli", "Release script", day.Add(24*time.Hour), 5, 4, nil, session.Usage{}, 1),
-		item("evil.html", hostileCwd, hostileTitle, day.Add(-24*time.Hour), 1, 2, []string{hostileModel}, session.Usage{}, 1),
+		item("evil.html", hostile.Cwd, hostile.Title, day.Add(-24*time.Hour), 1, 2, []string{hostile.Model}, session.Usage{}, 1),
 		{Path: "/home/alice/.pi/agent/sessions/broken.jsonl",
 			Err: errors.New("/home/alice/.pi/agent/sessions/broken.jsonl: not a pi session file: the file is empty <b>x</b>")},
 	}
@@ -118,7 +121,7 @@ func TestWriteSearchResults(t *testing.T) {
 	res := SearchResults{Query: `<b>"mux"</b>`, Total: 5, Sessions: 2, Hits: []SearchHit{
 		{Session: items[0], EntryID: "6eea0e7d", Role: "assistant", Snippet: "…registered on the default mux after…", Marks: [][2]int{{29, 32}}},
 		{Session: items[0], EntryID: "id~L40'", Role: "user", Snippet: "the Mux", Marks: [][2]int{{4, 7}, {2, 1}, {5, 99}}},
-		{Session: items[3], EntryID: hostileID, Role: hostileRole, Snippet: hostilePreview, Marks: [][2]int{{0, 9}}},
+		{Session: items[3], EntryID: hostile.ID, Role: hostile.Role, Snippet: hostile.Preview, Marks: [][2]int{{0, 9}}},
 	}}
 	var buf bytes.Buffer
 	if err := WriteSearchResults(&buf, res, IndexOptions{Home: "/home/alice", SearchURL: "/search"}); err != nil {
@@ -227,7 +230,7 @@ func checkIndexCSP(t *testing.T, doc *html.Node, formAction string) {
 			script = ixText(n)
 		}
 	})
-	for _, want := range []string{"default-src 'none'", "script-src '" + cspHash(script) + "'", "style-src '" + cspHash(style) + "'", formAction} {
+	for _, want := range []string{"default-src 'none'", "script-src '" + piexport.CSPHash(script) + "'", "style-src '" + piexport.CSPHash(style) + "'", formAction} {
 		if !strings.Contains(csp, want) {
 			t.Errorf("CSP %q lacks %q", csp, want)
 		}
@@ -281,59 +284,59 @@ func ixText(n *html.Node) string {
 // The index works from a file: its script runs under its CSP, sorts and
 // filters, and no session text runs as script.
 func TestIndexBrowser(t *testing.T) {
-	browser := startBrowser(t)
+	browser := browsertest.Start(t)
 	path := filepath.Join(t.TempDir(), "index.html")
 	if err := os.WriteFile(path, []byte(renderIndex(t, indexItems(), IndexOptions{Home: "/home/alice"})), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tb := newBrowserTab(t, browser)
-	tb.do(chromedp.Navigate("file://" + filepath.ToSlash(path)))
-	if browserEval[bool](tb, `typeof window.__xss !== 'undefined'`) {
+	tb := browsertest.OpenTab(t, browser)
+	tb.Do(chromedp.Navigate("file://" + filepath.ToSlash(path)))
+	if browsertest.Eval[bool](tb, `typeof window.__xss !== 'undefined'`) {
 		t.Fatal("session text ran as script")
 	}
-	if title := browserEval[string](tb, `document.title`); title != "pi sessions" {
+	if title := browsertest.Eval[string](tb, `document.title`); title != "pi sessions" {
 		t.Errorf("title = %q", title)
 	}
 	rows := func() []string {
-		return browserEval[[]string](tb, `Array.from(document.querySelectorAll('table.sessions tbody tr')).filter(r => r.checkVisibility()).map(r => r.cells[0].textContent)`)
+		return browsertest.Eval[[]string](tb, `Array.from(document.querySelectorAll('table.sessions tbody tr')).filter(r => r.checkVisibility()).map(r => r.cells[0].textContent)`)
 	}
-	if got, want := rows(), []string{"Fix the login form", "Add a health endpoint", "Release script", hostileTitle}; !slices.Equal(got, want) {
+	if got, want := rows(), []string{"Fix the login form", "Add a health endpoint", "Release script", hostile.Title}; !slices.Equal(got, want) {
 		t.Errorf("rows = %q, want %q", got, want)
 	}
 	// Sort by cost: largest first, in every project; again: smallest first.
-	tb.do(chromedp.Click(`table.sessions th:nth-child(7) button`, chromedp.NodeVisible))
-	if got, want := rows(), []string{"Fix the login form", "Add a health endpoint", "Release script", hostileTitle}; !slices.Equal(got, want) {
+	tb.Do(chromedp.Click(`table.sessions th:nth-child(7) button`, chromedp.NodeVisible))
+	if got, want := rows(), []string{"Fix the login form", "Add a health endpoint", "Release script", hostile.Title}; !slices.Equal(got, want) {
 		t.Errorf("by cost = %q, want %q", got, want)
 	}
-	tb.do(chromedp.Click(`table.sessions th:nth-child(7) button`, chromedp.NodeVisible))
-	if got, want := rows(), []string{"Add a health endpoint", "Fix the login form", "Release script", hostileTitle}; !slices.Equal(got, want) {
+	tb.Do(chromedp.Click(`table.sessions th:nth-child(7) button`, chromedp.NodeVisible))
+	if got, want := rows(), []string{"Add a health endpoint", "Fix the login form", "Release script", hostile.Title}; !slices.Equal(got, want) {
 		t.Errorf("by cost, ascending = %q, want %q", got, want)
 	}
-	if got := browserEval[string](tb, `document.querySelector('table.sessions th:nth-child(7)').getAttribute('aria-sort')`); got != "ascending" {
+	if got := browsertest.Eval[string](tb, `document.querySelector('table.sessions th:nth-child(7)').getAttribute('aria-sort')`); got != "ascending" {
 		t.Errorf("aria-sort = %q", got)
 	}
 	// Filter: words of titles, models and projects.
-	tb.press("/")
-	if focused := browserEval[string](tb, `document.activeElement.id`); focused != "filter" {
+	tb.Press("/")
+	if focused := browsertest.Eval[string](tb, `document.activeElement.id`); focused != "filter" {
 		t.Fatalf("'/' focused %q, want the filter box", focused)
 	}
-	tb.do(chromedp.KeyEvent("GPT-5"))
-	tb.waitJS(`document.querySelectorAll('table.sessions tbody tr:not([hidden])').length === 1`)
+	tb.Do(chromedp.KeyEvent("GPT-5"))
+	tb.WaitJS(`document.querySelectorAll('table.sessions tbody tr:not([hidden])').length === 1`)
 	if got := rows(); !slices.Equal(got, []string{"Fix the login form"}) {
 		t.Errorf("filtered by model = %q", got)
 	}
-	if n := browserEval[int](tb, `Array.from(document.querySelectorAll('section.project')).filter(s => s.checkVisibility()).length`); n != 1 {
+	if n := browsertest.Eval[int](tb, `Array.from(document.querySelectorAll('section.project')).filter(s => s.checkVisibility()).length`); n != 1 {
 		t.Errorf("%d projects shown, want 1", n)
 	}
-	tb.press("Escape")
-	tb.waitJS(`document.querySelectorAll('table.sessions tbody tr:not([hidden])').length === 4`)
-	tb.do(chromedp.KeyEvent("~/cli"))
-	tb.waitJS(`document.querySelectorAll('table.sessions tbody tr:not([hidden])').length === 1`)
+	tb.Press("Escape")
+	tb.WaitJS(`document.querySelectorAll('table.sessions tbody tr:not([hidden])').length === 4`)
+	tb.Do(chromedp.KeyEvent("~/cli"))
+	tb.WaitJS(`document.querySelectorAll('table.sessions tbody tr:not([hidden])').length === 1`)
 	if got := rows(); !slices.Equal(got, []string{"Release script"}) {
 		t.Errorf("filtered by project = %q", got)
 	}
-	if status := browserEval[string](tb, `document.getElementById('filter-status').textContent`); !regexp.MustCompile(`^1 of 4 sessions$`).MatchString(status) {
+	if status := browsertest.Eval[string](tb, `document.getElementById('filter-status').textContent`); !regexp.MustCompile(`^1 of 4 sessions$`).MatchString(status) {
 		t.Errorf("status = %q", status)
 	}
-	tb.shot("index")
+	tb.Shot("index")
 }

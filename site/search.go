@@ -1,0 +1,87 @@
+package site
+
+import (
+	"html/template"
+	"io"
+	"net/url"
+	"time"
+
+	"github.com/piexport/piexport/render"
+	"github.com/piexport/piexport/session"
+)
+
+// SearchResults is what a search page shows.
+type SearchResults struct {
+	Query string
+	// Total counts every matching entry and Sessions the sessions they are
+	// in; Hits may hold fewer.
+	Total, Sessions int
+	// Hits are in the order to show, the entries of a session together.
+	Hits []SearchHit
+}
+
+// SearchHit is one entry that matches a search.
+type SearchHit struct {
+	// Session is the session the entry is in; the hit links to
+	// Session.URL#EntryID.
+	Session IndexItem
+	EntryID string
+	// Role is what the text is: "user", "assistant", "bash"…
+	Role string
+	// Snippet is the entry's text around the match, on one line, and Marks
+	// the byte ranges [start, end) of it to highlight, in order.
+	Snippet string
+	Marks   [][2]int
+}
+
+// WriteSearchResults renders the page of a search's results to w: the
+// search form, and per session the matching entries, each linking to its
+// place in the session's page.
+func WriteSearchResults(w io.Writer, res SearchResults, opt IndexOptions) error {
+	opt.Search = true
+	p, err := newIndexPage(opt)
+	if err != nil {
+		return err
+	}
+	p.Query = res.Query
+	if res.Query != "" {
+		p.Title = res.Query + " · " + p.Title
+	}
+	v := &searchView{Total: res.Total, Sessions: res.Sessions, Shown: len(res.Hits)}
+	for _, h := range res.Hits {
+		s := h.Session
+		key := s.URL + "\x00" + s.Path
+		if n := len(v.Groups); n == 0 || v.Groups[n-1].key != key {
+			v.Groups = append(v.Groups, searchGroup{key: key, URL: s.URL, Title: s.Title(), Start: s.Summary.Start,
+				Project: session.ShortenHome(s.Cwd, session.HomeOf(s.Cwd, opt.Home))})
+		}
+		g := &v.Groups[len(v.Groups)-1]
+		hv := searchHitView{Role: h.Role, Snippet: render.Snippet(h.Snippet, h.Marks)}
+		if s.URL != "" {
+			hv.Href = s.URL + "#" + url.PathEscape(h.EntryID)
+		}
+		g.Hits = append(g.Hits, hv)
+	}
+	p.Results = v
+	return executeIndex(w, "search", p)
+}
+
+type searchView struct {
+	Total, Sessions, Shown int
+	Groups                 []searchGroup
+}
+
+type searchGroup struct {
+	key     string
+	URL     string
+	Title   string
+	Project string
+	Start   time.Time
+	Hits    []searchHitView
+}
+
+type searchHitView struct {
+	Href    string // empty: the session is not linked
+	Role    string
+	Snippet template.HTML
+}

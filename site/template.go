@@ -1,0 +1,103 @@
+package site
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/piexport/piexport"
+	"github.com/piexport/piexport/humanize"
+)
+
+// templates/index.html, its inline assets, and the view it is executed
+// with, for both the index and the search page.
+
+// indexTemplate is parsed once; html/template is safe for concurrent use.
+var indexTemplate = template.Must(template.New("index.html").Funcs(template.FuncMap{
+	"tokens":  humanize.Tokens,
+	"cost":    humanize.Cost,
+	"isoTime": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+	"utcTime": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
+}).ParseFS(piexport.Templates(), "index.html"))
+
+// loadIndexAssets reads the inline style and script of index and search
+// pages once. page.css gives the colours, both themes and the base styles,
+// so that the index reads like the pages it links to.
+var loadIndexAssets = sync.OnceValues(func() (*piexport.Inline, error) {
+	a, err := piexport.LoadInline([]string{"page.css", "index.css"}, "", "index.js")
+	if err != nil {
+		return nil, fmt.Errorf("index assets: %w", err)
+	}
+	return a, nil
+})
+
+// indexPage is what templates/index.html sees, for both of its pages.
+type indexPage struct {
+	// Title is the document's title, Heading the page's: the same but on
+	// a search page, whose title starts with the query.
+	Title     string
+	Heading   string
+	Theme     string
+	Generator string
+	Notice    string
+	Search    bool
+	SearchURL string
+	Query     string
+	CSS       template.CSS
+	JS        template.JS
+	CSP       string
+
+	// The index.
+	Sessions, Projects int
+	Tokens             int64
+	Cost               float64
+	Groups             []indexGroup
+	Failed             []indexFailed
+
+	// The search page.
+	Results *searchView
+}
+
+func newIndexPage(opt IndexOptions) (*indexPage, error) {
+	switch opt.Theme {
+	case "":
+		opt.Theme = "auto"
+	case "auto", "light", "dark":
+	default:
+		return nil, fmt.Errorf("unknown theme %q (want auto, light or dark)", opt.Theme)
+	}
+	a, err := loadIndexAssets()
+	if err != nil {
+		return nil, err
+	}
+	p := &indexPage{
+		Title: opt.Title, Theme: opt.Theme, Generator: opt.Generator, Notice: opt.Notice,
+		Search: opt.Search, SearchURL: opt.SearchURL,
+		CSS: a.CSS, JS: a.JS, CSP: a.CSP + "; form-action 'none'",
+	}
+	if p.Title == "" {
+		p.Title = "pi sessions"
+	}
+	p.Heading = p.Title
+	if p.Search {
+		if p.SearchURL == "" {
+			p.SearchURL = "search"
+		}
+		p.CSP = a.CSP + "; form-action 'self'"
+	}
+	return p, nil
+}
+
+// executeIndex renders in memory first, so a template error never leaves
+// half a page behind.
+func executeIndex(w io.Writer, name string, p *indexPage) error {
+	var buf bytes.Buffer
+	if err := indexTemplate.ExecuteTemplate(&buf, name, p); err != nil {
+		return fmt.Errorf("render %s page: %w", name, err)
+	}
+	_, err := buf.WriteTo(w)
+	return err
+}
