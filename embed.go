@@ -2,7 +2,7 @@
 // that every exported page carries inline, and the example sessions.
 //
 // It lives at the module root because //go:embed cannot reach a parent
-// directory: packages export and site read these files through Templates,
+// directory: packages page and site read these files through Templates,
 // Assets and LoadInline.
 package piexport
 

@@ -36,7 +36,7 @@ import (
 // Options say how an archive is built.
 type Options struct {
 	// Theme, Home and Generator are passed to every page (see
-	// export.Options and gfm.Options) and to the index.
+	// page.Options and gfm.Options) and to the index.
 	Theme, Home, Generator string
 	// Title heads the index; empty means "pi sessions".
 	Title string

@@ -5,8 +5,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/piexport/piexport/export"
 	"github.com/piexport/piexport/gfm"
+	"github.com/piexport/piexport/page"
 	"github.com/piexport/piexport/session"
 	"github.com/piexport/piexport/site"
 )
@@ -25,7 +25,7 @@ var formats = map[string]format{
 
 // writePage writes a session's page.
 func writePage(w io.Writer, s *session.Session, opt Options) error {
-	return export.WriteHTML(w, s, export.Options{Theme: opt.Theme, Home: opt.Home, Generator: opt.Generator})
+	return page.WriteHTML(w, s, page.Options{Theme: opt.Theme, Home: opt.Home, Generator: opt.Generator})
 }
 
 // writeMarkdown writes a session's Markdown document.

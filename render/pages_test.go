@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/piexport/piexport/export"
 	"github.com/piexport/piexport/internal/sessiongen"
+	"github.com/piexport/piexport/page"
 	"github.com/piexport/piexport/render"
 	"github.com/piexport/piexport/session"
 )
@@ -37,7 +37,7 @@ func TestFastLexerSamePages(t *testing.T) {
 		var pages [][]byte
 		for _, s := range sessions {
 			var b bytes.Buffer
-			if err := export.WriteHTML(&b, s, export.Options{}); err != nil {
+			if err := page.WriteHTML(&b, s, page.Options{}); err != nil {
 				t.Fatal(err)
 			}
 			pages = append(pages, b.Bytes())

@@ -31,7 +31,7 @@ type Options struct {
 	// catalog.DefaultRoots(), or the bundled examples when those hold no
 	// session.
 	Paths []string
-	// Theme, Home and Generator are as in export.Options.
+	// Theme, Home and Generator are as in page.Options.
 	Theme, Home, Generator string
 	// Ready, when set, is called with the server's URL once it listens.
 	Ready func(url string)

@@ -18,7 +18,7 @@ import (
 
 	"github.com/piexport/piexport"
 	"github.com/piexport/piexport/catalog"
-	"github.com/piexport/piexport/export"
+	"github.com/piexport/piexport/page"
 	"github.com/piexport/piexport/site"
 )
 
@@ -227,13 +227,13 @@ func (s *server) servePage(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	page, version, err := s.pages.get(id, v, func() ([]byte, string, error) {
+	body, version, err := s.pages.get(id, v, func() ([]byte, string, error) {
 		sess, info, err := s.cat.Load(id)
 		if err != nil {
 			return nil, "", err
 		}
 		var buf bytes.Buffer
-		err = export.WriteHTML(&buf, sess, s.pageOptions(info.Version()))
+		err = page.WriteHTML(&buf, sess, s.pageOptions(info.Version()))
 		return buf.Bytes(), info.Version(), err
 	})
 	if err != nil {
@@ -241,12 +241,12 @@ func (s *server) servePage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("ETag", strconv.Quote(version))
-	writeHTML(w, r, page)
+	writeHTML(w, r, body)
 }
 
 // pageOptions are the options a served page is rendered with.
-func (s *server) pageOptions(version string) export.Options {
-	return export.Options{Theme: s.opt.Theme, Home: s.opt.Home, Generator: s.opt.Generator, FollowURL: followURL(version)}
+func (s *server) pageOptions(version string) page.Options {
+	return page.Options{Theme: s.opt.Theme, Home: s.opt.Home, Generator: s.opt.Generator, FollowURL: followURL(version)}
 }
 
 // followURL is the script a served page loads to follow its file; version

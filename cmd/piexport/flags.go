@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/piexport/piexport/export"
+	"github.com/piexport/piexport/page"
 )
 
 const usageHead = `piexport turns pi coding agent session files into readable HTML.
@@ -58,7 +58,7 @@ func parseFlags(args []string, stdout io.Writer) (*options, error) {
 	default:
 		return nil, usagef("--format must be html, md, tree or tree-json, not %q", opt.format)
 	}
-	if !slices.Contains(export.Themes, opt.theme) {
+	if !slices.Contains(page.Themes, opt.theme) {
 		return nil, usagef("--theme must be auto, light or dark, not %q", opt.theme)
 	}
 	opt.files = fs.Args()

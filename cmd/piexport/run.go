@@ -10,9 +10,9 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/piexport/piexport/export"
 	"github.com/piexport/piexport/gfm"
 	"github.com/piexport/piexport/internal/atomicfile"
+	"github.com/piexport/piexport/page"
 	"github.com/piexport/piexport/session"
 )
 
@@ -112,11 +112,11 @@ func writeHTML(opt *options, stdout, stderr io.Writer) error {
 	}
 	ext := ".md"
 	if opt.format == "html" {
-		page, err := export.NewPage(s, export.Options{Theme: opt.theme, Leaf: opt.leaf, Home: home, Generator: generator})
+		p, err := page.NewPage(s, page.Options{Theme: opt.theme, Leaf: opt.leaf, Home: home, Generator: generator})
 		if err != nil {
 			return err
 		}
-		write, ext = page.Write, ".html"
+		write, ext = p.Write, ".html"
 	}
 	if opt.output == "-" {
 		// Output goes to standard output whole or not at all.

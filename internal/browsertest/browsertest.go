@@ -1,5 +1,5 @@
 // Package browsertest starts the headless Chromium that the browser tests
-// of the export, site and serve packages drive, opens tabs in it whose
+// of the page, site and serve packages drive, opens tabs in it whose
 // console errors fail the test, and takes the steps those tests take in a
 // tab (Tab).
 package browsertest

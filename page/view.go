@@ -1,4 +1,4 @@
-package export
+package page
 
 import (
 	"html/template"
@@ -24,21 +24,6 @@ import (
 //     Tree[i].OnPath are set; that path runs from a root to Index.View.
 //   - Header.Path holds the token sums of that same path; the script
 //     recomputes them from Index.Usage whenever the path changes.
-
-// Entry kinds. They drive the tree filters, the colours and the layout.
-const (
-	kindUser           = "user"            // a user message
-	kindAssistant      = "assistant"       // an assistant message with text
-	kindAssistantTools = "assistant-tools" // an assistant message with only tool calls, not an error
-	kindTool           = "tool"            // a tool result
-	kindBash           = "bash"            // a "!" command the user ran
-	kindCompaction     = "compaction"      // a compaction summary
-	kindBranchSummary  = "branch-summary"  // the summary of an abandoned branch
-	kindCustomMessage  = "custom-message"  // a message an extension injected
-	kindSettings       = "settings"        // label, session_info, model or thinking level change, custom
-	kindError          = "error"           // an assistant message that stopped with an error or was aborted
-	kindOther          = "other"           // an entry type this version does not know
-)
 
 // pageView is everything one page shows.
 type pageView struct {
@@ -133,8 +118,8 @@ type entryView struct {
 	Ref bool
 	// Role is the heading: "User", "Assistant · claude-sonnet-4-5", ...
 	Role string
-	// Body is produced by this package's renderers (markdown, tool cards)
-	// and is trusted as HTML. Elements the page's CSS and keyboard
+	// Body is built by this package's renderers (entries.go, tools.go)
+	// with render.Builder, and is trusted as HTML. Elements the page's CSS and keyboard
 	// shortcuts know:
 	//   details.thinking > summary        a thinking block
 	//   section.tool[data-tool][data-status=ok|error|pending]

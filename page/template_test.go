@@ -1,0 +1,246 @@
+package page
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/net/html"
+
+	"github.com/piexport/piexport/humanize"
+	"github.com/piexport/piexport/internal/hostile"
+)
+
+func TestPageIDsAreUnique(t *testing.T) {
+	_, page := renderSample(t)
+	seen := map[string]bool{}
+	pageWalk(parsePage(t, page), func(n *html.Node) {
+		id, ok := pageAttr(n, "id")
+		if !ok {
+			return
+		}
+		if seen[id] {
+			t.Errorf("duplicate id %q", id)
+		}
+		seen[id] = true
+	})
+	if !seen[hostile.ID] {
+		t.Errorf("entry with the hostile id is missing; ids: %v", seen)
+	}
+}
+
+func TestPageTreeMatchesEntries(t *testing.T) {
+	v, page := renderSample(t)
+	doc := parsePage(t, page)
+	var nodes, entries []string
+	for _, n := range pageFindAll(doc, pageHasAttr("data-tree-node")) {
+		id, _ := pageAttr(n, "data-tree-node")
+		nodes = append(nodes, id)
+	}
+	hidden := map[string]bool{}
+	for _, n := range pageFindAll(doc, pageHasAttr("data-entry")) {
+		id, _ := pageAttr(n, "data-entry")
+		if elemID, _ := pageAttr(n, "id"); elemID != id {
+			t.Errorf("entry %q has id %q", id, elemID)
+		}
+		entries = append(entries, id)
+		_, hidden[id] = pageAttr(n, "hidden")
+	}
+	if diff := cmp.Diff(v.Index.IDs, nodes); diff != "" {
+		t.Errorf("tree nodes (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(v.Index.IDs, entries); diff != "" {
+		t.Errorf("entries (-want +got):\n%s", diff)
+	}
+	for _, e := range v.Entries {
+		if hidden[e.ID] == e.OnPath {
+			t.Errorf("entry %q: hidden=%v, on path=%v", e.ID, hidden[e.ID], e.OnPath)
+		}
+	}
+}
+
+func TestPageCSPMatchesInlineAssets(t *testing.T) {
+	_, page := renderSample(t)
+	doc := parsePage(t, page)
+	var csp string
+	var scripts, styles []string
+	pageWalk(doc, func(n *html.Node) {
+		switch n.Data {
+		case "meta":
+			if v, _ := pageAttr(n, "http-equiv"); strings.EqualFold(v, "Content-Security-Policy") {
+				csp, _ = pageAttr(n, "content")
+			}
+		case "script":
+			if _, typed := pageAttr(n, "type"); !typed {
+				scripts = append(scripts, pageText(n))
+			}
+		case "style":
+			styles = append(styles, pageText(n))
+		}
+	})
+	if len(scripts) != 1 || len(styles) != 1 {
+		t.Fatalf("got %d executable scripts and %d styles, want 1 and 1", len(scripts), len(styles))
+	}
+	hash := func(s string) string {
+		sum := sha256.Sum256([]byte(s))
+		return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+	}
+	directives := map[string]string{}
+	for _, d := range strings.Split(csp, ";") {
+		name, value, _ := strings.Cut(strings.TrimSpace(d), " ")
+		directives[name] = value
+	}
+	want := map[string]string{
+		"default-src": "'none'",
+		"script-src":  hash(scripts[0]),
+		"style-src":   hash(styles[0]),
+		"img-src":     "data:",
+		"base-uri":    "'none'",
+		"form-action": "'none'",
+	}
+	if diff := cmp.Diff(want, directives); diff != "" {
+		t.Errorf("CSP %q (-want +got):\n%s", csp, diff)
+	}
+	if len(strings.TrimSpace(scripts[0])) < 1000 || len(strings.TrimSpace(styles[0])) < 1000 {
+		t.Errorf("inline assets look empty: %d bytes of script, %d of style", len(scripts[0]), len(styles[0]))
+	}
+}
+
+// TestPageCSPComesFirst guards the order in <head>: a policy that appears
+// after the script would not apply to it.
+func TestPageCSPComesFirst(t *testing.T) {
+	_, page := renderSample(t)
+	s := string(page)
+	csp := strings.Index(s, "Content-Security-Policy")
+	for _, tag := range []string{"<style>", "<script>", "<title>"} {
+		if i := strings.Index(s, tag); csp < 0 || i < csp {
+			t.Errorf("%s at %d comes before the CSP at %d", tag, i, csp)
+		}
+	}
+}
+
+func TestPageEscapesHostileStrings(t *testing.T) {
+	v, page := renderSample(t)
+	doc := parsePage(t, unpackPage(t, page))
+	var scripts int
+	pageWalk(doc, func(n *html.Node) {
+		switch n.Data {
+		case "script":
+			if typ, _ := pageAttr(n, "type"); typ != packScriptType {
+				scripts++
+			}
+		case "img", "svg", "b":
+			t.Errorf("session text became a <%s> element", n.Data)
+		}
+		for _, a := range n.Attr {
+			if strings.HasPrefix(strings.ToLower(a.Key), "on") {
+				t.Errorf("<%s> has an event handler attribute %s=%q", n.Data, a.Key, a.Val)
+			}
+			if (a.Key == "href" || a.Key == "src") && !strings.HasPrefix(a.Val, "#") {
+				t.Errorf("<%s %s=%q>: only in-page links are expected", n.Data, a.Key, a.Val)
+			}
+		}
+	})
+	if scripts != 2 {
+		t.Errorf("got %d <script> elements, want 2 (the page script and the index)", scripts)
+	}
+	titles := pageFindAll(doc, func(n *html.Node) bool { return n.Data == "title" || n.Data == "h1" })
+	if len(titles) != 2 {
+		t.Fatalf("got %d title and h1 elements, want 2", len(titles))
+	}
+	for _, n := range titles {
+		if got := pageText(n); got != v.Title {
+			t.Errorf("<%s> = %q, want the title as text %q", n.Data, got, v.Title)
+		}
+	}
+	// Each hostile string must come back as text.
+	text := pageText(doc)
+	for _, s := range []string{hostile.Cwd, hostile.Label, hostile.Preview, hostile.Role, hostile.Foot, hostile.Model} {
+		if !strings.Contains(text, s) {
+			t.Errorf("page text lacks %q", s)
+		}
+	}
+}
+
+func TestPageIndexJSON(t *testing.T) {
+	v, page := renderSample(t)
+	doc := parsePage(t, page)
+	nodes := pageFindAll(doc, func(n *html.Node) bool {
+		id, _ := pageAttr(n, "id")
+		return n.Data == "script" && id == "session-index"
+	})
+	if len(nodes) != 1 {
+		t.Fatalf("got %d session-index scripts, want 1", len(nodes))
+	}
+	if typ, _ := pageAttr(nodes[0], "type"); typ != "application/json" {
+		t.Errorf("session-index type = %q", typ)
+	}
+	raw := pageText(nodes[0])
+	if strings.ContainsAny(raw, "<>") {
+		t.Errorf("index holds a raw < or >, which could close the script: %.200s", raw)
+	}
+	var got pageIndex
+	if err := json.Unmarshal([]byte(raw), &got); err != nil {
+		t.Fatalf("index is not JSON: %v\n%.300s", err, raw)
+	}
+	if diff := cmp.Diff(v.Index, got); diff != "" {
+		t.Errorf("index (-want +got):\n%s", diff)
+	}
+}
+
+func TestPageHeaderTokens(t *testing.T) {
+	v, page := renderSample(t)
+	doc := parsePage(t, page)
+	got := map[string]string{}
+	for _, n := range pageFindAll(doc, pageHasAttr("data-path-tokens")) {
+		k, _ := pageAttr(n, "data-path-tokens")
+		got[k] = pageText(n)
+	}
+	p := v.Header.Path
+	want := map[string]string{
+		"input": humanize.Tokens(p.Input), "output": humanize.Tokens(p.Output),
+		"cacheRead": humanize.Tokens(p.CacheRead), "cacheWrite": humanize.Tokens(p.CacheWrite),
+		"cost": humanize.Cost(p.Cost),
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("path token cells (-want +got):\n%s", diff)
+	}
+}
+
+// TestWritePageErrorWritesNothing checks that a failing template leaves the
+// writer untouched instead of holding half a page.
+func TestWritePageErrorWritesNothing(t *testing.T) {
+	v := samplePageView()
+	v.Index.Usage[0] = [5]float64{math.NaN()} // JSON cannot hold NaN
+	var buf bytes.Buffer
+	if err := writePage(&buf, v); err == nil {
+		t.Fatal("writePage succeeded with a NaN in the index")
+	}
+	if buf.Len() != 0 {
+		t.Errorf("writePage wrote %d bytes before failing", buf.Len())
+	}
+}
+
+// TestSampleCoversEveryKind keeps the sample honest: the page and browser
+// tests claim to cover every kind.
+func TestSampleCoversEveryKind(t *testing.T) {
+	all := []string{kindUser, kindAssistant, kindAssistantTools, kindTool, kindBash, kindCompaction,
+		kindBranchSummary, kindCustomMessage, kindSettings, kindError, kindOther}
+	var got []string
+	for _, e := range sampleEntries() {
+		if !slices.Contains(got, e.kind) {
+			got = append(got, e.kind)
+		}
+	}
+	slices.Sort(all)
+	slices.Sort(got)
+	if diff := cmp.Diff(all, got); diff != "" {
+		t.Errorf("kinds (-want +got):\n%s", diff)
+	}
+}
