@@ -866,7 +866,7 @@
     }
   }
 
-  // formatTokens and formatCost mirror export/page.go, integer rounding
+  // formatTokens and formatCost mirror humanize.Tokens and Cost, integer rounding
   // included, so a figure reads the same before and after the script runs.
   function formatTokens(n) {
     n = Math.round(n);

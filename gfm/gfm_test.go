@@ -38,6 +38,33 @@ func exportMarkdown(t testing.TB, s *session.Session, opt Options) string {
 	return buf.String()
 }
 
+// mdSessionLines builds a session file from entries, each marshalled as
+// one JSON line, so that hostile text needs no hand escaping.
+func mdSessionLines(t *testing.T, entries ...map[string]any) *session.Session {
+	t.Helper()
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // "<" as it is, as pi writes it
+	for _, e := range entries {
+		if err := enc.Encode(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := session.Read(strings.NewReader(b.String()), "hostile.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+type obj = map[string]any
+
+func mdMessage(id, parent string, sec int, msg obj) obj {
+	return obj{"type": "message", "id": id, "parentId": parent, "timestamp": fmt.Sprintf("2026-01-01T00:00:%02dZ", sec), "message": msg}
+}
+
+func mdText(s string) obj { return obj{"type": "text", "text": s} }
+
 // TestMarkdownGolden compares whole documents with testdata/golden (go
 // test ./gfm -update rewrites them) and checks their structure.
 func TestMarkdownGolden(t *testing.T) {
@@ -66,33 +93,6 @@ func TestMarkdownGolden(t *testing.T) {
 		})
 	}
 }
-
-// mdSessionLines builds a session file from entries, each marshalled as
-// one JSON line, so that hostile text needs no hand escaping.
-func mdSessionLines(t *testing.T, entries ...map[string]any) *session.Session {
-	t.Helper()
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false) // "<" as it is, as pi writes it
-	for _, e := range entries {
-		if err := enc.Encode(e); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s, err := session.Read(strings.NewReader(b.String()), "hostile.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
-type obj = map[string]any
-
-func mdMessage(id, parent string, sec int, msg obj) obj {
-	return obj{"type": "message", "id": id, "parentId": parent, "timestamp": fmt.Sprintf("2026-01-01T00:00:%02dZ", sec), "message": msg}
-}
-
-func mdText(s string) obj { return obj{"type": "text", "text": s} }
 
 // hostileOutput is tool output that tries to end the fence around it and
 // the <details> block around that.

@@ -85,14 +85,14 @@ FAIL</pre></div></section>`
 	}
 }
 
-// sampleHeadings are the entry headings render.go would write.
+// sampleHeadings are the entry headings entries.go would write.
 var sampleHeadings = map[string]string{
 	kindUser: "User", kindAssistant: "Assistant · claude-sonnet-4-5", kindAssistantTools: "Assistant · claude-sonnet-4-5",
 	kindTool: "Tool result", kindBash: "Bash", kindCompaction: "Compaction", kindBranchSummary: "Branch summary",
 	kindCustomMessage: "Extension message", kindSettings: "Model", kindError: "Assistant · error", kindOther: "future_entry",
 }
 
-// samplePageView builds the page of sampleEntries the way render.go would:
+// samplePageView builds the page of sampleEntries the way page.go would:
 // depth grows below branch points, and the path in view ends at the leaf.
 func samplePageView() *pageView {
 	entries := sampleEntries()

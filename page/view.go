@@ -9,10 +9,10 @@ import (
 	"github.com/piexport/piexport/session"
 )
 
-// The view model: render.go and entries.go fill it from a session, page.go
-// and templates/page.html turn it into one HTML page. It holds display-ready
-// values only (strings already shortened, numbers already summed), so the
-// template needs no logic that belongs in Go.
+// The view model: page.go and entries.go fill it from a session,
+// template.go and templates/page.html turn it into one HTML page. It holds
+// display-ready values only (strings already shortened, numbers already
+// summed), so the template needs no logic that belongs in Go.
 //
 // Contract between the two sides:
 //   - Tree, Entries and the slices of Index are parallel: element i of each

@@ -14,24 +14,7 @@ import (
 // TestFastLexerSamePages exports every corpus session and a generated one
 // with fastlex and with chroma's own lexers and wants the same bytes.
 func TestFastLexerSamePages(t *testing.T) {
-	files, _ := filepath.Glob("../testdata/corpus/*.jsonl")
-	var sessions []*session.Session
-	var names []string
-	for _, file := range files {
-		if s, err := session.Load(file); err == nil {
-			sessions = append(sessions, s)
-			names = append(names, filepath.Base(file))
-		}
-	}
-	if len(sessions) < 10 {
-		t.Fatalf("only %d corpus sessions load", len(sessions))
-	}
-	gen, err := session.Read(bytes.NewReader(sessiongen.Sample(1<<20)), "gen.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sessions = append(sessions, gen) // every language sessiongen writes
-	names = append(names, "generated 1 MB")
+	sessions, names := samePagesSessions(t)
 	pages := func() [][]byte {
 		render.ResetCaches()
 		var pages [][]byte
@@ -52,4 +35,24 @@ func TestFastLexerSamePages(t *testing.T) {
 			t.Errorf("%s: the page differs with chroma's own lexers", name)
 		}
 	}
+}
+
+// samePagesSessions loads the corpus sessions that load, and the
+// generated sample, which holds every language sessiongen writes.
+func samePagesSessions(t *testing.T) (sessions []*session.Session, names []string) {
+	files, _ := filepath.Glob("../testdata/corpus/*.jsonl")
+	for _, file := range files {
+		if s, err := session.Load(file); err == nil {
+			sessions = append(sessions, s)
+			names = append(names, filepath.Base(file))
+		}
+	}
+	if len(sessions) < 10 {
+		t.Fatalf("only %d corpus sessions load", len(sessions))
+	}
+	gen, err := session.Read(bytes.NewReader(sessiongen.Sample(1<<20)), "gen.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(sessions, gen), append(names, "generated 1 MB")
 }
