@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 )
 
 // WriteCanonicalJSON writes the session as the canonical tree JSON that
-// pi's reference dump prints (shared/reference/SCHEMA.md): entries named by
+// pi's reference dump prints (testdata/reference/SCHEMA.md, and the stats,
+// breakdown and projection of pi 1.5's, SCHEMA-1.5.md): entries named by
 // line number, so that the two can be compared file by file. Entries
 // recovered from a line holding several objects are named [line, part].
 func (s *Session) WriteCanonicalJSON(w io.Writer) error {
@@ -25,27 +27,53 @@ func (s *Session) WriteCanonicalJSON(w io.Writer) error {
 		Role   *string `json:"role"`
 		Parent any     `json:"parent"`
 	}
+	type tokens struct {
+		Input      int64 `json:"input"`
+		Output     int64 `json:"output"`
+		CacheRead  int64 `json:"cacheRead"`
+		CacheWrite int64 `json:"cacheWrite"`
+		Total      int64 `json:"total"`
+	}
+	type stats struct {
+		UserMessages      int     `json:"userMessages"`
+		AssistantMessages int     `json:"assistantMessages"`
+		ToolCalls         int     `json:"toolCalls"`
+		ToolResults       int     `json:"toolResults"`
+		TotalMessages     int     `json:"totalMessages"`
+		Tokens            tokens  `json:"tokens"`
+		Cost              float64 `json:"cost"`
+	}
+	type modelCost struct {
+		Key    string  `json:"key"`
+		Tokens int64   `json:"tokens"`
+		Cost   float64 `json:"cost"`
+	}
 	doc := struct {
-		Valid    bool              `json:"valid"`
-		Header   *header           `json:"header"`
-		Entries  []entry           `json:"entries"`
-		Roots    []any             `json:"roots"`
-		Children map[string][]any  `json:"children"`
-		Labels   map[string]string `json:"labels"`
-		Leaf     any               `json:"leaf"`
-		Path     []any             `json:"path"`
-		Name     *string           `json:"name"`
-		Context  []string          `json:"context"`
-		Warnings []string          `json:"warnings"`
+		Valid      bool              `json:"valid"`
+		Header     *header           `json:"header"`
+		Entries    []entry           `json:"entries"`
+		Roots      []any             `json:"roots"`
+		Children   map[string][]any  `json:"children"`
+		Labels     map[string]string `json:"labels"`
+		Leaf       any               `json:"leaf"`
+		Path       []any             `json:"path"`
+		Name       *string           `json:"name"`
+		Context    []string          `json:"context"`
+		Stats      stats             `json:"stats"`
+		Breakdown  []modelCost       `json:"breakdown"`
+		Projection [][2]any          `json:"projection"`
+		Warnings   []string          `json:"warnings"`
 	}{
-		Valid:    s.Header != nil,
-		Entries:  []entry{},
-		Roots:    []any{},
-		Children: map[string][]any{},
-		Labels:   map[string]string{},
-		Path:     []any{},
-		Context:  []string{},
-		Warnings: []string{},
+		Valid:      s.Header != nil,
+		Entries:    []entry{},
+		Roots:      []any{},
+		Children:   map[string][]any{},
+		Labels:     map[string]string{},
+		Path:       []any{},
+		Context:    []string{},
+		Breakdown:  []modelCost{},
+		Projection: [][2]any{},
+		Warnings:   []string{},
 	}
 	if h := s.Header; h != nil {
 		doc.Header = &header{Line: h.Line, ID: h.ID, Version: h.Version, Cwd: nonEmpty(h.Cwd), ParentSession: nonEmpty(h.ParentSession)}
@@ -86,6 +114,37 @@ func (s *Session) WriteCanonicalJSON(w io.Writer) error {
 			doc.Path = append(doc.Path, ref(e))
 		}
 		doc.Context = s.ContextRoles(s.Leaf)
+		// The projection, like the totals below, is of the entries pi
+		// reads too: pi drops a line that is not one JSON object, where
+		// piexport keeps what it holds (and the pages count it), but this
+		// document is for comparing with pi. A leaf pi dropped stands for
+		// its nearest ancestor pi has, as in compare.py.
+		leaf := s.Leaf
+		for leaf != nil && leaf.salvaged {
+			leaf = leaf.Parent
+		}
+		if leaf != nil {
+			for _, c := range s.Context(leaf) {
+				if !c.Entry.salvaged {
+					doc.Projection = append(doc.Projection, [2]any{ref(c.Entry), c.Projection().String()})
+				}
+			}
+		}
+	}
+	var read []*Entry
+	for _, e := range s.Entries {
+		if !e.salvaged {
+			read = append(read, e)
+		}
+	}
+	st := statsOf(read)
+	u := st.Usage
+	doc.Stats = stats{UserMessages: st.UserMessages, AssistantMessages: st.AssistantMessages, ToolCalls: st.ToolCalls,
+		ToolResults: st.ToolResults, TotalMessages: st.TotalMessages,
+		Tokens: tokens{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Total: u.Tokens()},
+		Cost:   roundMicro(u.Cost)}
+	for _, row := range st.Breakdown {
+		doc.Breakdown = append(doc.Breakdown, modelCost{Key: row.Key, Tokens: row.Tokens, Cost: roundMicro(row.Cost)})
 	}
 	if s.Name != "" {
 		doc.Name = &s.Name
@@ -97,6 +156,9 @@ func (s *Session) WriteCanonicalJSON(w io.Writer) error {
 	enc.SetIndent("", " ")
 	return enc.Encode(doc)
 }
+
+// roundMicro rounds a cost to millionths of a dollar, as pi's dump does.
+func roundMicro(c float64) float64 { return math.Round(c*1e6) / 1e6 }
 
 func nonEmpty(s string) *string {
 	if s == "" {

@@ -52,6 +52,8 @@ type object struct {
 	wire       wireEntry
 	raw        []byte // owned copy, kept only where Entry.Raw needs it
 	typeErr    error  // the object is JSON but its fields had unexpected types
+	salvaged   bool   // the line is not one JSON object (see Entry.salvaged)
+	extra      *wireExtra
 }
 
 type loader struct {
@@ -60,6 +62,7 @@ type loader struct {
 	objects []object
 	kinds   map[string]int // warnings per kind, for maxWarningsPerKind
 	crlf    bool
+	slot    *titleSlot // omp's title slot, when the file has one
 }
 
 func (l *loader) warn(kind string, line int, format string, args ...any) {
@@ -249,6 +252,7 @@ func (b *batch) readObjects(line []byte, n int, complete bool) {
 		err = nil
 	}
 	kept := 0
+	salvaged := len(parts) > 1 || err != nil
 	for _, raw := range parts {
 		raw = bytes.TrimSpace(raw)
 		if len(raw) == 0 || raw[0] != '{' {
@@ -256,7 +260,7 @@ func (b *batch) readObjects(line []byte, n int, complete bool) {
 			continue
 		}
 		kept++
-		o := object{line: n, part: kept}
+		o := object{line: n, part: kept, salvaged: salvaged}
 		if e := unmarshal(raw, &o.wire); e != nil {
 			// Valid JSON whose fields have unexpected types: keep it whole as
 			// a generic entry rather than lose it.
@@ -317,6 +321,17 @@ func jsonKind(raw []byte) string {
 // add keeps an object. raw is the object's bytes in the batch's buffer; it
 // is copied only when the entry will keep it.
 func (b *batch) add(o object, raw []byte) {
+	if o.typeErr == nil && extraTypes[o.wire.Type] {
+		o.extra = &wireExtra{}
+		if err := unmarshal(raw, o.extra); err != nil {
+			o.extra = &wireExtra{}
+			if o.wire.Type != "session" {
+				o.typeErr = err // shown as its JSON, with a warning
+			} else {
+				b.warn("fields", o.line, "some fields of the session header have unexpected types (%v); they are not shown", err)
+			}
+		}
+	}
 	if o.typeErr != nil || keepsRaw(&o.wire) {
 		o.raw = bytes.Clone(raw)
 	}
@@ -329,8 +344,12 @@ func keepsRaw(w *wireEntry) bool {
 	switch w.Type {
 	case "message":
 		return w.Message == nil || !knownRoles[w.Message.Role] || w.Message.Content.unknownBlocks
-	case "model_change", "thinking_level_change", "compaction", "branch_summary":
+	case "model_change", "thinking_level_change", "compaction", "branch_summary",
+		"usage", "model_usage", "service_tier_change", "mode_change", "reset_boundary",
+		"title_change", "ttsr_injection", "session_init", "context_edit":
 		return false
+	case "credential_pin":
+		return false // never hold the pin's hash
 	case "custom_message":
 		return w.Content.unknownBlocks
 	}
@@ -345,10 +364,15 @@ var knownEntryTypes = map[string]bool{
 	"custom_message": true, "label": true, "session_info": true,
 	"ttsr_injection": true, "session_init": true, "mcp_tool_selection": true,
 	"mode_change": true,
+	// pi 1.5
+	"usage": true, "context_edit": true,
+	// omp 18
+	"model_usage": true, "service_tier_change": true, "reset_boundary": true,
+	"title_change": true, "credential_pin": true,
 }
 
 var knownRoles = map[string]bool{
-	"user": true, "assistant": true, "toolResult": true, "bashExecution": true,
+	"system": true, "user": true, "assistant": true, "toolResult": true, "bashExecution": true,
 	"custom": true, "hookMessage": true, "branchSummary": true,
 	"compactionSummary": true, "developer": true, "jsExecution": true,
 }
@@ -363,6 +387,7 @@ func (l *loader) finish() error {
 		return fmt.Errorf("%s: %w: none of its %d lines is a JSON object", s.File, ErrNotSession, l.line)
 	}
 
+	l.foldTitleSlot()
 	headerAt := -1
 	for i := range l.objects {
 		if l.objects[i].wire.Type == "session" {
@@ -386,6 +411,17 @@ func (l *loader) finish() error {
 		} else if len(types) < 8 {
 			types[o.wire.Type] = true
 		}
+	}
+	if headerAt >= 0 && len(l.objects) == 1 {
+		// A session opened and closed without a turn: older pi and omp
+		// write these. It is a session, with nothing in it.
+		s.Header = l.header(&l.objects[headerAt])
+		if s.Header.Version < CurrentVersion {
+			s.Header.Version = CurrentVersion
+		}
+		l.objects = nil
+		l.buildTree()
+		return nil
 	}
 	if known == 0 && len(l.objects) > 1 {
 		return fmt.Errorf("%s: %w: none of its entries is of a session entry type (it has %s); `pi --mode json` event streams look like this", s.File, ErrNotSession, listTypes(types))
@@ -457,6 +493,24 @@ func listTypes(types map[string]bool) string {
 	return strings.Join(names, ", ")
 }
 
+// foldTitleSlot takes omp's title slot off the objects: a fixed-width
+// first line {"type":"title","v":1,...} that holds the session's current
+// title. It is not an entry; its title becomes the header's.
+func (l *loader) foldTitleSlot() {
+	if len(l.objects) == 0 {
+		return
+	}
+	o := &l.objects[0]
+	if o.line != 1 || o.wire.Type != "title" || o.extra == nil || string(o.extra.SlotVersion) != "1" {
+		return
+	}
+	l.slot = &titleSlot{title: o.extra.Title, source: o.extra.Source}
+	l.objects = l.objects[1:]
+}
+
+// titleSlot is omp's title slot, folded into the header.
+type titleSlot struct{ title, source string }
+
 func (l *loader) header(o *object) *Header {
 	w := &o.wire
 	h := &Header{
@@ -469,6 +523,13 @@ func (l *loader) header(o *object) *Header {
 		Provider:      w.Provider,
 		ModelID:       w.ModelID,
 		ThinkingLevel: w.ThinkingLevel,
+	}
+	if x := o.extra; x != nil {
+		h.Title, h.TitleSource, h.AdditionalDirectories = x.Title, x.TitleSource, x.AdditionalDirectories
+	}
+	if l.slot != nil {
+		// omp: the slot holds the current title and overrides the header's.
+		h.Title, h.TitleSource = l.slot.title, l.slot.source
 	}
 	if w.Version != nil {
 		h.FileVersion = int(*w.Version)
@@ -494,10 +555,15 @@ func (l *loader) entry(o *object) *Entry {
 		Raw:      o.raw,
 
 		v1FirstKept: -1,
+		salvaged:    o.salvaged,
 	}
 	if o.typeErr != nil {
 		l.warn("fields", o.line, "a %q entry has fields of unexpected types (%v); shown as raw JSON", w.Type, o.typeErr)
 		return e
+	}
+	x := o.extra
+	if x == nil {
+		x = &wireExtra{}
 	}
 	switch w.Type {
 	case "message":
@@ -518,6 +584,9 @@ func (l *loader) entry(o *object) *Entry {
 		}
 	case "thinking_level_change":
 		e.ThinkingLevel = w.ThinkingLevel
+		if x.Configured != nil && *x.Configured != w.ThinkingLevel {
+			e.Omp = &OmpFields{ConfiguredThinking: *x.Configured}
+		}
 	case "compaction":
 		e.Summary, e.ShortSummary = w.Summary, w.ShortSummary
 		e.FirstKeptEntryID = w.FirstKeptEntryID
@@ -527,8 +596,44 @@ func (l *loader) entry(o *object) *Entry {
 		e.TokensBefore = int64(w.TokensBefore)
 		e.Details = w.Details
 		e.FromHook = truthy(w.FromHook) || truthy(w.FromExtension)
+		e.Usage = x.Usage.optional()
+		if x.SystemMessage != nil {
+			e.SystemMessage = x.SystemMessage.message()
+			e.SystemMessage.Role = "system"
+		}
+		if x.TokensAfter != 0 || x.Method != "" || x.Warning != "" {
+			e.Omp = &OmpFields{TokensAfter: int64(x.TokensAfter), Method: x.Method, Warning: x.Warning}
+		}
 	case "branch_summary":
 		e.Summary, e.FromID, e.Details = w.Summary, w.FromID, w.Details
+		e.Usage = x.Usage.optional()
+	case "usage", "model_usage":
+		e.Usage = x.Usage.optional()
+		if e.Usage == nil {
+			e.Usage = &Usage{}
+		}
+		e.Work = &ModelWork{Kind: x.Kind, Provider: w.Provider, Model: w.Model, Note: x.Note,
+			Role: w.Role, API: x.API, StopReason: x.StopReason, ErrorMessage: x.ErrorMessage}
+		if w.Type == "model_usage" {
+			e.Work.Kind = x.Purpose
+		}
+	case "context_edit":
+		e.TargetID = w.TargetID
+		e.Edit = replacement(x.Replacement)
+	case "service_tier_change":
+		e.Omp = &OmpFields{ServiceTier: settings(x.ServiceTier)}
+	case "mode_change":
+		e.Omp = &OmpFields{Mode: x.Mode, ModeData: x.Data}
+	case "title_change":
+		e.Omp = &OmpFields{Title: x.Title, PreviousTitle: x.PreviousTitle, TitleSource: x.Source, Trigger: x.Trigger}
+	case "ttsr_injection":
+		e.Omp = &OmpFields{Rules: x.InjectedRules}
+	case "credential_pin":
+		e.Omp = &OmpFields{CredentialProvider: w.Provider}
+	case "session_init":
+		e.Omp = &OmpFields{Init: &SessionInit{SystemPrompt: x.SystemPrompt, Task: x.Task, Tools: x.Tools,
+			Agent: x.Agent, ModelRole: x.ModelRole, ResolvedModel: x.ResolvedModel, ReadOnly: x.ReadOnly,
+			Isolated: x.Isolated, OutputSchema: x.OutputSchema}}
 	case "custom":
 		e.CustomType = w.CustomType
 	case "custom_message":
@@ -547,6 +652,31 @@ func (l *loader) entry(o *object) *Entry {
 		}
 	}
 	return e
+}
+
+// optional returns the usage a field holds, or nil when it is absent.
+func (u *wireUsage) optional() *Usage {
+	if u == nil {
+		return nil
+	}
+	out := u.usage()
+	return &out
+}
+
+// replacement reads a context_edit's replacement: null (or nothing) omits
+// the target, {content} replaces what the model sees of it.
+func replacement(raw json.RawMessage) *ContextEdit {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return &ContextEdit{Omit: true}
+	}
+	var r struct {
+		Content wireContent `json:"content"`
+	}
+	if unmarshal(raw, &r) != nil {
+		return &ContextEdit{Omit: true}
+	}
+	return &ContextEdit{Content: r.Content.blocks, ContentIsString: r.Content.isString}
 }
 
 // truthy reads a flag that forks write as a boolean or as a name.

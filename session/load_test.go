@@ -221,7 +221,7 @@ func TestNotASession(t *testing.T) {
 		{"blank", "\n\n  \n", "none of its 3 lines is a JSON object"},
 		{"binary", "\x00\x01\x02PK\x03\x04\x00\n\x89PNG\x00", "none of its 2 lines"},
 		{"event stream", lines(hdr, `{"type":"agent_start"}`, `{"type":"turn_start"}`, `{"type":"message_end","message":{"role":"user"}}`), "event streams"},
-		{"header only", lines(hdr), "no session entries"},
+		{"one unknown line", lines(`{"type":"agent_start"}`), "no session entries"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

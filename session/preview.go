@@ -48,13 +48,85 @@ func (s *Session) Preview(e *Entry, home string) Preview {
 			return Preview{Text: "[title: empty]"}
 		}
 		return Preview{Text: fmt.Sprintf("[title: %s]", oneLine(e.SessionName, previewMax))}
+	case "usage", "model_usage":
+		if e.Work != nil {
+			return Preview{Text: "[usage: " + workLine(e.Work) + "]"}
+		}
+	case "context_edit":
+		how := "context omit"
+		if e.Edit != nil && !e.Edit.Omit {
+			how = "context replace"
+		}
+		target := e.TargetID
+		if t := s.Entry(e.TargetID); t != nil && t.Type != "context_edit" {
+			p := s.Preview(t, home)
+			target = oneLine(strings.TrimSpace(p.Role+" "+p.Text), 60)
+		}
+		return Preview{Text: fmt.Sprintf("[%s: %s]", how, target)}
+	}
+	if e.Type == "reset_boundary" {
+		return Preview{Text: "[context reset]"}
+	}
+	if e.Omp != nil {
+		if text := ompPreview(e); text != "" {
+			return Preview{Text: text}
+		}
 	}
 	return Preview{Text: fmt.Sprintf("[%s]", e.Type)}
+}
+
+// ompPreview summarises omp's own entry types.
+func ompPreview(e *Entry) string {
+	o := e.Omp
+	switch e.Type {
+	case "service_tier_change":
+		if len(o.ServiceTier) == 0 {
+			return "[service tier: default]"
+		}
+		parts := make([]string, len(o.ServiceTier))
+		for i, t := range o.ServiceTier {
+			parts[i] = t.Name + " " + t.Value
+		}
+		return "[service tier: " + strings.Join(parts, ", ") + "]"
+	case "mode_change":
+		return "[mode: " + o.Mode + "]"
+	case "title_change":
+		return "[title: " + oneLine(o.Title, previewMax) + "]"
+	case "ttsr_injection":
+		return "[rules: " + strings.Join(o.Rules, ", ") + "]"
+	case "credential_pin":
+		return "[account pinned: " + o.CredentialProvider + "]"
+	case "session_init":
+		if o.Init != nil && o.Init.Agent != "" {
+			return "[sub-agent started: " + o.Init.Agent + "]"
+		}
+		return "[sub-agent started]"
+	}
+	return ""
+}
+
+// workLine names the model work of a usage or model_usage entry: "cache
+// warm · anthropic/claude-sonnet-4-5".
+func workLine(w *ModelWork) string {
+	var parts []string
+	if w.Kind != "" {
+		parts = append(parts, strings.ReplaceAll(w.Kind, "_", " "))
+	}
+	model := w.Model
+	if w.Provider != "" {
+		model = w.Provider + "/" + w.Model
+	}
+	if model != "" {
+		parts = append(parts, model)
+	}
+	return strings.Join(parts, " · ")
 }
 
 func (s *Session) messagePreview(e *Entry, home string) Preview {
 	m := e.Message
 	switch m.Role {
+	case "system":
+		return Preview{Text: "[" + s.PromptSummary(e) + "]"}
 	case "user":
 		return Preview{Role: "user:", Text: oneLine(blocksText(m.Content, ""), previewMax)}
 	case "assistant":

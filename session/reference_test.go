@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -15,44 +16,58 @@ import (
 )
 
 // TestAgreesWithPi loads every corpus file and compares the canonical tree
-// JSON with what pi's own SessionManager made of the same file
-// (testdata/reference, written by shared/reference/dump.mjs). The rules are
+// JSON with what pi's own SessionManager made of the same file: pi 0.73.1
+// (testdata/reference, written by shared/reference/dump.mjs) and pi 1.5.2
+// (testdata/reference/pi-1.5, by shared/reference/pi-1.5/dump.mjs, which
+// adds pi's totals, cost by model and the edited context). The rules are
 // those of shared/reference/compare.py, ported so that `go test` holds them
-// without Python.
+// without Python. Every corpus file must have pi 1.5.2's view.
 func TestAgreesWithPi(t *testing.T) {
 	files, err := filepath.Glob("../testdata/corpus/*.jsonl")
 	if err != nil || len(files) < 25 {
 		t.Fatalf("corpus missing: %d files, %v", len(files), err)
 	}
-	for _, file := range files {
-		name := strings.TrimSuffix(filepath.Base(file), ".jsonl")
-		t.Run(name, func(t *testing.T) {
-			want := readJSON(t, filepath.Join("../testdata/reference", name+".json"))
-			s, err := Load(file)
-			if strings.HasPrefix(name, "edge-") {
-				// pi calls this event stream "valid" and shows nothing;
-				// piexport says what it is instead.
-				if !errors.Is(err, ErrNotSession) {
-					t.Fatalf("Load = %v, want ErrNotSession", err)
+	for _, ref := range []struct {
+		dir      string
+		required bool
+	}{{"../testdata/reference", false}, {"../testdata/reference/pi-1.5", true}} {
+		for _, file := range files {
+			name := strings.TrimSuffix(filepath.Base(file), ".jsonl")
+			t.Run(filepath.Base(ref.dir)+"/"+name, func(t *testing.T) {
+				expected := filepath.Join(ref.dir, name+".json")
+				if _, err := os.Stat(expected); err != nil {
+					if ref.required {
+						t.Fatalf("no reference for %s: %v", name, err)
+					}
+					t.Skipf("pi 0.73.1 has no view of %s (it was written later)", name)
 				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkTree(t, s)
-			var buf bytes.Buffer
-			if err := s.WriteCanonicalJSON(&buf); err != nil {
-				t.Fatal(err)
-			}
-			var got map[string]any
-			if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
-				t.Fatal(err)
-			}
-			for _, d := range compareWithPi(t, file, want, got) {
-				t.Error(d)
-			}
-		})
+				want := readJSON(t, expected)
+				s, err := Load(file)
+				if strings.HasPrefix(name, "edge-") {
+					// pi calls this event stream "valid" and shows nothing;
+					// piexport says what it is instead.
+					if !errors.Is(err, ErrNotSession) {
+						t.Fatalf("Load = %v, want ErrNotSession", err)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkTree(t, s)
+				var buf bytes.Buffer
+				if err := s.WriteCanonicalJSON(&buf); err != nil {
+					t.Fatal(err)
+				}
+				var got map[string]any
+				if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
+					t.Fatal(err)
+				}
+				for _, d := range compareWithPi(t, file, want, got) {
+					t.Error(d)
+				}
+			})
+		}
 	}
 }
 
@@ -326,6 +341,50 @@ func compareWithPi(t *testing.T, rawPath string, pi, ours map[string]any) []stri
 	if !reflect.DeepEqual(pi["name"], ours["name"]) {
 		diffs = append(diffs, fmt.Sprintf("name: pi=%v piexport=%v", pi["name"], ours["name"]))
 	}
+	return append(diffs, comparePi15(pi, ours)...)
+}
+
+// comparePi15 checks pi 1.5's keys where the expected document has them
+// (compare.py's compare_pi15): pi's totals, its cost by model, and the
+// leaf's context after context edits. Where pi's own count failed (old
+// files whose usage has no cost) stats and breakdown are null and not
+// compared.
+func comparePi15(pi, ours map[string]any) []string {
+	var diffs []string
+	if want, ok := pi["stats"].(map[string]any); ok {
+		got, _ := ours["stats"].(map[string]any)
+		for _, k := range []string{"userMessages", "assistantMessages", "toolCalls", "toolResults", "totalMessages"} {
+			if !reflect.DeepEqual(want[k], got[k]) {
+				diffs = append(diffs, fmt.Sprintf("stats.%s: pi=%v piexport=%v", k, want[k], got[k]))
+			}
+		}
+		if !reflect.DeepEqual(want["tokens"], got["tokens"]) {
+			diffs = append(diffs, fmt.Sprintf("stats.tokens: pi=%v piexport=%v", want["tokens"], got["tokens"]))
+		}
+		wc, _ := want["cost"].(float64)
+		gc, _ := got["cost"].(float64)
+		if math.Abs(wc-gc) > 1e-6 {
+			diffs = append(diffs, fmt.Sprintf("stats.cost: pi=%v piexport=%v", wc, gc))
+		}
+	}
+	if want, ok := pi["breakdown"].([]any); ok && len(want) > 0 {
+		rows := func(v any) map[string]string {
+			out := map[string]string{}
+			list, _ := v.([]any)
+			for _, r := range list {
+				m, _ := r.(map[string]any)
+				cost, _ := m["cost"].(float64)
+				out[fmt.Sprint(m["key"])] = fmt.Sprintf("%v tokens, $%.6f", m["tokens"], math.Round(cost*1e6)/1e6)
+			}
+			return out
+		}
+		if w, g := rows(want), rows(ours["breakdown"]); !reflect.DeepEqual(w, g) {
+			diffs = append(diffs, fmt.Sprintf("breakdown: pi=%v piexport=%v", w, g))
+		}
+	}
+	if want, ok := pi["projection"]; ok && !reflect.DeepEqual(want, ours["projection"]) {
+		diffs = append(diffs, fmt.Sprintf("projection: pi=%v piexport=%v", want, ours["projection"]))
+	}
 	return diffs
 }
 
@@ -350,8 +409,46 @@ func TestCompareCatchesDifferences(t *testing.T) {
 		"parent": func(doc map[string]any) { doc["entries"].([]any)[3].(map[string]any)["parent"] = float64(2) },
 		"role":   func(doc map[string]any) { doc["entries"].([]any)[2].(map[string]any)["role"] = "assistant" },
 	}
+	checkTampering(t, file, want, s, tamper)
+}
+
+// TestComparePi15CatchesDifferences makes sure the pi 1.5 keys are
+// compared: each change to a correct document must be reported.
+func TestComparePi15CatchesDifferences(t *testing.T) {
+	const name = "pi15-sdk-usage-contextedit-main"
+	file := "../testdata/corpus/" + name + ".jsonl"
+	want := readJSON(t, "../testdata/reference/pi-1.5/"+name+".json")
+	s, err := Load(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stats := func(doc map[string]any) map[string]any { return doc["stats"].(map[string]any) }
+	tamper := map[string]func(doc map[string]any){
+		"message count": func(doc map[string]any) { stats(doc)["totalMessages"] = float64(9) },
+		"tokens":        func(doc map[string]any) { stats(doc)["tokens"].(map[string]any)["cacheRead"] = float64(6700) },
+		"cost":          func(doc map[string]any) { stats(doc)["cost"] = 0.0307 },
+		"breakdown key": func(doc map[string]any) {
+			doc["breakdown"].([]any)[2].(map[string]any)["key"] = "anthropic/claude-sonnet-4-5"
+		},
+		"breakdown cost":  func(doc map[string]any) { doc["breakdown"].([]any)[1].(map[string]any)["cost"] = 0.0191 },
+		"projection kind": func(doc map[string]any) { doc["projection"].([]any)[5].([]any)[1] = "kept" },
+		"projection order": func(doc map[string]any) {
+			p := doc["projection"].([]any)
+			p[0], p[1] = p[1], p[0]
+		},
+		"context order": func(doc map[string]any) {
+			c := doc["context"].([]any)
+			c[0], c[1] = c[1], c[0]
+		},
+	}
+	checkTampering(t, file, want, s, tamper)
+}
+
+func checkTampering(t *testing.T, file string, want map[string]any, s *Session, tamper map[string]func(map[string]any)) {
+	t.Helper()
 	for what, change := range tamper {
 		t.Run(what, func(t *testing.T) {
+			t.Helper()
 			var buf bytes.Buffer
 			if err := s.WriteCanonicalJSON(&buf); err != nil {
 				t.Fatal(err)

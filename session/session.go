@@ -59,6 +59,13 @@ type Header struct {
 	Provider      string
 	ModelID       string
 	ThinkingLevel string
+	// Title is omp's session title: the file's title slot (its fixed-width
+	// first line) where it has one, else the header's own; TitleSource says
+	// who chose it, "user" or "auto".
+	Title       string
+	TitleSource string
+	// AdditionalDirectories are omp's workspace roots beyond Cwd.
+	AdditionalDirectories []string
 }
 
 // Entry is one line (or, where a line holds several JSON objects, one object)
@@ -107,9 +114,24 @@ type Entry struct {
 	Content          []Block         // custom_message
 	ContentIsString  bool            // custom_message
 	Display          bool            // custom_message
-	TargetID         string          // label
+	TargetID         string          // label, context_edit
 	LabelText        string          // label
 	SessionName      string          // session_info
+
+	// Usage is what a usage or omp model_usage entry records, and what a
+	// compaction or branch summary cost to write (pi 1.5); nil when the
+	// entry records none.
+	Usage *Usage
+	// Work says what model work a usage or model_usage entry was.
+	Work *ModelWork
+	// Edit is a context_edit's change to what the model sees of TargetID.
+	Edit *ContextEdit
+	// SystemMessage is a pi 1.5 compaction's prompt checkpoint: the prompt
+	// sections and tools in force at the compaction, role "system".
+	SystemMessage *Message
+	// Omp holds the fields of omp's own entry types, and omp's additions
+	// to compaction and thinking_level_change entries.
+	Omp *OmpFields
 
 	// Raw is the entry's JSON as the file has it, kept for the entry types
 	// and message roles this package does not model, and for small
@@ -122,13 +144,17 @@ type Entry struct {
 	linkedParent *Entry
 	// v1FirstKept is a v1 compaction's firstKeptEntryIndex, -1 if none.
 	v1FirstKept int
+	// salvaged marks an entry read from a line that is not one JSON
+	// object (several run together, or one followed by garbage): pi drops
+	// such lines whole, piexport keeps what they hold.
+	salvaged bool
 }
 
 func (e *Entry) firstKeptIndex() (int, bool) { return e.v1FirstKept, e.v1FirstKept >= 0 }
 
 // Message is the payload of a "message" entry.
 type Message struct {
-	// Role is user, assistant, toolResult, bashExecution, custom,
+	// Role is system, user, assistant, toolResult, bashExecution, custom,
 	// branchSummary, compactionSummary, omp's developer and jsExecution, or
 	// anything else (then the entry keeps its Raw JSON).
 	Role string
@@ -137,19 +163,38 @@ type Message struct {
 	ContentIsString bool
 	Time            time.Time
 
-	// Assistant messages.
+	// System messages (pi 1.5) carry the prompt and the tools. A session's
+	// first one declares every section and tool; later ones patch it: a
+	// section with a new text replaces the one of that name, a removed one
+	// goes, tools are added and removed by name.
+	Sections     []Section
+	ToolsAdded   []ToolSpec
+	ToolsRemoved []string
+
+	// Assistant messages. Usage is also a tool result's own model work
+	// (pi 1.5), zero when it did none.
 	API          string
 	Provider     string
 	Model        string
 	Usage        Usage
 	StopReason   string
 	ErrorMessage string
+	// ResponseModel is the concrete model the provider says answered, when
+	// it says; ThinkingLevel the level asked for (pi 1.5).
+	ResponseModel string
+	ThinkingLevel string
+	// Deferred is set for stopReason "deferred": where the answer waits.
+	Deferred *Deferred
 
 	// Tool results.
 	ToolCallID string
 	ToolName   string
 	IsError    bool
 	Details    json.RawMessage
+	// NestedCalls are the calls the tool made to other tools (pi 1.5);
+	// NestedComplete is false when the list was cut short.
+	NestedCalls    []NestedCall
+	NestedComplete bool
 
 	// bashExecution (and omp's jsExecution) messages.
 	Command            string
@@ -189,7 +234,114 @@ type Block struct {
 	Raw      json.RawMessage
 }
 
-// Usage counts an assistant message's tokens and their cost in dollars.
+// Section is one named part of a system prompt. In a later system message
+// Removed says the section of that name was dropped.
+type Section struct {
+	Name    string
+	Text    string
+	Removed bool
+}
+
+// ToolSpec is a tool a system message declares: its name, what it is for,
+// and its parameters as a JSON schema.
+type ToolSpec struct {
+	Name        string
+	Description string
+	Parameters  json.RawMessage
+}
+
+// NestedCall is one call a tool made to another tool (pi 1.5).
+type NestedCall struct {
+	ID        string
+	Name      string
+	Arguments json.RawMessage
+	// Status is "ok", "error" or "unfinished".
+	Status     string
+	DurationMs float64 // 0 when unknown
+	Error      string
+}
+
+// Deferred is where a deferred answer can be fetched from the provider.
+type Deferred struct {
+	Provider  string
+	ModelID   string
+	API       string
+	ID        string
+	ExpiresAt time.Time // zero when unknown
+}
+
+// ModelWork describes the model work of a usage entry (pi 1.5) or of omp's
+// model_usage entry: model calls outside the conversation.
+type ModelWork struct {
+	// Kind is pi's kind ("cache_warm", ...) or omp's purpose.
+	Kind     string
+	Provider string
+	Model    string
+	Note     string
+	// Role, API, StopReason and ErrorMessage are omp's.
+	Role         string
+	API          string
+	StopReason   string
+	ErrorMessage string
+}
+
+// ContextEdit changes what the model sees of an earlier entry from the edit
+// on (pi 1.5): it omits the entry, or shows the model Content in place of
+// the entry's own. The target itself is never changed.
+type ContextEdit struct {
+	Omit            bool
+	Content         []Block
+	ContentIsString bool
+}
+
+// OmpFields are the fields of omp's own entry types.
+type OmpFields struct {
+	// ServiceTier (service_tier_change) is the tier per provider family;
+	// empty when the session went back to the default tiers.
+	ServiceTier []Setting
+	// Mode and ModeData (mode_change): the mode entered, "none" on leaving
+	// one, and its data, e.g. a plan file's path.
+	Mode     string
+	ModeData json.RawMessage
+	// Title, PreviousTitle, TitleSource ("user" or "auto") and Trigger
+	// (title_change).
+	Title, PreviousTitle, TitleSource, Trigger string
+	// Rules (ttsr_injection) are the names of the rules injected.
+	Rules []string
+	// CredentialProvider (credential_pin) names the provider whose account
+	// served the session. The pin's hash is never read.
+	CredentialProvider string
+	// Init (session_init) is how a sub-agent was started.
+	Init *SessionInit
+	// ConfiguredThinking (thinking_level_change) is the level the user
+	// chose, "auto" when omp chooses it.
+	ConfiguredThinking string
+	// TokensAfter, Method and Warning are omp's compaction fields.
+	TokensAfter int64
+	Method      string
+	Warning     string
+}
+
+// Setting is one name and value, kept in the file's order.
+type Setting struct {
+	Name, Value string
+}
+
+// SessionInit is omp's record of how a sub-agent session began.
+type SessionInit struct {
+	SystemPrompt  string
+	Task          string
+	Tools         []string
+	Agent         string
+	ModelRole     string
+	ResolvedModel string
+	ReadOnly      bool
+	Isolated      bool
+	// OutputSchema is the JSON schema of a structured answer, if asked for.
+	OutputSchema json.RawMessage
+}
+
+// Usage counts tokens and their cost in dollars.
 type Usage struct {
 	Input      int64
 	Output     int64
@@ -197,6 +349,9 @@ type Usage struct {
 	CacheWrite int64
 	Cost       float64
 }
+
+// Tokens is the sum of u's token counts, as pi totals them.
+func (u Usage) Tokens() int64 { return u.Input + u.Output + u.CacheRead + u.CacheWrite }
 
 // Add adds u's counts to t.
 func (t *Usage) Add(u Usage) {

@@ -4,7 +4,8 @@ import "time"
 
 // Summary is what a list of sessions shows about each one.
 type Summary struct {
-	// Title is the session's name, else its first user message on one line.
+	// Title is the session's name, else omp's title, else its first user
+	// message on one line. It never quotes a system prompt.
 	Title string
 	// Start and End are the first and last entry timestamps (the header's
 	// time is not used: pi writes it late in some files). Zero if unknown.
@@ -14,7 +15,8 @@ type Summary struct {
 	Entries, Messages, ToolCalls int
 	// Models lists "provider/model" in order of first use.
 	Models []string
-	// Usage sums the tokens and cost of every assistant message.
+	// Usage is the whole file's tokens and cost as Stats counts them:
+	// assistant turns, usage entries, summaries and tools' own work.
 	Usage Usage
 	// Leaves counts the tree's leaves: 1 for a session that never branched.
 	Leaves int
@@ -22,7 +24,10 @@ type Summary struct {
 
 // Summarize computes the session's Summary in one pass over its entries.
 func (s *Session) Summarize() Summary {
-	sum := Summary{Title: s.Name, Entries: len(s.Entries)}
+	sum := Summary{Title: s.Name, Entries: len(s.Entries), Usage: s.Stats().Usage}
+	if sum.Title == "" && s.Header != nil {
+		sum.Title = oneLine(s.Header.Title, 100)
+	}
 	seen := map[string]bool{}
 	addModel := func(provider, model string) {
 		name := model
@@ -64,7 +69,6 @@ func (s *Session) Summarize() Summary {
 		case "assistant":
 			sum.Messages++
 			addModel(m.Provider, m.Model)
-			sum.Usage.Add(m.Usage)
 			for _, b := range m.Content {
 				if b.Type == "toolCall" {
 					sum.ToolCalls++

@@ -61,22 +61,93 @@ type wireEntry struct {
 	Name     *string `json:"name"`
 }
 
+// wireExtra holds the fields that pi 1.5 and omp 18 added to entries other
+// than messages. The entries that carry them are few in a file, so they
+// are decoded a second time, on their own (see extraTypes): an odd type in
+// one of these fields cannot spoil the fields every entry has, and the
+// common lines do not pay for them.
+type wireExtra struct {
+	// session header (omp); omp's title slot {"type":"title","v":1,...}
+	Title                 string          `json:"title"`
+	TitleSource           string          `json:"titleSource"`
+	AdditionalDirectories []string        `json:"additionalDirectories"`
+	SlotVersion           json.RawMessage `json:"v"`
+
+	// compaction and branch_summary (pi 1.5); usage (pi 1.5) and
+	// model_usage (omp)
+	Usage         *wireUsage   `json:"usage"`
+	SystemMessage *wireMessage `json:"systemMessage"`
+	Kind          string       `json:"kind"`
+	Purpose       string       `json:"purpose"`
+	Note          string       `json:"note"`
+	API           string       `json:"api"`
+	StopReason    string       `json:"stopReason"`
+	ErrorMessage  string       `json:"errorMessage"`
+
+	// context_edit (pi 1.5): null omits the target
+	Replacement json.RawMessage `json:"replacement"`
+
+	// omp: compaction, thinking_level_change, service_tier_change,
+	// mode_change, title_change, ttsr_injection, credential_pin (whose
+	// hash is deliberately not read), session_init
+	TokensAfter   float64         `json:"tokensAfter"`
+	Method        string          `json:"method"`
+	Warning       string          `json:"warning"`
+	Configured    *string         `json:"configured"`
+	ServiceTier   json.RawMessage `json:"serviceTier"`
+	Mode          string          `json:"mode"`
+	Data          json.RawMessage `json:"data"`
+	PreviousTitle string          `json:"previousTitle"`
+	Source        string          `json:"source"`
+	Trigger       string          `json:"trigger"`
+	InjectedRules []string        `json:"injectedRules"`
+	SystemPrompt  string          `json:"systemPrompt"`
+	Task          string          `json:"task"`
+	Tools         []string        `json:"tools"`
+	Agent         string          `json:"agent"`
+	ModelRole     string          `json:"modelRole"`
+	ResolvedModel string          `json:"resolvedModel"`
+	ReadOnly      bool            `json:"readOnly"`
+	Isolated      bool            `json:"isolated"`
+	OutputSchema  json.RawMessage `json:"outputSchema"`
+}
+
+// extraTypes are the entry types whose wireExtra is decoded.
+var extraTypes = map[string]bool{
+	"session": true, "title": true, "compaction": true, "branch_summary": true,
+	"thinking_level_change": true, "usage": true, "model_usage": true, "context_edit": true,
+	"service_tier_change": true, "mode_change": true, "title_change": true,
+	"ttsr_injection": true, "credential_pin": true, "session_init": true,
+}
+
 type wireMessage struct {
 	Role      string          `json:"role"`
 	Content   wireContent     `json:"content"`
 	Timestamp json.RawMessage `json:"timestamp"`
 
-	API          string     `json:"api"`
-	Provider     string     `json:"provider"`
-	Model        string     `json:"model"`
-	Usage        *wireUsage `json:"usage"`
-	StopReason   string     `json:"stopReason"`
-	ErrorMessage string     `json:"errorMessage"`
+	// pi 1.5's additions are read leniently (raw JSON decoded later, or a
+	// looseString): a fork that writes one of these names with another
+	// type must not turn a whole message into raw JSON.
+	// system messages
+	Sections     json.RawMessage `json:"sections"`
+	ToolsAdded   json.RawMessage `json:"toolsAdded"`
+	ToolsRemoved json.RawMessage `json:"toolsRemoved"`
 
-	ToolCallID string          `json:"toolCallId"`
-	ToolName   string          `json:"toolName"`
-	IsError    bool            `json:"isError"`
-	Details    json.RawMessage `json:"details"`
+	API           string          `json:"api"`
+	Provider      string          `json:"provider"`
+	Model         string          `json:"model"`
+	Usage         *wireUsage      `json:"usage"`
+	StopReason    string          `json:"stopReason"`
+	ErrorMessage  string          `json:"errorMessage"`
+	ResponseModel looseString     `json:"responseModel"`
+	ThinkingLevel looseString     `json:"thinkingLevel"`
+	Deferred      json.RawMessage `json:"deferred"`
+
+	ToolCallID  string          `json:"toolCallId"`
+	ToolName    string          `json:"toolName"`
+	IsError     bool            `json:"isError"`
+	Details     json.RawMessage `json:"details"`
+	NestedCalls json.RawMessage `json:"nestedCalls"`
 
 	Command            string   `json:"command"`
 	Code               string   `json:"code"` // omp jsExecution
@@ -103,6 +174,29 @@ type wireUsage struct {
 	Cost       *struct {
 		Total float64 `json:"total"`
 	} `json:"cost"`
+}
+
+type wireTool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+type wireDeferred struct {
+	Provider  string          `json:"provider"`
+	ModelID   string          `json:"modelId"`
+	API       string          `json:"api"`
+	ID        string          `json:"id"`
+	ExpiresAt json.RawMessage `json:"expiresAt"`
+}
+
+type wireNestedCall struct {
+	ID         string          `json:"id"`
+	Name       string          `json:"name"`
+	Arguments  json.RawMessage `json:"arguments"`
+	Status     string          `json:"status"`
+	DurationMs float64         `json:"durationMs"`
+	Error      string          `json:"error"`
 }
 
 type wireBlock struct {
@@ -205,13 +299,132 @@ func (w *wireMessage) message() *Message {
 		code := int(*w.ExitCode)
 		m.ExitCode = &code
 	}
-	if u := w.Usage; u != nil {
-		m.Usage = Usage{Input: int64(u.Input), Output: int64(u.Output), CacheRead: int64(u.CacheRead), CacheWrite: int64(u.CacheWrite)}
-		if u.Cost != nil {
-			m.Usage.Cost = u.Cost.Total
+	if w.Usage != nil {
+		m.Usage = w.Usage.usage()
+	}
+	if w.Role == "system" {
+		m.Sections = sections(w.Sections)
+		var added, removed []wireTool
+		_ = unmarshal(w.ToolsAdded, &added)
+		_ = unmarshal(w.ToolsRemoved, &removed)
+		for _, t := range added {
+			m.ToolsAdded = append(m.ToolsAdded, ToolSpec{Name: t.Name, Description: t.Description, Parameters: t.Parameters})
+		}
+		for _, t := range removed {
+			m.ToolsRemoved = append(m.ToolsRemoved, t.Name)
+		}
+	}
+	m.ResponseModel, m.ThinkingLevel = string(w.ResponseModel), string(w.ThinkingLevel)
+	var d *wireDeferred
+	if len(w.Deferred) > 0 && unmarshal(w.Deferred, &d) == nil && d != nil {
+		m.Deferred = &Deferred{Provider: d.Provider, ModelID: d.ModelID, API: d.API, ID: d.ID, ExpiresAt: parseTime(d.ExpiresAt)}
+	}
+	var n *struct {
+		Calls    []wireNestedCall `json:"calls"`
+		Complete bool             `json:"complete"`
+	}
+	if len(w.NestedCalls) > 0 && unmarshal(w.NestedCalls, &n) == nil && n != nil {
+		m.NestedComplete = n.Complete
+		for _, c := range n.Calls {
+			m.NestedCalls = append(m.NestedCalls, NestedCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments,
+				Status: c.Status, DurationMs: c.DurationMs, Error: c.Error})
 		}
 	}
 	return m
+}
+
+// looseString reads a JSON string; any other value reads as "".
+type looseString string
+
+func (s *looseString) UnmarshalJSON(data []byte) error {
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 || data[0] != '"' {
+		return nil
+	}
+	var v string
+	if err := unmarshal(data, &v); err != nil {
+		return err
+	}
+	*s = looseString(v)
+	return nil
+}
+
+func (u *wireUsage) usage() Usage {
+	out := Usage{Input: int64(u.Input), Output: int64(u.Output), CacheRead: int64(u.CacheRead), CacheWrite: int64(u.CacheWrite)}
+	if u.Cost != nil {
+		out.Cost = u.Cost.Total
+	}
+	return out
+}
+
+// sections reads a system message's sections in the file's order (a Go
+// map would lose it, and the order is the prompt's). A null section is
+// one removed.
+func sections(raw json.RawMessage) []Section {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.Token(); err != nil {
+		return nil
+	}
+	var out []Section
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		name, _ := tok.(string)
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			break
+		}
+		switch v = bytes.TrimSpace(v); {
+		case string(v) == "null":
+			out = append(out, Section{Name: name, Removed: true})
+		default:
+			text := string(v) // not a string: kept as its JSON
+			var s string
+			if json.Unmarshal(v, &s) == nil {
+				text = s
+			}
+			out = append(out, Section{Name: name, Text: text})
+		}
+	}
+	return out
+}
+
+// settings reads a JSON object of scalars as name and value pairs in the
+// file's order; a value that is not a string is kept as its JSON.
+func settings(raw json.RawMessage) []Setting {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.Token(); err != nil {
+		return nil
+	}
+	var out []Setting
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		name, _ := tok.(string)
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			break
+		}
+		value := string(v)
+		var s string
+		if json.Unmarshal(v, &s) == nil {
+			value = s
+		}
+		out = append(out, Setting{Name: name, Value: value})
+	}
+	return out
 }
 
 // optString is a JSON string that may be absent, null, or (in odd files) a
