@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -265,6 +266,60 @@ func TestHeaderOnly(t *testing.T) {
 	slot := `{"type":"title","v":1,"title":"Empty","updatedAt":"2026-01-01T00:00:00Z","pad":"  "}`
 	if s := load(t, lines(slot, hdr)); s.Header == nil || s.Header.Title != "Empty" || len(s.Entries) != 0 {
 		t.Errorf("a title slot and a header: %+v", s)
+	}
+}
+
+func TestSubAgents(t *testing.T) {
+	main := "../testdata/corpus/omp18-task-subagents.jsonl"
+	agents, warnings := LoadSubAgents(main)
+	if len(warnings) != 0 {
+		t.Errorf("warnings %v", warnings)
+	}
+	var keys []string
+	for stack := agents; len(stack) > 0; {
+		a := stack[0]
+		stack = append(a.Agents, stack[1:]...)
+		keys = append(keys, a.Key)
+	}
+	if got := strings.Join(keys, ","); got != "Lexer,Lexer/Tokens,Parser" {
+		t.Errorf("agents %s", got)
+	}
+	if a := FindSubAgent(agents, "Lexer"); a == nil || a.Session.Header.ParentSession == "" {
+		t.Errorf("Lexer %+v", a)
+	}
+	if none, w := LoadSubAgents("../testdata/corpus/pi-v3-earth0-tiny.jsonl"); none != nil || w != nil {
+		t.Errorf("a session without sub-agents: %v %v", none, w)
+	}
+	for path, want := range map[string]bool{
+		"../testdata/corpus/omp18-task-subagents/Lexer.jsonl":        true,
+		"../testdata/corpus/omp18-task-subagents/Lexer/Tokens.jsonl": true,
+		main: false,
+		filepath.Join(t.TempDir(), "x", "y.jsonl"): false,
+	} {
+		if got := IsSubAgentTranscript(path); got != want {
+			t.Errorf("IsSubAgentTranscript(%s) = %v", path, got)
+		}
+	}
+
+	s, _ := Load(main)
+	var call *Block
+	var caller *Entry
+	for _, e := range s.Entries {
+		if e.Role() == "assistant" {
+			for i := range e.Message.Content {
+				if b := &e.Message.Content[i]; b.Name == "task" {
+					call, caller = b, e
+				}
+			}
+		}
+	}
+	run := TaskRun(call.Arguments, s.ToolResult(caller, call.ToolCallID))
+	got := fmt.Sprintf("%s %s %q; %s %s %q", run[0].ID, run[0].Status, run[0].Assignment, run[1].ID, run[1].Status, run[1].Error)
+	if got != `Lexer done "Find every token type in src/lexer.ts."; Parser aborted "Cancelled by the user"` {
+		t.Errorf("task run %s", got)
+	}
+	if p := s.Preview(caller, "").Text; p != "[task: explore: Lexer, Parser]" {
+		t.Errorf("preview %q", p)
 	}
 }
 

@@ -227,6 +227,21 @@ func ToolCallSummary(name string, rawArgs json.RawMessage, home string) string {
 		return fmt.Sprintf("[find: %s in %s]", str("pattern"), path("path"))
 	case "ls":
 		return "[ls: " + path("path") + "]"
+	case "task": // omp: sub-agents
+		if tasks := TaskAgents(rawArgs); len(tasks) > 0 {
+			names := make([]string, len(tasks))
+			for i, t := range tasks {
+				names[i] = t.ID
+				if names[i] == "" {
+					names[i] = oneLine(t.Description, 40)
+				}
+			}
+			head := "[task: "
+			if agent := str("agent"); agent != "" {
+				head += agent + ": "
+			}
+			return head + oneLine(strings.Join(names, ", "), 80) + "]"
+		}
 	}
 	compact := string(rawArgs)
 	if len(rawArgs) > 0 {

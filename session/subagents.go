@@ -1,0 +1,199 @@
+package session
+
+import (
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// omp keeps the transcripts of a session's sub-agents beside it: the
+// session <dir>/<name>.jsonl has its sub-agents at <dir>/<name>/<AgentId>.jsonl,
+// and theirs nest the same way under <dir>/<name>/<AgentId>/ (omp 18.3.4,
+// task/executor.ts and export/html/index.ts). A task tool call names the
+// agents it started; each agent id is its transcript's file name.
+
+// SubAgentDir returns the directory that holds the sub-agent transcripts
+// of the session file at path.
+func SubAgentDir(path string) string { return strings.TrimSuffix(path, ".jsonl") }
+
+// IsSubAgentTranscript reports whether the file at path is a sub-agent
+// transcript: a .jsonl file in the directory <dir>/<name>/ of a session
+// file <dir>/<name>.jsonl that exists.
+func IsSubAgentTranscript(path string) bool {
+	if !strings.HasSuffix(path, ".jsonl") {
+		return false
+	}
+	dir := filepath.Dir(path)
+	if dir == "." || dir == string(filepath.Separator) {
+		return false
+	}
+	info, err := os.Stat(dir + ".jsonl")
+	return err == nil && info.Mode().IsRegular()
+}
+
+// SubAgent is one sub-agent transcript and the sub-agents it started.
+type SubAgent struct {
+	// ID is the agent id, the transcript's file name without ".jsonl".
+	ID string
+	// Key joins the ids from the session's own sub-agent down to this one
+	// with "/": "Lexer", "Lexer/Tokens".
+	Key     string
+	Session *Session
+	Agents  []*SubAgent
+}
+
+// maxSubAgentDepth bounds how deep sub-agent directories are followed.
+const maxSubAgentDepth = 16
+
+// LoadSubAgents loads the sub-agent transcripts kept beside the session
+// file at path, and theirs, in the order of their names. A transcript that
+// cannot be read is left out, with a warning; a session without
+// sub-agents has none and no warning.
+func LoadSubAgents(path string) ([]*SubAgent, []Warning) {
+	var warnings []Warning
+	type job struct {
+		dir, prefix string
+		depth       int
+		into        *[]*SubAgent
+	}
+	var top []*SubAgent
+	stack := []job{{SubAgentDir(path), "", 0, &top}}
+	for len(stack) > 0 {
+		j := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		entries, err := os.ReadDir(j.dir)
+		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrInvalid) {
+				warnings = append(warnings, Warning{File: j.dir, Text: "the sub-agent transcripts cannot be listed: " + err.Error()})
+			}
+			continue
+		}
+		for _, d := range entries {
+			name := d.Name()
+			if !d.Type().IsRegular() || !strings.HasSuffix(name, ".jsonl") || strings.Contains(name, ".bak") {
+				continue
+			}
+			file := filepath.Join(j.dir, name)
+			s, err := Load(file)
+			if err != nil {
+				warnings = append(warnings, Warning{File: file, Text: "this sub-agent transcript is left out: " + err.Error()})
+				continue
+			}
+			id := strings.TrimSuffix(name, ".jsonl")
+			a := &SubAgent{ID: id, Key: id, Session: s}
+			if j.prefix != "" {
+				a.Key = j.prefix + "/" + id
+			}
+			*j.into = append(*j.into, a)
+			if j.depth+1 < maxSubAgentDepth {
+				stack = append(stack, job{SubAgentDir(file), a.Key, j.depth + 1, &a.Agents})
+			}
+		}
+	}
+	return top, warnings
+}
+
+// FindSubAgent returns the sub-agent with the given id among agents, or nil.
+func FindSubAgent(agents []*SubAgent, id string) *SubAgent {
+	if i := slices.IndexFunc(agents, func(a *SubAgent) bool { return a.ID == id }); i >= 0 {
+		return agents[i]
+	}
+	return nil
+}
+
+// TaskAgent is one sub-agent an omp task tool call asked for, with how it
+// ended where the call's result says.
+type TaskAgent struct {
+	ID          string
+	Description string
+	Assignment  string
+	// Status is "done", "failed", "aborted" or "merge failed" from the
+	// result; "" when there is no result for the agent.
+	Status     string
+	Error      string
+	DurationMs float64
+	Tokens     int64
+	Model      string
+	Output     string
+}
+
+// TaskAgents reads the agents a task tool call's arguments ask for: its
+// "tasks", or the one task its own fields describe.
+func TaskAgents(args json.RawMessage) []TaskAgent {
+	type task struct {
+		ID          string `json:"id"`
+		Description string `json:"description"`
+		Assignment  string `json:"assignment"`
+	}
+	var a struct {
+		Tasks []task `json:"tasks"`
+		task
+	}
+	if json.Unmarshal(args, &a) != nil {
+		return nil
+	}
+	var out []TaskAgent
+	for _, t := range a.Tasks {
+		out = append(out, TaskAgent{ID: t.ID, Description: t.Description, Assignment: t.Assignment})
+	}
+	if len(out) == 0 && (a.ID != "" || a.Description != "" || a.Assignment != "") {
+		out = append(out, TaskAgent{ID: a.ID, Description: a.Description, Assignment: a.Assignment})
+	}
+	return out
+}
+
+// TaskRun merges a task call's agents with its result's details: the
+// agents as the result lists them (their ids are the transcripts' names),
+// with the call's descriptions and assignments, then any the call asked
+// for that the result does not list.
+func TaskRun(args json.RawMessage, result *Entry) []TaskAgent {
+	asked := TaskAgents(args)
+	var details struct {
+		Results []struct {
+			ID          string  `json:"id"`
+			Description string  `json:"description"`
+			ExitCode    *int    `json:"exitCode"`
+			Aborted     bool    `json:"aborted"`
+			AbortReason string  `json:"abortReason"`
+			Error       string  `json:"error"`
+			DurationMs  float64 `json:"durationMs"`
+			Tokens      float64 `json:"tokens"`
+			Model       string  `json:"resolvedModel"`
+			Output      string  `json:"output"`
+		} `json:"results"`
+	}
+	if result != nil && result.Message != nil {
+		_ = json.Unmarshal(result.Message.Details, &details)
+	}
+	var out []TaskAgent
+	for _, r := range details.Results {
+		a := TaskAgent{ID: r.ID, Description: r.Description, Error: r.Error, DurationMs: r.DurationMs,
+			Tokens: int64(r.Tokens), Model: r.Model, Output: r.Output}
+		switch {
+		case r.Aborted:
+			a.Status = "aborted"
+			if a.Error == "" {
+				a.Error = r.AbortReason
+			}
+		case r.ExitCode != nil && *r.ExitCode == 0 && r.Error != "":
+			a.Status = "merge failed"
+		case r.ExitCode != nil && *r.ExitCode == 0:
+			a.Status = "done"
+		default:
+			a.Status = "failed"
+		}
+		if i := slices.IndexFunc(asked, func(t TaskAgent) bool { return t.ID == r.ID }); i >= 0 {
+			if a.Description == "" {
+				a.Description = asked[i].Description
+			}
+			a.Assignment = asked[i].Assignment
+			asked = slices.Delete(asked, i, i+1)
+		}
+		out = append(out, a)
+	}
+	return append(out, asked...)
+}
