@@ -15,3 +15,5 @@ require (
 )
 
 require github.com/dlclark/regexp2/v2 v2.12.0
+
+require github.com/pelletier/go-toml/v2 v2.4.3

@@ -36,6 +36,9 @@ type Session struct {
 	Name string
 	// Warnings lists what was wrong with the file and what was done about it.
 	Warnings []Warning
+	// Redaction is set when the session's text was masked before it was
+	// shown (package redact), and says what was masked; nil otherwise.
+	Redaction *Redaction
 
 	byID        map[string]*Entry
 	toolResults map[string][]*Entry
@@ -342,6 +345,21 @@ type SessionInit struct {
 }
 
 // Usage counts tokens and their cost in dollars.
+// Redaction says what was masked in a session's text.
+type Redaction struct {
+	// Values counts the distinct values masked, by the id of the rule
+	// that found them: "aws-access-token": 2.
+	Values map[string]int
+	// Places counts the places where they were masked.
+	Places int
+	// Home says the home directory is shown as ~ and the user's name as
+	// "user".
+	Home bool
+	// Images counts the images dropped.
+	Images int
+}
+
+// Usage counts an assistant message's tokens and their cost in dollars.
 type Usage struct {
 	Input      int64
 	Output     int64

@@ -1,0 +1,140 @@
+package redact
+
+import (
+	"regexp"
+	"strings"
+)
+
+// This package's own rules, for what gitleaks' rule set leaves to context
+// a repository scanner has (file names) or to the value's shape alone:
+// values that an assignment names as secret, Authorization headers, URLs
+// with a password, private key blocks cut short, and .env files.
+
+// ownRules returns this package's rules.
+func ownRules() ([]*rule, error) {
+	return []*rule{
+		{id: "private-key", keywords: []string{"-----begin"}, find: findPrivateKeys, rank: rankSpecific},
+		{id: "authorization-header", keywords: []string{"authorization", "bearer"}, find: findAuthorization, rank: rankShaped},
+		{id: "url-password", keywords: []string{"://"}, find: findURLPasswords, rank: rankShaped},
+		{id: "secret-assignment", keywords: secretWordKeywords, find: findAssignments, rank: rankNamed},
+		{id: "dotenv-secret", find: findDotenv, rank: rankNamed},
+	}, nil
+}
+
+var privateKeyHead = regexp.MustCompile(`^-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----`)
+
+// findPrivateKeys finds private key blocks, PEM and OpenSSH, whole: from
+// the BEGIN line to the END line, or, for a block cut short (a truncated
+// tool output, a partial paste), to the end of its base64 body. Newlines
+// may be real or written as \n (a key inside JSON shown as text).
+func findPrivateKeys(text string, hits []int) [][2]int {
+	var out [][2]int
+	next := 0
+	for _, p := range hits {
+		if p < next {
+			continue
+		}
+		head := privateKeyHead.FindStringIndex(text[p:])
+		if head == nil {
+			continue
+		}
+		i := p + head[1]
+		for i < len(text) {
+			switch c := text[i]; {
+			case isBase64Byte(c) || c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ',' || c == ':' || c == '.':
+				i++
+			case c == '\\' && i+1 < len(text) && (text[i+1] == 'n' || text[i+1] == 'r'):
+				i += 2
+			case c == '-' && strings.HasPrefix(text[i:], "-----END"):
+				end := strings.Index(text[i+8:], "-----")
+				if end >= 0 && end < 120 {
+					i += 8 + end + 5
+				}
+				goto done
+			case c == '-':
+				i++ // DEK-Info and Proc-Type headers
+			default:
+				goto done
+			}
+		}
+	done:
+		end := i
+		for end > p && strings.ContainsRune(" \t\r\n", rune(text[end-1])) {
+			end--
+		}
+		out = append(out, [2]int{p, end})
+		next = end
+	}
+	return out
+}
+
+func isBase64Byte(c byte) bool {
+	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/' || c == '='
+}
+
+var (
+	authorizationValue = regexp.MustCompile(`^(?i)(?:proxy-)?authorization["']?[ \t]*[:=][ \t]*\\?["']?[ \t]*(?:(?:bearer|basic|token|digest|apikey|api-key|negotiate|ntlm|sso-key|key)[ \t]+)?([^\s"'\x60,;\\]+)`)
+	bearerValue        = regexp.MustCompile(`^(?i)bearer[ \t]+([A-Za-z0-9\-._~+/]{16,}=*)`)
+)
+
+// findAuthorization finds the credentials of Authorization headers
+// (`Authorization: Bearer …`, `authorization="token …"`) and of bare
+// `Bearer …` tokens.
+func findAuthorization(text string, hits []int) [][2]int {
+	var out [][2]int
+	for _, p := range hits {
+		if p > 0 && isWordByte(text[p-1]) && !isSeparator(text[p-1]) {
+			continue
+		}
+		re := authorizationValue
+		if lower(text[p]) == 'b' {
+			re = bearerValue
+		}
+		m := re.FindStringSubmatchIndex(text[p:min(len(text), p+1024)])
+		if m == nil || m[2] < 0 {
+			continue
+		}
+		v := text[p+m[2] : p+m[3]]
+		if placeholder(v) || !looksRandom(v) {
+			continue
+		}
+		out = append(out, [2]int{p + m[2], p + m[3]})
+	}
+	return out
+}
+
+// findURLPasswords finds the password of URLs that carry one:
+// postgres://user:PASSWORD@host, https://x-token:PASSWORD@github.com.
+func findURLPasswords(text string, hits []int) [][2]int {
+	var out [][2]int
+	for _, p := range hits {
+		// a scheme before ://
+		s := p
+		for s > 0 && (isWordByte(text[s-1]) || text[s-1] == '+' || text[s-1] == '.' || text[s-1] == '-') {
+			s--
+		}
+		if s == p {
+			continue
+		}
+		rest := text[p+3 : min(len(text), p+3+512)]
+		stop := strings.IndexAny(rest, "/?#\"'`<>\\ \t\r\n")
+		if stop >= 0 {
+			rest = rest[:stop]
+		}
+		at := strings.LastIndexByte(rest, '@')
+		if at < 0 {
+			continue
+		}
+		colon := strings.IndexByte(rest[:at], ':')
+		if colon < 0 {
+			continue
+		}
+		pw := rest[colon+1 : at]
+		if pw == "" || placeholder(pw) {
+			continue
+		}
+		start := p + 3 + colon + 1
+		out = append(out, [2]int{start, start + len(pw)})
+	}
+	return out
+}

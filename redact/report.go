@@ -1,0 +1,150 @@
+package redact
+
+import (
+	"bufio"
+	"cmp"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// Report says what was masked in one session.
+type Report struct {
+	// File is the session's file name.
+	File string
+	// Findings lists every place a value was masked, in file order.
+	Findings []Finding
+	// Rules counts the values and places by rule, most values first.
+	Rules []RuleCount
+	// Home and Users count the places where the home directory and a
+	// user name were replaced; Images the images dropped.
+	Home, Users, Images int
+}
+
+// Finding is one place where a value was masked.
+type Finding struct {
+	// Rule is the id of the rule that found the value: a gitleaks rule
+	// id, one of this package's (secret-assignment…), or "literal".
+	Rule string
+	// Placeholder is what replaced it: [REDACTED:aws-access-token#2].
+	Placeholder string
+	// EntryID is the entry it was in; "" for the session header.
+	EntryID string
+	// Line is the line of the file the entry was read from.
+	Line int
+	// Preview shows the value masked: its kind's prefix and its last
+	// four characters (sk-ant-…Q4xA), or only its length when short.
+	Preview string
+}
+
+// RuleCount is how much one rule found.
+type RuleCount struct {
+	Rule string
+	// Values counts the distinct values, Places where they were masked.
+	Values, Places int
+}
+
+func (r *Report) count(t *table) {
+	byRule := map[string]*RuleCount{}
+	for id, n := range t.counts {
+		byRule[id] = &RuleCount{Rule: id, Values: n}
+	}
+	for _, f := range r.Findings {
+		if c := byRule[f.Rule]; c != nil {
+			c.Places++
+		}
+	}
+	for _, c := range byRule {
+		r.Rules = append(r.Rules, *c)
+	}
+	slices.SortFunc(r.Rules, func(a, b RuleCount) int {
+		return cmp.Or(cmp.Compare(b.Values, a.Values), cmp.Compare(a.Rule, b.Rule))
+	})
+}
+
+// Values counts the distinct values masked.
+func (r *Report) Values() int {
+	n := 0
+	for _, c := range r.Rules {
+		n += c.Values
+	}
+	return n
+}
+
+// WriteText writes the report for people: a line per place (unless
+// countsOnly), then the counts by rule.
+func (r *Report) WriteText(w io.Writer, countsOnly bool) error {
+	bw := bufio.NewWriter(w)
+	if !countsOnly {
+		for _, f := range r.Findings {
+			where := fmt.Sprintf("%s:%d", r.File, f.Line)
+			entry := f.EntryID
+			if entry == "" {
+				entry = "header"
+			}
+			fmt.Fprintf(bw, "%s\tentry %s\t%s\t%s\n", where, entry, f.Placeholder, f.Preview)
+		}
+	}
+	fmt.Fprintf(bw, "%s: %s\n", r.File, r.Summary())
+	for _, c := range r.Rules {
+		fmt.Fprintf(bw, "  %-40s %3d %s in %d %s\n", c.Rule, c.Values, plural(c.Values, "value", "values"), c.Places, plural(c.Places, "place", "places"))
+	}
+	if r.Home > 0 {
+		fmt.Fprintf(bw, "  %-40s %3d %s\n", "home directory shown as ~", r.Home, plural(r.Home, "place", "places"))
+	}
+	if r.Users > 0 {
+		fmt.Fprintf(bw, "  %-40s %3d %s\n", "user name shown as user", r.Users, plural(r.Users, "place", "places"))
+	}
+	if r.Images > 0 {
+		fmt.Fprintf(bw, "  %-40s %3d\n", "images dropped", r.Images)
+	}
+	return bw.Flush()
+}
+
+// Summary says in one line what was masked: "3 values masked in 5
+// places" or "nothing masked".
+func (r *Report) Summary() string {
+	n := r.Values()
+	if n == 0 {
+		return "no secrets found"
+	}
+	return fmt.Sprintf("%d %s masked in %d %s", n, plural(n, "value", "values"), len(r.Findings), plural(len(r.Findings), "place", "places"))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// Preview shows a secret without giving it away: the prefix that says
+// its kind (sk-ant-, ghp_, AKIA, xoxb-) and its last four characters, for
+// a value long enough that these are a small part of it; only its length
+// otherwise.
+func Preview(value string) string {
+	n := utf8.RuneCountInString(value)
+	if n < 20 || strings.ContainsAny(value, "\n") {
+		return fmt.Sprintf("(%d characters)", n)
+	}
+	prefix := ""
+	head := value[:min(len(value), 12)]
+	if i := strings.LastIndexAny(head, "-_"); i >= 2 {
+		prefix = head[:i+1]
+	} else if isUpperWord(value[:4]) {
+		prefix = value[:4] // AKIA…, ASIA…
+	}
+	tail := []rune(value)
+	return prefix + "…" + string(tail[len(tail)-4:])
+}
+
+func isUpperWord(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'A' || s[i] > 'Z' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,277 @@
+package redact
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// table numbers the values found in a session.
+type table struct {
+	best   map[string]*rule  // value → the most specific rule that found it
+	place  map[string]string // value → its placeholder
+	counts map[string]int    // rule → values numbered so far
+	order  []string          // values in the order they were numbered
+}
+
+func newTable() *table {
+	return &table{best: map[string]*rule{}, place: map[string]string{}, counts: map[string]int{}}
+}
+
+// merge sorts spans and joins those that overlap: a value that two rules
+// find in part is masked whole, under the most specific rule. It notes
+// which rule is best for each value. A fixed replacement (home, user
+// name) that overlaps a value gives way to it.
+func (t *table) merge(text string, spans []finding) []finding {
+	slices.SortFunc(spans, func(a, b finding) int {
+		return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(b.end, a.end))
+	})
+	var values, fixed []finding
+	for _, sp := range spans {
+		if sp.rule.fixed != "" {
+			fixed = append(fixed, sp)
+			continue
+		}
+		if n := len(values); n > 0 && sp.start < values[n-1].end {
+			last := &values[n-1]
+			last.end = max(last.end, sp.end)
+			if sp.rule.rank < last.rule.rank {
+				last.rule = sp.rule
+			}
+			continue
+		}
+		values = append(values, sp)
+	}
+	for _, v := range values {
+		value := text[v.start:v.end]
+		if b := t.best[value]; b == nil || v.rule.rank < b.rank {
+			t.best[value] = v.rule
+		}
+	}
+	out := values
+	for _, f := range fixed {
+		if !overlapsAny(values, f) {
+			out = append(out, f)
+		}
+	}
+	slices.SortFunc(out, func(a, b finding) int { return cmp.Compare(a.start, b.start) })
+	return out
+}
+
+func overlapsAny(spans []finding, f finding) bool {
+	for _, s := range spans {
+		if f.start < s.end && s.start < f.end {
+			return true
+		}
+	}
+	return false
+}
+
+// add numbers value if it is new.
+func (t *table) add(value string) {
+	if _, ok := t.place[value]; ok {
+		return
+	}
+	r := t.best[value]
+	t.counts[r.id]++
+	t.place[value] = fmt.Sprintf("[REDACTED:%s#%d]", r.id, t.counts[r.id])
+	t.order = append(t.order, value)
+}
+
+// finder returns a search for every value numbered, or nil when there is
+// none.
+func (t *table) finder() *finder {
+	if len(t.order) == 0 {
+		return nil
+	}
+	f := &finder{values: t.order}
+	if len(t.order) > maxIndexSearch {
+		f.all = newAutomaton(t.order)
+	}
+	return f
+}
+
+// maxIndexSearch is how many values are looked for one by one, with
+// strings.Index (which runs at gigabytes a second); more are looked for
+// in one pass of an automaton, whose table is costly to build.
+const maxIndexSearch = 16
+
+// finder finds the values of a table in a text.
+type finder struct {
+	values []string
+	all    *automaton
+}
+
+// scan calls found for every occurrence of a value in text, in no
+// particular order.
+func (f *finder) scan(text string, found func(start, end int)) {
+	if f.all != nil {
+		f.all.scan(text, func(w, end int) {
+			if v := f.values[w]; text[end-len(v):end] == v { // the automaton ignores case
+				found(end-len(v), end)
+			}
+		})
+		return
+	}
+	for _, v := range f.values {
+		for at := 0; ; {
+			i := strings.Index(text[at:], v)
+			if i < 0 {
+				break
+			}
+			found(at+i, at+i+len(v))
+			at += i + 1
+		}
+	}
+}
+
+// shortValue is the length under which a value is masked elsewhere only
+// where it stands as a word: "abc123" inside a longer word is not it.
+const shortValue = 8
+
+// slotResult is what rewriting a slot did.
+type slotResult struct {
+	findings            []Finding
+	home, users, images int
+}
+
+// rewriteSlot masks one slot: the spans found in it, and every other
+// occurrence of a value the table holds.
+func rewriteSlot(sl *slot, found []piece, t *table, search *finder) slotResult {
+	var res slotResult
+	if !sl.isJSON {
+		var own []finding
+		if len(found) > 0 {
+			own = found[0].spans
+		}
+		if out, ok := rewriteText(sl.v.String(), own, t, search, &res); ok {
+			sl.v.SetString(out)
+		}
+		return res
+	}
+	raw := sl.v.Bytes()
+	var buf []byte
+	done, token, k := 0, 0, 0
+	eachJSONString(raw, func(js jsonString, text string) {
+		defer func() { token++ }()
+		var own []finding
+		if k < len(found) && found[k].token == token {
+			own = found[k].spans
+			k++
+		}
+		if opaqueKeys[js.key] || (isImageData(text) && own == nil) {
+			return
+		}
+		out, ok := rewriteText(text, own, t, search, &res)
+		if !ok {
+			return
+		}
+		if buf == nil {
+			buf = make([]byte, 0, len(raw)+64)
+		}
+		buf = append(buf, raw[done:js.start]...)
+		buf = appendQuoted(buf, out)
+		done = js.end
+	})
+	if buf != nil {
+		buf = append(buf, raw[done:]...)
+		sl.v.SetBytes(buf)
+	}
+	return res
+}
+
+// rewriteText replaces in text the spans own and every occurrence of a
+// value of t. It reports false when nothing changed.
+func rewriteText(text string, own []finding, t *table, search *finder, res *slotResult) (string, bool) {
+	type edit struct {
+		start, end int
+		with       string
+		value      bool
+	}
+	var edits []edit
+	for _, sp := range own {
+		if sp.rule.fixed != "" {
+			edits = append(edits, edit{sp.start, sp.end, sp.rule.fixed, false})
+			switch sp.rule.kind {
+			case kindHome:
+				res.home++
+			case kindUser:
+				res.users++
+			case kindImage:
+				res.images++
+			}
+			continue
+		}
+		edits = append(edits, edit{sp.start, sp.end, t.place[text[sp.start:sp.end]], true})
+	}
+	if search != nil {
+		search.scan(text, func(start, end int) {
+			value := text[start:end]
+			if len(value) < shortValue && (start > 0 && isAlnum(text[start-1]) || end < len(text) && isAlnum(text[end])) {
+				return
+			}
+			edits = append(edits, edit{start, end, t.place[value], true})
+		})
+	}
+	if len(edits) == 0 {
+		return text, false
+	}
+	// Values first, longest first where they start together; then the
+	// fixed replacements that touch no value.
+	slices.SortFunc(edits, func(a, b edit) int {
+		return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(b.end, a.end))
+	})
+	var kept []edit
+	for _, e := range edits {
+		if !e.value {
+			continue
+		}
+		if n := len(kept); n > 0 && e.start < kept[n-1].end {
+			kept[n-1].end = max(kept[n-1].end, e.end)
+			continue
+		}
+		kept = append(kept, e)
+	}
+	for _, e := range edits {
+		if e.value {
+			continue
+		}
+		clash := false
+		for _, k := range kept {
+			if e.start < k.end && k.start < e.end {
+				clash = true
+				break
+			}
+		}
+		if !clash {
+			kept = append(kept, e)
+		}
+	}
+	slices.SortFunc(kept, func(a, b edit) int { return cmp.Compare(a.start, b.start) })
+	var b strings.Builder
+	b.Grow(len(text))
+	done := 0
+	for _, e := range kept {
+		b.WriteString(text[done:e.start])
+		b.WriteString(e.with)
+		done = e.end
+		if e.value {
+			value := text[e.start:e.end]
+			res.findings = append(res.findings, Finding{Rule: ruleOf(e.with), Placeholder: e.with, Preview: Preview(value)})
+		}
+	}
+	b.WriteString(text[done:])
+	return b.String(), true
+}
+
+func isAlnum(c byte) bool { return isWordByte(c) && c != '_' }
+
+// ruleOf reads the rule id back from a placeholder.
+func ruleOf(placeholder string) string {
+	id := strings.TrimPrefix(placeholder, "[REDACTED:")
+	if i := strings.LastIndexByte(id, '#'); i >= 0 {
+		id = id[:i]
+	}
+	return id
+}

@@ -1,0 +1,178 @@
+package redact
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"net/http"
+	"reflect"
+	"strings"
+
+	"github.com/piexport/piexport/session"
+)
+
+// The strings of a session are found by walking its structs, not by
+// listing fields: every exported string, every string of every JSON value
+// the session keeps whole (entries and blocks of unknown types, tool
+// arguments and details) is searched, so a field the session package adds
+// later is masked without a change here. Only ids are left alone: they
+// tie entries together, and they are not text anyone wrote.
+
+// A slot is one string of the session, or one JSON value it keeps.
+type slot struct {
+	v      reflect.Value // a settable string, or a json.RawMessage
+	isJSON bool
+	entry  *session.Entry // nil for the header and the session's own fields
+	line   int
+	// derived marks a copy of another field's text (an entry's resolved
+	// label, the session's name): masked like the rest, not reported
+	// twice.
+	derived bool
+}
+
+var (
+	entryType = reflect.TypeFor[session.Entry]()
+	blockType = reflect.TypeFor[session.Block]()
+	rawType   = reflect.TypeFor[json.RawMessage]()
+)
+
+// identifiers are the fields that hold ids.
+var identifiers = map[string]bool{
+	"ID": true, "FileID": true, "ParentID": true, "TargetID": true,
+	"FirstKeptEntryID": true, "FromID": true, "ToolCallID": true,
+}
+
+// derivedFields copy what another field holds.
+var derivedFields = map[string]bool{"Entry.Label": true, "Session.Name": true}
+
+// ImageRemoved replaces an image dropped by Options.NoImages.
+const ImageRemoved = "[image removed]"
+
+// walker collects a session's slots.
+type walker struct {
+	slots    []slot
+	entry    *session.Entry
+	line     int
+	derived  bool
+	noImages bool
+	images   int // images dropped
+}
+
+// collect returns the slots of s in file order: the session's own fields
+// and header first, then each entry's.
+func collect(s *session.Session, noImages bool) ([]slot, int) {
+	w := &walker{noImages: noImages}
+	v := reflect.ValueOf(s).Elem()
+	t := v.Type()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() || f.Name == "Entries" {
+			continue
+		}
+		w.line = 0
+		if f.Name == "Header" && s.Header != nil {
+			w.line = s.Header.Line
+		}
+		w.derived = derivedFields["Session."+f.Name]
+		w.walk(v.Field(i))
+	}
+	w.derived = false
+	for _, e := range s.Entries {
+		w.entry, w.line = e, e.Line
+		w.walk(reflect.ValueOf(e).Elem())
+	}
+	return w.slots, w.images
+}
+
+func (w *walker) walk(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.String:
+		if v.Len() > 0 {
+			w.slots = append(w.slots, slot{v: v, entry: w.entry, line: w.line, derived: w.derived})
+		}
+	case reflect.Slice:
+		if v.Type() == rawType {
+			if v.Len() > 0 {
+				w.slots = append(w.slots, slot{v: v, isJSON: true, entry: w.entry, line: w.line, derived: w.derived})
+			}
+			return
+		}
+		if v.Type().Elem().Kind() == reflect.Pointer && v.Type().Elem().Elem() == entryType {
+			return // links between entries (Roots, Children): each is walked once, from Entries
+		}
+		for i := range v.Len() {
+			w.walk(v.Index(i))
+		}
+	case reflect.Pointer:
+		if !v.IsNil() && v.Type().Elem() != entryType {
+			w.walk(v.Elem())
+		}
+	case reflect.Struct:
+		t := v.Type()
+		if t == blockType && v.FieldByName("Type").String() == "image" {
+			w.image(v)
+			return
+		}
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if !f.IsExported() || identifiers[f.Name] {
+				continue
+			}
+			was := w.derived
+			w.derived = was || derivedFields[t.Name()+"."+f.Name]
+			w.walk(v.Field(i))
+			w.derived = was
+		}
+	case reflect.Map:
+		// No map of the session holds text today; one that does would be
+		// missed, which TestEveryStringIsWalked would notice.
+	}
+}
+
+// image handles an image block: its data is not text to search; with
+// noImages the block becomes a line of text saying it was removed.
+func (w *walker) image(v reflect.Value) {
+	if w.noImages {
+		w.images++
+		v.Set(reflect.ValueOf(session.Block{Type: "text", Text: ImageRemoved}))
+		return
+	}
+	t := v.Type()
+	for i := range t.NumField() {
+		if f := t.Field(i); f.IsExported() && f.Name != "Data" && !identifiers[f.Name] {
+			w.walk(v.Field(i))
+		}
+	}
+}
+
+// isImageData says whether s is an image: a data: URL or base64 whose
+// first bytes are those of an image file. Such strings are not searched
+// (base64 holds look-alikes by chance) and are dropped under NoImages.
+func isImageData(s string) bool {
+	if strings.HasPrefix(s, "data:image/") {
+		return true
+	}
+	if len(s) < 64 {
+		return false
+	}
+	for i := range 64 {
+		if !isBase64Byte(s[i]) {
+			return false // most text stops here, at its first space
+		}
+	}
+	head := make([]byte, 48)
+	n, err := base64.StdEncoding.Decode(head, []byte(s[:64]))
+	if err != nil {
+		return false
+	}
+	return strings.HasPrefix(http.DetectContentType(head[:n]), "image/")
+}
+
+// opaqueKeys name JSON values that are opaque blobs from a provider, not
+// text anyone wrote: a thinking block's signature, encrypted reasoning.
+// They are not secrets, and their base64 would only give look-alikes, so
+// they are not searched. (Pages show them only inside the raw JSON of an
+// entry of unknown kind.)
+var opaqueKeys = map[string]bool{
+	"thinkingSignature": true, "textSignature": true, "signature": true,
+	"encrypted_content": true, "encryptedContent": true, "redactedThinking": true,
+}
