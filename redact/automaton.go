@@ -8,10 +8,15 @@ package redact
 type automaton struct {
 	class  [256]uint8 // byte → class; 0 for bytes in no word
 	nclass int
-	next   []int32   // state*nclass + class → next state
-	out    [][]int32 // state → the words that end there
-	words  []string
+	// next maps state*nclass + class to the next state, also times
+	// nclass (so the scan needs no multiplication), with the sign bit set
+	// where words end there.
+	next  []int32
+	out   [][]int32 // state → the words that end there
+	words []string
 }
+
+const ends = -1 << 31 // the sign bit of next
 
 // newAutomaton builds the automaton of words, which are matched ignoring
 // ASCII case.
@@ -86,6 +91,14 @@ func newAutomaton(words []string) *automaton {
 			queue = append(queue, t)
 		}
 	}
+	// What the scan reads: states times nclass, flagged where words end.
+	for i, t := range a.next {
+		v := t * int32(n)
+		if len(a.out[t]) > 0 {
+			v |= ends
+		}
+		a.next[i] = v
+	}
 	return a
 }
 
@@ -96,12 +109,13 @@ func (a *automaton) scan(text string, found func(word, end int)) {
 		return
 	}
 	n := int32(a.nclass)
-	next, class, out := a.next, &a.class, a.out
+	next, class := a.next, &a.class
 	s := int32(0)
 	for i := 0; i < len(text); i++ {
-		s = next[s*n+int32(class[text[i]])]
-		if out[s] != nil {
-			for _, w := range out[s] {
+		s = next[s+int32(class[text[i]])]
+		if s < 0 {
+			s &^= ends
+			for _, w := range a.out[s/n] {
 				found(int(w), i+1)
 			}
 		}

@@ -86,7 +86,11 @@ func (t *table) finder() *finder {
 		return nil
 	}
 	f := &finder{values: t.order}
-	if len(t.order) > maxIndexSearch {
+	size := 0
+	for _, v := range t.order {
+		size += len(v)
+	}
+	if len(t.order) > maxIndexSearch && size <= maxAutomatonBytes {
 		f.all = newAutomaton(t.order)
 	}
 	return f
@@ -94,8 +98,12 @@ func (t *table) finder() *finder {
 
 // maxIndexSearch is how many values are looked for one by one, with
 // strings.Index (which runs at gigabytes a second); more are looked for
-// in one pass of an automaton, whose table is costly to build.
-const maxIndexSearch = 16
+// in one pass of an automaton, whose table is costly to build: up to
+// maxAutomatonBytes of values, a table of some 20 MB at most.
+const (
+	maxIndexSearch    = 16
+	maxAutomatonBytes = 64 << 10
+)
 
 // finder finds the values of a table in a text.
 type finder struct {
