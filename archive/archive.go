@@ -53,6 +53,16 @@ type Options struct {
 	Workers int
 	// Force renders every session, changed or not.
 	Force bool
+	// Prepare, when set, is applied to every session after it is read and
+	// before anything is made from it: package redact masks secrets with
+	// it. PrepareKey names what it does, so that pages made otherwise are
+	// made again.
+	Prepare    func(*session.Session)
+	PrepareKey string
+	// HidePath, when set, rewrites the source paths the archive shows or
+	// names its pages after: pi names session folders after the working
+	// directory, which holds the user's name.
+	HidePath func(string) string
 }
 
 // Result says what a build did.
@@ -132,10 +142,10 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 		}
 		oe := old.Sessions[key]
 		e := &entry{Path: p}
-		if oe != nil {
+		if oe != nil && opt.hide(oe.Stem) == oe.Stem {
 			e.Stem = oe.Stem
 		} else {
-			e.Stem = names.name(abs)
+			e.Stem = names.name(opt.hide(abs))
 		}
 		next.Sessions[key] = e
 		order = append(order, key)
@@ -238,7 +248,8 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 	var items []site.IndexItem
 	for _, key := range order {
 		e := next.Sessions[key]
-		it := site.IndexItem{Path: e.Path, Cwd: e.Cwd, SessionID: e.SessionID, Summary: e.Summary}
+		e.Error = opt.hide(e.Error) // it is in the index and the manifest
+		it := site.IndexItem{Path: opt.hide(e.Path), Cwd: e.Cwd, SessionID: e.SessionID, Summary: e.Summary}
 		if e.Error != "" {
 			it.Err = errors.New(e.Error)
 		} else {
@@ -309,6 +320,9 @@ func renderOne(dir, path string, old, e *entry, opt Options, f format, sameOptio
 		e.Error = err.Error()
 		return false, nil
 	}
+	if opt.Prepare != nil {
+		opt.Prepare(s)
+	}
 	e.Error = ""
 	e.Summary = s.Summarize()
 	if s.Header != nil {
@@ -326,6 +340,14 @@ func renderOne(dir, path string, old, e *entry, opt Options, f format, sameOptio
 		return false, err
 	}
 	return true, nil
+}
+
+// hide applies HidePath, if set.
+func (opt Options) hide(path string) string {
+	if opt.HidePath == nil {
+		return path
+	}
+	return opt.HidePath(path)
 }
 
 // sourceKey identifies a source in the manifest by its absolute path,
@@ -349,7 +371,7 @@ func pageExists(dir string, e *entry, f format) bool {
 // program. When it changes, every page is rendered again.
 func fingerprintOf(opt Options, format string) (string, error) {
 	h := sha256.New()
-	fmt.Fprintf(h, "format=%s\ntheme=%s\nhome=%s\ngenerator=%s\n", format, opt.Theme, opt.Home, opt.Generator)
+	fmt.Fprintf(h, "format=%s\ntheme=%s\nhome=%s\ngenerator=%s\nprepare=%s\n", format, opt.Theme, opt.Home, opt.Generator, opt.PrepareKey)
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		fmt.Fprintf(h, "module=%s@%s\n", bi.Main.Path, bi.Main.Version)
 		for _, s := range bi.Settings {

@@ -70,6 +70,15 @@ type Options struct {
 	MaxLoadedBytes int64
 	// Workers bounds how many files load at once. Zero means one per core.
 	Workers int
+	// Prepare, when set, is applied to every session right after it is
+	// read, before it is summarised, indexed or handed out: the server
+	// masks secrets with it (package redact), so that nothing it lists,
+	// searches or shows holds them. What is kept across runs (a cache)
+	// must be keyed by PrepareKey too.
+	Prepare func(*session.Session)
+	// PrepareKey names what Prepare does: two catalogs with the same key
+	// prepare sessions the same way.
+	PrepareKey string
 }
 
 // Catalog is a set of session files, their summaries, a few whole sessions
@@ -323,6 +332,9 @@ func (c *Catalog) loadFile(id string, f file) (*session.Session, Info) {
 	if err != nil {
 		info.Err = err
 		return nil, info
+	}
+	if c.opt.Prepare != nil {
+		c.opt.Prepare(s)
 	}
 	info.Summary = s.Summarize()
 	info.Warnings = len(s.Warnings)

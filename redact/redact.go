@@ -16,6 +16,9 @@
 package redact
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"runtime"
 	"slices"
 	"sync"
@@ -246,3 +249,40 @@ func scanSlot(d *detector, sl *slot, noImages bool) []piece {
 	})
 	return out
 }
+
+// Text masks one string that is not part of a session, such as the path
+// of a session file (pi names session folders after the working
+// directory, which holds the user's name). Values are numbered within s
+// alone.
+func (r *Redactor) Text(s string) string {
+	d := r.detectorFor("", "")
+	t := newTable()
+	spans := t.merge(s, d.find(s))
+	for _, sp := range spans {
+		if sp.rule.fixed == "" {
+			t.add(s[sp.start:sp.end])
+		}
+	}
+	var res slotResult
+	out, _ := rewriteText(s, spans, t, nil, &res)
+	return out
+}
+
+// Key names what the Redactor does, for the keys of caches and archives
+// of what it masked: two Redactors with the same key mask sessions the
+// same way. The user's words and names are in it only hashed.
+func (r *Redactor) Key() string {
+	h := sha256.New()
+	fmt.Fprintf(h, "secrets=%v gitleaks=%s images=%v home=%q\n", r.opt.Secrets, gitleaksVersion, !r.opt.NoImages, r.opt.Home)
+	for _, l := range r.opt.Literals {
+		fmt.Fprintf(h, "literal=%q\n", l)
+	}
+	for _, u := range r.opt.Users {
+		fmt.Fprintf(h, "user=%q\n", u)
+	}
+	return "redact-" + version + "-" + hex.EncodeToString(h.Sum(nil)[:12])
+}
+
+// version changes whenever what this package masks changes, so that what
+// was masked with an older one is masked again.
+const version = "1"

@@ -16,10 +16,12 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/piexport/piexport"
 	"github.com/piexport/piexport/catalog"
+	"github.com/piexport/piexport/session"
 )
 
 // Options configure Run.
@@ -37,6 +39,13 @@ type Options struct {
 	Ready func(url string)
 	// Log receives warnings and notices; nil discards them.
 	Log io.Writer
+	// Prepare, when set, is applied to every session as it is loaded,
+	// before the server lists, searches or shows it (catalog.Options);
+	// PrepareKey names what it does.
+	Prepare    func(*session.Session)
+	PrepareKey string
+	// Redacting says Prepare masks secrets: the index says so.
+	Redacting bool
 }
 
 // Timeouts of the http.Server: a client gets this long to send its request
@@ -78,7 +87,7 @@ func Run(ctx context.Context, opt Options) error {
 		fmt.Fprintf(logw, "warning: listening on %s, which is not a loopback address: anyone who can reach it can read these sessions\n", addr)
 	}
 
-	cat, notice, err := openCatalog(ctx, opt.Paths)
+	cat, notice, err := openCatalog(ctx, opt.Paths, catalog.Options{Prepare: opt.Prepare, PrepareKey: opt.PrepareKey})
 	if ctx.Err() != nil {
 		// Stopped while cataloguing: not a failure.
 		return nil
@@ -89,6 +98,9 @@ func Run(ctx context.Context, opt Options) error {
 	defer cat.Close()
 	if notice != "" {
 		fmt.Fprintln(logw, notice)
+	}
+	if opt.Redacting {
+		notice = strings.TrimSpace(redactingNotice + " " + notice)
 	}
 	list := cat.List()
 	for _, i := range list {
@@ -153,16 +165,20 @@ func serverURL(addr *net.TCPAddr) string {
 	return "http://" + net.JoinHostPort(host, strconv.Itoa(addr.Port)) + "/"
 }
 
+// redactingNotice heads the index of a server that masks secrets.
+const redactingNotice = "Secrets are masked: this server shows every session redacted (--redact)."
+
 // openCatalog catalogs paths; with none, the default roots, or the bundled
-// examples when those hold no session. notice then says so.
-func openCatalog(ctx context.Context, paths []string) (*catalog.Catalog, string, error) {
+// examples when those hold no session. notice then says so. copt is
+// passed on, with the file system set for the examples.
+func openCatalog(ctx context.Context, paths []string, copt catalog.Options) (*catalog.Catalog, string, error) {
 	if len(paths) > 0 {
-		c, err := catalog.New(ctx, paths, catalog.Options{})
+		c, err := catalog.New(ctx, paths, copt)
 		return c, "", err
 	}
 	roots := catalog.DefaultRoots()
 	if len(roots) > 0 {
-		c, err := catalog.New(ctx, roots, catalog.Options{})
+		c, err := catalog.New(ctx, roots, copt)
 		if err != nil {
 			return nil, "", err
 		}
@@ -171,7 +187,8 @@ func openCatalog(ctx context.Context, paths []string) (*catalog.Catalog, string,
 		}
 		c.Close()
 	}
-	c, err := catalog.New(ctx, nil, catalog.Options{FS: piexport.Examples()})
+	copt.FS = piexport.Examples()
+	c, err := catalog.New(ctx, nil, copt)
 	if err != nil {
 		return nil, "", err
 	}

@@ -21,6 +21,8 @@ Usage:
                                          (default: ~/.pi/agent/sessions and
                                          ~/.omp/agent/sessions)
   piexport --format tree SESSION.jsonl   the entry tree in the terminal
+  piexport --redact SESSION.jsonl        the page with secrets masked, to share
+                                         (--redact-report: only say what)
 
 Flags:
 `
@@ -36,6 +38,7 @@ func parseFlags(args []string, stdout io.Writer) (*options, error) {
 	fs.StringVar(&opt.format, "format", "html", "output `format`: html, md (GitHub-flavoured Markdown of the path), tree (the entry tree as text), tree-json (canonical tree JSON)")
 	fs.StringVar(&opt.theme, "theme", "auto", "page `theme`: auto (follow the reader's system), light or dark")
 	fs.StringVar(&opt.leaf, "leaf", "", "open the page at the path to the entry with this `ID` (default: the session's leaf)")
+	opt.redact.define(fs)
 	fs.BoolVar(&opt.serve, "serve", false, "serve the sessions under PATH (or the default session directories) on a local web server")
 	fs.StringVar(&opt.addr, "addr", "127.0.0.1:8080", "with --serve: the `address` to listen on (port 0 picks a free one)")
 	fs.BoolVar(&opt.open, "open", false, "with --serve: open the index in the web browser")
@@ -71,6 +74,9 @@ func parseFlags(args []string, stdout io.Writer) (*options, error) {
 		return nil, usagef("no session file given")
 	case fs.Changed("addr") || opt.open:
 		return nil, usagef("--addr and --open go with --serve")
+	}
+	if opt.redact.report && (opt.serve || opt.output != "") {
+		return nil, usagef("--redact-report prints a report and writes nothing; it takes no -o or --serve")
 	}
 	return opt, nil
 }

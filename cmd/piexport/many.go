@@ -14,6 +14,7 @@ import (
 	"github.com/piexport/piexport/archive"
 	"github.com/piexport/piexport/catalog"
 	"github.com/piexport/piexport/serve"
+	"github.com/piexport/piexport/session"
 )
 
 // isArchive says whether files asks for an archive: several files, or a
@@ -46,14 +47,21 @@ func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 	}
 	home, _ := os.UserHomeDir()
 	p := newProgress(stderr)
-	res, err := archive.Build(ctx, opt.output, files, archive.Options{
+	aopt := archive.Options{
 		Theme: opt.theme, Home: home, Generator: "piexport " + version,
 		Format: opt.format, Progress: p.update,
-	})
+	}
+	reports := newReportLog(opt, stderr)
+	if red := opt.redactor; red != nil {
+		aopt.Prepare = func(s *session.Session) { reports.add(red.Session(s)) }
+		aopt.PrepareKey, aopt.HidePath = red.Key(), red.Text
+	}
+	res, err := archive.Build(ctx, opt.output, files, aopt)
 	p.done()
 	if err != nil {
 		return err
 	}
+	reports.done()
 	for _, f := range res.Failed {
 		fmt.Fprintf(stderr, "piexport: %v\n", f.Err)
 	}
@@ -118,7 +126,7 @@ func (p *progress) done() {
 // directories) until ctx ends.
 func runServe(ctx context.Context, opt *options, stdout, stderr io.Writer) error {
 	home, _ := os.UserHomeDir()
-	err := serve.Run(ctx, serve.Options{
+	sopt := serve.Options{
 		Addr: opt.addr, Paths: opt.files, Theme: opt.theme, Home: home,
 		Generator: "piexport " + version, Log: stderr,
 		Ready: func(url string) {
@@ -129,7 +137,12 @@ func runServe(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 				}
 			}
 		},
-	})
+	}
+	if red := opt.redactor; red != nil {
+		sopt.Prepare = func(s *session.Session) { red.Session(s) }
+		sopt.PrepareKey, sopt.Redacting = red.Key(), opt.redact.masks()
+	}
+	err := serve.Run(ctx, sopt)
 	if errors.Is(err, context.Canceled) {
 		return nil
 	}

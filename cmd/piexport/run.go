@@ -13,6 +13,7 @@ import (
 	"github.com/piexport/piexport/gfm"
 	"github.com/piexport/piexport/internal/atomicfile"
 	"github.com/piexport/piexport/page"
+	"github.com/piexport/piexport/redact"
 	"github.com/piexport/piexport/session"
 )
 
@@ -29,7 +30,11 @@ type options struct {
 	addr   string
 	open   bool
 	quiet  bool
+	redact redactFlags
 	files  []string
+
+	// redactor masks each session as redact asks; nil for none.
+	redactor *redact.Redactor
 }
 
 // run is piexport: it parses args, does the work, and writes to stdout and
@@ -42,7 +47,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if opt.quiet {
 		stderr = quietWriter{stderr}
 	}
+	if opt.redactor, err = opt.redact.newRedactor(); err != nil {
+		return err
+	}
 	switch {
+	case opt.redact.report:
+		return writeReports(opt, stdout, stderr)
 	case opt.serve:
 		return runServe(ctx, opt, stdout, stderr)
 	case opt.format == "tree" || opt.format == "tree-json":
@@ -66,6 +76,9 @@ func writeTrees(opt *options, stdout, stderr io.Writer) error {
 			return err
 		}
 		printWarnings(stderr, s.Warnings)
+		if err := redactSession(opt.redactor, s, &opt.redact, stdout, stderr); err != nil {
+			return err
+		}
 		if opt.format == "tree-json" {
 			err = s.WriteCanonicalJSON(stdout)
 		} else {
@@ -105,6 +118,9 @@ func writeHTML(opt *options, stdout, stderr io.Writer) error {
 		return err
 	}
 	printWarnings(stderr, s.Warnings)
+	if err := redactSession(opt.redactor, s, &opt.redact, stdout, stderr); err != nil {
+		return err
+	}
 	home, _ := os.UserHomeDir()
 	generator := "piexport " + version
 	write := func(w io.Writer) error {

@@ -1,0 +1,193 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"os/user"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/spf13/pflag"
+
+	"github.com/piexport/piexport/catalog"
+	"github.com/piexport/piexport/redact"
+	"github.com/piexport/piexport/session"
+)
+
+// redactFlags are the flags that mask what a session shows.
+type redactFlags struct {
+	redact   bool     // --redact
+	literals []string // --redact-literal
+	file     string   // --redact-file
+	report   bool     // --redact-report
+	noImages bool     // --no-images
+}
+
+func (r *redactFlags) define(fs *pflag.FlagSet) {
+	fs.BoolVar(&r.redact, "redact", false, "mask secrets (keys, tokens, passwords, private keys), show the home directory as ~ and your user name as user; the report goes to standard error")
+	fs.StringArrayVar(&r.literals, "redact-literal", nil, "also mask `TEXT` wherever it appears, in any case (repeatable; implies --redact)")
+	fs.StringVar(&r.file, "redact-file", "", "also mask each line of `FILE` (implies --redact)")
+	fs.BoolVar(&r.report, "redact-report", false, "print what --redact would mask (rule, entry, line, a masked preview) and counts per rule; write nothing else")
+	fs.BoolVar(&r.noImages, "no-images", false, "leave images out: each becomes the text [image removed]")
+}
+
+// on says whether sessions are to be masked at all.
+func (r *redactFlags) on() bool {
+	return r.redact || r.report || len(r.literals) > 0 || r.file != "" || r.noImages
+}
+
+// masks says whether secrets are masked (and reported), not only images
+// left out.
+func (r *redactFlags) masks() bool {
+	return r.redact || len(r.literals) > 0 || r.file != ""
+}
+
+// newRedactor returns the redactor the flags ask for, or nil for none.
+func (r *redactFlags) newRedactor() (*redact.Redactor, error) {
+	if !r.on() {
+		return nil, nil
+	}
+	opt := redact.Options{NoImages: r.noImages, Literals: r.literals}
+	if r.file != "" {
+		words, err := readLiterals(r.file)
+		if err != nil {
+			return nil, err
+		}
+		opt.Literals = append(opt.Literals, words...)
+	}
+	if r.masks() || r.report {
+		opt.Secrets = true
+		opt.Home, opt.Users = homeAndUsers()
+	}
+	return redact.New(opt)
+}
+
+// readLiterals reads --redact-file: one literal per line; blank lines are
+// skipped, and spaces at the ends of a line are not part of it.
+func readLiterals(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("--redact-file: %w", err)
+	}
+	defer f.Close()
+	var words []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		if w := strings.TrimSpace(sc.Text()); w != "" {
+			words = append(words, w)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("--redact-file %s: %w", path, err)
+	}
+	return words, nil
+}
+
+// homeAndUsers returns the home directory and the names the user goes by
+// on this machine.
+func homeAndUsers() (string, []string) {
+	home, _ := os.UserHomeDir()
+	var users []string
+	if u, err := user.Current(); err == nil {
+		name := u.Username
+		if i := strings.LastIndexByte(name, '\\'); i >= 0 {
+			name = name[i+1:] // DOMAIN\name on Windows
+		}
+		users = append(users, name)
+	}
+	for _, env := range []string{"USER", "LOGNAME", "USERNAME"} {
+		if v := os.Getenv(env); v != "" {
+			users = append(users, v)
+		}
+	}
+	if home != "" {
+		users = append(users, filepath.Base(home))
+	}
+	return home, users
+}
+
+// redactSession masks s and reports it: on standard output for
+// --redact-report, else on standard error (the counts only under -q).
+func redactSession(red *redact.Redactor, s *session.Session, flags *redactFlags, stdout, stderr io.Writer) error {
+	if red == nil {
+		return nil
+	}
+	rep := red.Session(s)
+	switch {
+	case flags.report:
+		return rep.WriteText(stdout, false)
+	case !flags.masks():
+		return nil // --no-images alone
+	}
+	if q, quiet := stderr.(quietWriter); quiet {
+		return rep.WriteText(q.Writer, true)
+	}
+	return rep.WriteText(stderr, false)
+}
+
+// writeReports prints --redact-report for every session under opt.files.
+func writeReports(opt *options, stdout, stderr io.Writer) error {
+	files, err := catalog.Find(opt.files)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return fmt.Errorf("no session files (*.jsonl) under %s", strings.Join(opt.files, ", "))
+	}
+	for _, file := range files {
+		s, err := session.Load(file)
+		if err != nil {
+			return err
+		}
+		printWarnings(stderr, s.Warnings)
+		if err := redactSession(opt.redactor, s, &opt.redact, stdout, stderr); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// reportLog gathers the reports of an archive's sessions, which are
+// masked on several goroutines, and prints them: one line for each
+// session with something masked, then the totals (these only, under -q).
+type reportLog struct {
+	mu      sync.Mutex
+	w       io.Writer
+	quiet   bool
+	on      bool
+	values  int
+	places  int
+	reports int
+}
+
+func newReportLog(opt *options, stderr io.Writer) *reportLog {
+	l := &reportLog{w: stderr, on: opt.redact.masks()}
+	if q, quiet := stderr.(quietWriter); quiet {
+		l.w, l.quiet = q.Writer, true
+	}
+	return l
+}
+
+func (l *reportLog) add(r *redact.Report) {
+	if !l.on {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.reports++
+	l.values += r.Values()
+	l.places += len(r.Findings)
+	if !l.quiet && r.Values() > 0 {
+		fmt.Fprintf(l.w, "%s: %s\n", r.File, r.Summary())
+	}
+}
+
+func (l *reportLog) done() {
+	if l.on && l.reports > 0 {
+		fmt.Fprintf(l.w, "redaction: %d values masked in %d places, in the %d sessions written\n", l.values, l.places, l.reports)
+	}
+}
