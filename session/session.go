@@ -344,7 +344,6 @@ type SessionInit struct {
 	OutputSchema json.RawMessage
 }
 
-// Usage counts tokens and their cost in dollars.
 // Redaction says what was masked in a session's text.
 type Redaction struct {
 	// Values counts the distinct values masked, by the id of the rule
@@ -359,7 +358,7 @@ type Redaction struct {
 	Images int
 }
 
-// Usage counts an assistant message's tokens and their cost in dollars.
+// Usage counts tokens and their cost in dollars.
 type Usage struct {
 	Input      int64
 	Output     int64
