@@ -63,6 +63,9 @@ type Options struct {
 	// names its pages after: pi names session folders after the working
 	// directory, which holds the user's name.
 	HidePath func(string) string
+	// Notice is a line the index shows above the list, e.g. that secrets
+	// are masked.
+	Notice string
 }
 
 // Result says what a build did.
@@ -258,7 +261,7 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 		items = append(items, it)
 	}
 	var index bytes.Buffer
-	if err := f.index(&index, items, site.IndexOptions{Title: opt.Title, Theme: opt.Theme, Home: opt.Home, Generator: opt.Generator}); err != nil {
+	if err := f.index(&index, items, site.IndexOptions{Title: opt.Title, Theme: opt.Theme, Home: opt.Home, Generator: opt.Generator, Notice: opt.Notice}); err != nil {
 		return res, err
 	}
 	if err := writeIfChanged(res.Index, index.Bytes()); err != nil {

@@ -104,6 +104,9 @@ func (m *mdWriter) head(path []*session.Entry, leaf *session.Entry) {
 		}
 		meta = append(meta, b)
 	}
+	if s.Redaction != nil {
+		meta = append(meta, "**Redacted:** "+mdInline(s.Redaction.Summary()))
+	}
 	m.block("- " + strings.Join(meta, "\n- "))
 }
 

@@ -205,6 +205,9 @@ func (r *sessionRenderer) header(sum session.Summary, path []*session.Entry) hea
 		h.Cwd = session.ShortenHome(s.Header.Cwd, r.home)
 		h.SessionID = s.Header.ID
 	}
+	if s.Redaction != nil {
+		h.Redaction = s.Redaction.Summary()
+	}
 	if !h.Start.IsZero() && h.End.After(h.Start) {
 		h.Duration = humanize.Duration(h.End.Sub(h.Start))
 	}

@@ -78,6 +78,9 @@ type headerView struct {
 	// File sums the usage of the whole file, Path that of the path in view
 	// at load.
 	File, Path session.Usage
+	// Redaction says what was masked (session.Redaction.Summary); "" when
+	// the session was not redacted.
+	Redaction string
 }
 
 // treeNodeView is one row of the sidebar tree.

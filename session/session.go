@@ -344,20 +344,6 @@ type SessionInit struct {
 	OutputSchema json.RawMessage
 }
 
-// Redaction says what was masked in a session's text.
-type Redaction struct {
-	// Values counts the distinct values masked, by the id of the rule
-	// that found them: "aws-access-token": 2.
-	Values map[string]int
-	// Places counts the places where they were masked.
-	Places int
-	// Home says the home directory is shown as ~ and the user's name as
-	// "user".
-	Home bool
-	// Images counts the images dropped.
-	Images int
-}
-
 // Usage counts tokens and their cost in dollars.
 type Usage struct {
 	Input      int64

@@ -55,6 +55,9 @@ func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 	if red := opt.redactor; red != nil {
 		aopt.Prepare = func(s *session.Session) { reports.add(red.Session(s)) }
 		aopt.PrepareKey, aopt.HidePath = red.Key(), red.Text
+		if opt.redact.masks() {
+			aopt.Notice = "Secrets are masked: every page of this archive was redacted (--redact)."
+		}
 	}
 	res, err := archive.Build(ctx, opt.output, files, aopt)
 	p.done()

@@ -153,6 +153,9 @@ func TestRedactEveryOutput(t *testing.T) {
 				out = unpacked(t, out)
 			}
 			noLeaks(t, tc.name, out, secrets)
+			if tc.name == "archive" && !bytes.Contains(out, []byte("Secrets are masked")) {
+				t.Errorf("the archive's index does not say it is redacted")
+			}
 			if !strings.Contains(stderr, "anthropic-api-key") && !strings.Contains(stderr, "values masked") {
 				t.Errorf("no report on standard error: %q", stderr)
 			}
@@ -191,6 +194,19 @@ func TestRedactPage(t *testing.T) {
 		if !strings.Contains(all, l) {
 			t.Errorf("look-alike %q is not on the page", l)
 		}
+	}
+	// The header says what was masked.
+	head := regexp.MustCompile(`<dt>Redacted</dt><dd>(\d+) values masked: [^<]*2 aws-access-token[^<]*; the home directory shown as ~, the user name as user</dd>`)
+	if !head.MatchString(all) {
+		t.Errorf("the page's header does not say what was masked")
+	}
+	md, _, _ := runCLI(t, "--redact", "--format", "md", "-o", "-", in)
+	if !regexp.MustCompile(`(?m)^- \*\*Redacted:\*\* \d+ values masked: `).MatchString(md) {
+		t.Errorf("the Markdown does not say what was masked")
+	}
+	plain, _, _ := runCLI(t, "-o", "-", in)
+	if strings.Contains(plain, "<dt>Redacted</dt>") {
+		t.Errorf("a page not redacted says it was")
 	}
 	// The thinking signature is an opaque blob the page never shows.
 	if strings.Contains(all, "EqQBCkgIARABGAIiQJ8b2Kq") {

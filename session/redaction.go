@@ -1,0 +1,56 @@
+package session
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Redaction says what was masked in a session's text.
+type Redaction struct {
+	// Values counts the distinct values masked, by the id of the rule
+	// that found them: "aws-access-token": 2.
+	Values map[string]int
+	// Places counts the places where they were masked.
+	Places int
+	// Home says the home directory is shown as ~ and the user's name as
+	// "user".
+	Home bool
+	// Images counts the images dropped.
+	Images int
+}
+
+// Summary says in one line what was masked, for the head of a page:
+// "3 values masked: 2 aws-access-token, 1 github-pat; the home directory
+// shown as ~, the user name as user".
+func (r *Redaction) Summary() string {
+	total := 0
+	type count struct {
+		rule string
+		n    int
+	}
+	var counts []count
+	for rule, n := range r.Values {
+		total += n
+		counts = append(counts, count{rule, n})
+	}
+	slices.SortFunc(counts, func(a, b count) int { return cmp.Or(cmp.Compare(b.n, a.n), cmp.Compare(a.rule, b.rule)) })
+	var parts []string
+	if total == 0 {
+		parts = append(parts, "no secrets found")
+	} else {
+		rules := make([]string, len(counts))
+		for i, c := range counts {
+			rules[i] = fmt.Sprintf("%d %s", c.n, c.rule)
+		}
+		parts = append(parts, plural(total, "value")+" masked: "+strings.Join(rules, ", "))
+	}
+	if r.Home {
+		parts = append(parts, "the home directory shown as ~, the user name as user")
+	}
+	if r.Images > 0 {
+		parts = append(parts, plural(r.Images, "image")+" left out")
+	}
+	return strings.Join(parts, "; ")
+}
