@@ -12,9 +12,10 @@ var secretWordKeywords = []string{"secret", "token", "pass", "pwd", "key", "cred
 // any value that is not a placeholder; a weak one only for a value that
 // looks random (`sort_key: "created_at"` is not a secret).
 var (
-	strongSecretWords = []string{"password", "passwd", "passphrase", "pwd", "pass", "secret", "credential", "creds"}
-	weakSecretWords   = []string{"apikey", "key", "token", "auth"}
-	nameSuffixes      = []string{"s", "_base", "_value", "_b64", "_base64", "_live", "_prod"}
+	strongSecretWords = []string{"password", "passwd", "passphrase", "pass", "secret", "credential", "creds"}
+	// pwd is weak: in code it is as often the working directory.
+	weakSecretWords = []string{"apikey", "key", "token", "auth", "pwd"}
+	nameSuffixes    = []string{"s", "_base", "_value", "_b64", "_base64", "_live", "_prod"}
 )
 
 // nameStrength says how strongly name says that its value is secret: 2
@@ -272,8 +273,13 @@ func placeholder(v string) bool {
 	if strings.HasPrefix(v, "<") && strings.HasSuffix(v, ">") {
 		return true
 	}
-	if strings.Contains(lowerV, "redacted") || strings.Contains(lowerV, "example") {
-		return true
+	if strings.Contains(v, "${") || strings.Contains(v, "op://") || strings.HasPrefix(v, "!op ") {
+		return true // a template, or a 1Password reference
+	}
+	for _, mask := range []string{"redacted", "example", "masked", "***", "xxxx", "…", "..."} {
+		if strings.Contains(lowerV, mask) {
+			return true // an earlier mask, or an elided value
+		}
 	}
 	// The same character over and over: ****, xxxx, ....
 	same := true

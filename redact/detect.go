@@ -292,7 +292,21 @@ func (d *detector) accept(r *rule, text string, loc []int, out []finding) []find
 	if r.entropy != 0 && entropy(secret) <= r.entropy {
 		return out
 	}
+	if r.rank == rankGeneric && !(strings.ContainsAny(secret, "0123456789") && strings.IndexFunc(secret, isLetter) >= 0) {
+		// A generated key has digits and letters (40 random characters
+		// lack a digit once in a thousand); "relacoes/espiritualidade"
+		// after "keys:" is words.
+		return out
+	}
 	match := text[loc[0]:loc[1]]
+	if r.at != nil && !r.leadIn {
+		// The match as the whole regex has it, lead-in included, for the
+		// allowlists that look at it ("capital" is allowed, not "apital").
+		lo := max(0, loc[0]-leadInMax)
+		if m := r.re.FindStringIndex(text[lo:loc[1]]); m != nil && lo+m[0] <= loc[0] {
+			match = text[lo+m[0] : loc[1]]
+		}
+	}
 	line := ""
 	for _, lists := range [][]*allowlist{d.global, r.allow} {
 		for _, a := range lists {
@@ -306,6 +320,10 @@ func (d *detector) accept(r *rule, text string, loc []int, out []finding) []find
 	}
 	return append(out, finding{start, end, r})
 }
+
+// leadInMax bounds the lead-in gitleaks' rules put before their keyword:
+// `[\w.-]{0,50}?`.
+const leadInMax = 64
 
 // lineAround returns the lines of text that [start, end) touches.
 func lineAround(text string, start, end int) string {

@@ -59,6 +59,11 @@ func TestRules(t *testing.T) {
 		{"pem escaped", `"private_key": "` + strings.ReplaceAll(pem.Text, "\n", `\n`) + `"`, `"private_key": "[REDACTED:private-key#1]"`},
 		{"dotenv", "NODE_ENV=production\nSESSION_SIGNING=4f9a0c2b8e7d6a5f4e3d2c1b0a9f8e7d\nPORT=80\n", "NODE_ENV=production\nSESSION_SIGNING=[REDACTED:dotenv-secret#1]\nPORT=80\n"},
 		{"same value twice", "a " + anthropic + " b " + anthropic, "a [REDACTED:anthropic-api-key#1] b [REDACTED:anthropic-api-key#1]"},
+		{"url password word", `DATABASE_URL=postgres://postgres:password@localhost:5432/app`, `DATABASE_URL=postgres://postgres:[REDACTED:url-password#1]@localhost:5432/app`},
+		{"url password variable", `postgres://app:${PGPASSWORD}@db/x`, `postgres://app:${PGPASSWORD}@db/x`},
+		{"sk prefix", "openrouter: 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.", "openrouter: [REDACTED:sk-api-key#1]."},
+		{"oauth client secret", `secret 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 and more`, `secret [REDACTED:google-oauth-client-secret#1] and more`},
+		{"sas signature", `https://acct.blob.core.windows.net/c/f.txt?sv=2022-11-02&se=2026-01-01&sig=kA8%2Fq3Lm9Zx2Wv7Rt5Yp1Nc4Bd6Fh0Jk%3D done`, `https://acct.blob.core.windows.net/c/f.txt?sv=2022-11-02&se=2026-01-01&sig=[REDACTED:url-signature#1] done`},
 		{"found elsewhere", "PASSWORD=Tr0ub4dor&3x\nthen I typed Tr0ub4dor&3x again", "PASSWORD=[REDACTED:secret-assignment#1]\nthen I typed [REDACTED:secret-assignment#1] again"},
 	}
 	for _, tc := range tests {
@@ -92,6 +97,8 @@ func TestLookAlikes(t *testing.T) {
 		`"thinkingSignature": "EqQBCkgIARABGAIiQJ8b2Kq+u7m9Vh5Wm3n0J1kz3YwZ4aR8xP6fT0cL2dQ5sN7gH9jE1bU3vK6yX4oM8iA2qW0eD5tF7rG9hJ1lC3nBEgzx0H2kP4sR6vT8w=="`,
 		"sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
 		"CREATE INDEX idx_token ON sessions (token_hash);",
+		"pip install scikit-learn; import sklearn as sk-learn; task-sk-12",
+		"the signature=valid check and ?sig=short",
 	} {
 		if got := mask(t, text); got != text {
 			t.Errorf("changed:\n got %q\nfrom %q", got, text)

@@ -1,6 +1,12 @@
 package redact
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
+
+// uuidShape matches a UUID: an id, not a secret, unless its name says so.
+var uuidShape = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 
 // Names whose values are identifiers or settings, not secrets, however
 // random they look (a commit hash, a tenant UUID).
@@ -69,11 +75,13 @@ func envLine(line string) (name string, vs, ve int, ok bool) {
 	if strings.HasPrefix(line[i:], "export ") {
 		i = skipBlanks(line, i+len("export "))
 	}
+	// Names in capitals, as .env files have them: `timeout=30,` is a
+	// keyword argument in code.
 	ns := i
-	if i >= len(line) || !(isLetter(rune(line[i])) || line[i] == '_') {
+	if i >= len(line) || !('A' <= line[i] && line[i] <= 'Z' || line[i] == '_') {
 		return "", 0, 0, false
 	}
-	for i < len(line) && (isWordByte(line[i]) || line[i] == '.') {
+	for i < len(line) && ('A' <= line[i] && line[i] <= 'Z' || '0' <= line[i] && line[i] <= '9' || line[i] == '_' || line[i] == '.') {
 		i++
 	}
 	name = line[ns:i]
@@ -88,11 +96,16 @@ func envLine(line string) (name string, vs, ve int, ok bool) {
 	if ve-vs >= 2 && (line[vs] == '"' || line[vs] == '\'') && line[ve-1] == line[vs] {
 		vs++
 		ve--
-	} else if c := strings.Index(line[vs:ve], " #"); c >= 0 {
+		return name, vs, ve, true
+	}
+	if c := strings.Index(line[vs:ve], " #"); c >= 0 {
 		ve = vs + c // a comment after an unquoted value
 		for ve > vs && line[ve-1] == ' ' {
 			ve--
 		}
+	}
+	if v := line[vs:ve]; strings.ContainsAny(v, " ([{") || strings.HasSuffix(v, ",") {
+		return "", 0, 0, false // code, not a value
 	}
 	return name, vs, ve, true
 }
@@ -121,7 +134,7 @@ func envSecret(name, v string) bool {
 			return false
 		}
 	}
-	if len(v) < 16 || strings.Contains(v, "://") || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "~") {
+	if len(v) < 16 || strings.Contains(v, "://") || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "~") || uuidShape.MatchString(v) {
 		return false
 	}
 	return entropy(v) >= 3.5 && looksRandom(v)

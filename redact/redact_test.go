@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
@@ -242,4 +243,27 @@ func holdsText(t reflect.Type, seen map[reflect.Type]bool) bool {
 		}
 	}
 	return false
+}
+
+// TestRealSessions masks nothing in the real sessions of the corpus but
+// what is secret there: the signatures of signed video URLs. A rule that
+// fires on ordinary text (code, prose, tool output) fails here.
+func TestRealSessions(t *testing.T) {
+	files, err := filepath.Glob("../testdata/corpus/*.jsonl")
+	if err != nil || len(files) < 10 {
+		t.Fatalf("corpus: %v, %d files", err, len(files))
+	}
+	r := redactor(t, Options{Secrets: true})
+	for _, f := range files {
+		s, err := session.Load(f)
+		if err != nil {
+			continue // the corpus holds files that are not sessions
+		}
+		for _, finding := range r.Session(s).Findings {
+			if finding.Rule == "url-signature" && strings.HasSuffix(f, "gjc-v3-pinion01-headerless-images.jsonl") {
+				continue
+			}
+			t.Errorf("%s:%d: masked %s (%s)", filepath.Base(f), finding.Line, finding.Placeholder, finding.Preview)
+		}
+	}
 }

@@ -176,13 +176,14 @@ func loadGitleaks() ([]*rule, []*allowlist, error) {
 		if tr.Path != "" || tr.Regex == "" {
 			continue
 		}
-		r, err := compileRule(tr.ID, tr.Regex, tr.Keywords)
+		generic := strings.Contains(tr.ID, "generic")
+		r, err := compileRule(tr.ID, tr.Regex, tr.Keywords, !generic)
 		if err != nil {
 			return nil, nil, fmt.Errorf("gitleaks rule %s: %w", tr.ID, err)
 		}
 		r.group, r.entropy = tr.SecretGroup, tr.Entropy
 		r.rank = rankSpecific
-		if strings.Contains(tr.ID, "generic") {
+		if generic {
 			r.rank = rankGeneric
 		}
 		for _, t := range append([]*tomlAllowlist{tr.Allowlist}, tr.Allowlists...) {
@@ -236,7 +237,7 @@ func compileAllowlist(t *tomlAllowlist) (*allowlist, error) {
 
 // compileRule compiles a rule's regex and works out where it needs to be
 // tried (see rule.at and rule.anchors).
-func compileRule(id, expr string, keywords []string) (*rule, error) {
+func compileRule(id, expr string, keywords []string, widen bool) (*rule, error) {
 	r := &rule{id: id}
 	for _, k := range keywords {
 		r.keywords = append(r.keywords, strings.ToLower(k))
@@ -245,7 +246,10 @@ func compileRule(id, expr string, keywords []string) (*rule, error) {
 	if err != nil {
 		return nil, err
 	}
-	widenEdges(tree)
+	if widen {
+		// Not generic-api-key: in prose, "keys: alpha/beta," would be one.
+		widenEdges(tree)
+	}
 	re, err := regexp.Compile(tree.String())
 	if err != nil {
 		return nil, err
