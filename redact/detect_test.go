@@ -189,3 +189,48 @@ func appendStrings(out []string, v any) []string {
 	}
 	return out
 }
+
+// TestEveryKindInContext masks each kind of token in the contexts a
+// conversation has them in: prose with punctuation, Markdown, JSON, YAML,
+// shell, URLs (as a user, in a query), a table.
+func TestEveryKindInContext(t *testing.T) {
+	g := fakesecret.New(11)
+	ctxs := []string{
+		"%s",
+		"Here it is: %s",
+		"`%s`",
+		"```\n%s\n```",
+		"key=%s",
+		"export TOKEN=\"%s\"",
+		`{"auth": "%s"}`,
+		"token: %s",
+		"- %s",
+		"(%s)",
+		"'%s'",
+		"<code>%s</code>",
+		"curl -u admin:%s https://x",
+		"https://%s@github.com/o/r.git",
+		"https://oauth2:%s@gitlab.com/o/r.git",
+		"//registry.npmjs.org/:_authToken=%s",
+		"docker login -u me -p %s registry.io",
+		"?api_key=%s&x=1",
+		"Error: invalid token %s.",
+		"| prod | %s |",
+		"value=%s;",
+		"%s\n",
+	}
+	for _, kind := range fakesecret.Kinds() {
+		switch kind { // kinds that bring their own context: see TestRules
+		case "dotenv", "gcp-service-account", "rsa-private-key", "openssh-private-key", "postgres-url", "mongodb-url", "authorization-bearer", "authorization-basic", "password-assignment", "aws-secret-access-key", "azure-storage-key", "slack-webhook":
+			continue
+		}
+		s := g.Make(kind)
+		for _, c := range ctxs {
+			text := strings.Replace(c, "%s", s.Text, 1)
+			out := mask(t, text)
+			if len(fakesecret.Leaks([]byte(out), []fakesecret.Secret{s})) > 0 {
+				t.Errorf("%s in %q: %q", kind, c, out)
+			}
+		}
+	}
+}

@@ -106,7 +106,8 @@ func findAuthorization(text string, hits []int) [][2]int {
 }
 
 // findURLPasswords finds the password of URLs that carry one:
-// postgres://user:PASSWORD@host, https://x-token:PASSWORD@github.com.
+// postgres://user:PASSWORD@host, https://x-token:PASSWORD@github.com, and
+// a token given as the user, https://TOKEN@github.com.
 func findURLPasswords(text string, hits []int) [][2]int {
 	var out [][2]int
 	for _, p := range hits {
@@ -129,6 +130,10 @@ func findURLPasswords(text string, hits []int) [][2]int {
 		}
 		colon := strings.IndexByte(rest[:at], ':')
 		if colon < 0 {
+			// https://TOKEN@github.com: a token as the user.
+			if user := rest[:at]; len(user) >= 16 && (looksRandom(user) || mixedCaseRandom(user)) {
+				out = append(out, [2]int{p + 3, p + 3 + at})
+			}
 			continue
 		}
 		pw := rest[colon+1 : at]
@@ -205,3 +210,14 @@ func findSignatures(text string, hits []int) [][2]int {
 	}
 	return out
 }
+
+// mixedCaseRandom says whether v looks like a token of letters alone
+// (hf_…): long, both cases, high entropy.
+func mixedCaseRandom(v string) bool {
+	return len(v) >= 24 && entropy(v) >= 3.8 && strings.ContainsAny(v, upperLetters) && strings.ContainsAny(v, lowerLetters)
+}
+
+const (
+	upperLetters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	lowerLetters = "abcdefghijklmnopqrstuvwxyz"
+)
