@@ -86,6 +86,16 @@ func TestBadInput(t *testing.T) {
 				t.Errorf("entry at line %d, want 4", s.Entries[0].Line)
 			}
 		}},
+		{"last entry without an id (GJC version 4)", lines(`{"type":"session","version":4,"id":"g1","timestamp":"2026-01-01T00:00:00Z","cwd":"/home/u/p"}`,
+			user("a", "", "one", 1), user("b", "a", "two", 2), `{"type":"custom","customType":"gjc-state","timestamp":"2026-01-01T00:00:03Z","data":{}}`), func(t *testing.T, s *Session) {
+			wantWarning(t, s, 4, "custom entry has no id")
+			if s.Leaf == nil || s.Leaf.ID != "b" {
+				t.Errorf("leaf %v, want b: the last entry with an id", s.Leaf)
+			}
+			if last := s.Entries[2]; last.Parent != nil || len(s.Roots) != 2 || s.Roots[1] != last {
+				t.Errorf("the entry without an id is not shown as a root of its own: roots %v", s.Roots)
+			}
+		}},
 		{"malformed line", lines(hdr, user("a", "", "one", 1), `{"type":"message","id":"b",`+"\x01", user("c", "a", "three", 3)), func(t *testing.T, s *Session) {
 			wantWarning(t, s, 3, "not valid JSON", "skipped")
 			if got := texts(s); strings.Join(got, ",") != "one,three" {

@@ -30,7 +30,8 @@ type Session struct {
 	// parent of itself, a parent that is missing, or a broken cycle.
 	Roots []*Entry
 	// Leaf is the entry the session was at when the file was last written:
-	// the file's last entry, as pi has it.
+	// the file's last entry, as pi has it, or the last one with an id when
+	// the last has none.
 	Leaf *Entry
 	// Name is the session's name from its latest session_info entry.
 	Name string

@@ -108,8 +108,17 @@ func (l *loader) buildTree() {
 		e.Label = label
 	}
 
-	if n := len(s.Entries); n > 0 {
-		s.Leaf = s.Entries[n-1]
+	// The leaf is the last entry, as pi has it, unless that entry has no
+	// id: nothing can follow on from it (GJC ends some files with such a
+	// bookkeeping entry), and as the leaf it would open the page on a path
+	// of itself alone. The last entry with an id is then the leaf.
+	for i := len(s.Entries) - 1; i >= 0; i-- {
+		if s.Leaf == nil || s.Entries[i].FileID != "" {
+			s.Leaf = s.Entries[i]
+		}
+		if s.Leaf.FileID != "" {
+			break
+		}
 	}
 	s.toolResults = map[string][]*Entry{}
 	s.calls = map[string]*Block{}
