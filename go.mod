@@ -16,4 +16,7 @@ require (
 
 require github.com/dlclark/regexp2/v2 v2.12.0
 
-require github.com/pelletier/go-toml/v2 v2.4.3
+require (
+	github.com/pelletier/go-toml/v2 v2.4.3
+	github.com/rivo/uniseg v0.4.7
+)

@@ -87,11 +87,8 @@ func Usage(u session.Usage, in, out string) []string {
 	return parts
 }
 
-// OneLine folds s onto one line of at most max runes, marking a cut with …
+// OneLine folds s onto one line of at most max characters, cut at a word
+// with … (see session.Shorten).
 func OneLine(s string, max int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > max {
-		return string(r[:max-1]) + "…"
-	}
-	return s
+	return session.Shorten(strings.Join(strings.Fields(s), " "), max)
 }

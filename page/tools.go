@@ -37,9 +37,7 @@ func (r *sessionRenderer) tool(o *out, result *session.Entry, call *session.Bloc
 	o.Text(name)
 	o.Raw(`</span> <span class="tool-args">`)
 	if call != nil {
-		summary := session.ToolCallSummary(name, rawArgs, r.home)
-		summary = strings.TrimSuffix(strings.TrimPrefix(summary, "["+name+": "), "]")
-		o.Text(summary)
+		o.Text(session.ToolArgsSummary(name, rawArgs, r.home))
 	}
 	o.Raw(`</span></div>`)
 

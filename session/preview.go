@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -16,7 +17,11 @@ type Preview struct {
 	Text string
 }
 
+// previewMax is the length of a preview's text, in characters.
 const previewMax = 200
+
+// TitleMax is the length of a title made from a message, in characters.
+const TitleMax = 100
 
 // Preview summarises e on one line. Paths under home are shown with ~.
 func (s *Session) Preview(e *Entry, home string) Preview {
@@ -27,11 +32,11 @@ func (s *Session) Preview(e *Entry, home string) Preview {
 		}
 		return s.messagePreview(e, home)
 	case "custom_message":
-		return Preview{Text: fmt.Sprintf("[%s]: %s", e.CustomType, oneLine(blocksText(e.Content, ""), previewMax))}
+		return Preview{Text: fmt.Sprintf("[%s]: %s", e.CustomType, ReaderText(previewSource(e.Content), previewMax))}
 	case "compaction":
 		return Preview{Text: fmt.Sprintf("[compaction: %dk tokens]", int64(math.Round(float64(e.TokensBefore)/1000)))}
 	case "branch_summary":
-		return Preview{Text: "[branch summary]: " + oneLine(e.Summary, previewMax)}
+		return Preview{Text: "[branch summary]: " + ReaderText(e.Summary, previewMax)}
 	case "model_change":
 		return Preview{Text: fmt.Sprintf("[model: %s]", e.ModelID)}
 	case "thinking_level_change":
@@ -128,9 +133,12 @@ func (s *Session) messagePreview(e *Entry, home string) Preview {
 	case "system":
 		return Preview{Text: "[" + s.PromptSummary(e) + "]"}
 	case "user":
-		return Preview{Role: "user:", Text: oneLine(blocksText(m.Content, ""), previewMax)}
+		if skill, ok := parseSkill(m.Content); ok {
+			return Preview{Role: "skill:", Text: skill.text(previewMax)}
+		}
+		return Preview{Role: "user:", Text: ReaderText(previewSource(m.Content), previewMax)}
 	case "assistant":
-		text := oneLine(blocksText(m.Content, ""), previewMax)
+		text := ReaderText(previewSource(m.Content), previewMax)
 		switch {
 		case text != "":
 		case m.StopReason == "aborted":
@@ -163,11 +171,11 @@ func (s *Session) messagePreview(e *Entry, home string) Preview {
 	case "jsExecution":
 		return Preview{Text: "[js]: " + oneLine(m.Command, previewMax)}
 	case "custom":
-		return Preview{Text: fmt.Sprintf("[%s]: %s", m.CustomType, oneLine(blocksText(m.Content, ""), previewMax))}
+		return Preview{Text: fmt.Sprintf("[%s]: %s", m.CustomType, ReaderText(previewSource(m.Content), previewMax))}
 	case "branchSummary", "compactionSummary":
-		return Preview{Text: fmt.Sprintf("[%s]: %s", m.Role, oneLine(m.Summary, previewMax))}
+		return Preview{Text: fmt.Sprintf("[%s]: %s", m.Role, ReaderText(m.Summary, previewMax))}
 	}
-	if text := oneLine(blocksText(m.Content, ""), previewMax); text != "" {
+	if text := ReaderText(previewSource(m.Content), previewMax); text != "" {
 		return Preview{Role: m.Role + ":", Text: text}
 	}
 	return Preview{Text: "[" + m.Role + "]"}
@@ -183,9 +191,30 @@ func toolCalls(m *Message) []*Block {
 	return calls
 }
 
-// ToolCallSummary names a tool call in one bracketed line, as pi does:
-// "[read: ~/p/f.go:10-59]", "[bash: go test ./...]", "[edit: main.go]".
+// ToolCallSummary names a tool call in one line, as pi's tree does for
+// its own tools: "[read: ~/p/f.go:10-59]", "[bash: go test ./...]",
+// "[edit: main.go]"; and for any other tool its name and arguments as a
+// reader would say them: "resolve_citation · authors: Kistner, Ralf…".
 func ToolCallSummary(name string, rawArgs json.RawMessage, home string) string {
+	args := ToolArgsSummary(name, rawArgs, home)
+	if _, known := knownTools[name]; known {
+		return "[" + name + ": " + args + "]"
+	}
+	if args == "" {
+		return name
+	}
+	return name + " · " + args
+}
+
+// knownTools are the tools whose calls ToolCallSummary writes as pi does.
+var knownTools = map[string]struct{}{"read": {}, "write": {}, "edit": {}, "bash": {}, "grep": {}, "find": {}, "ls": {}, "task": {}}
+
+// toolArgsMax is the length of the arguments in a tool call's summary.
+const toolArgsMax = 60
+
+// ToolArgsSummary is the part of ToolCallSummary after the tool's name:
+// "~/p/f.go:10-59", "go test ./...", "authors: Kistner, Ralf…".
+func ToolArgsSummary(name string, rawArgs json.RawMessage, home string) string {
 	var args ToolArgs
 	_ = json.Unmarshal(rawArgs, &args)
 	str := args.Str
@@ -211,22 +240,17 @@ func ToolCallSummary(name string, rawArgs json.RawMessage, home string) string {
 				display += fmt.Sprintf("-%d", int64(start+limit-1))
 			}
 		}
-		return "[read: " + display + "]"
+		return display
 	case "write", "edit":
-		return "[" + name + ": " + ShortenHome(str("path", "file_path"), home) + "]"
+		return ShortenHome(str("path", "file_path"), home)
 	case "bash":
-		cmd := str("command")
-		short := oneLine(cmd, 50)
-		if len([]rune(strings.TrimSpace(cmd))) > 50 {
-			short += "..."
-		}
-		return "[bash: " + short + "]"
+		return oneLine(str("command"), 50)
 	case "grep":
-		return fmt.Sprintf("[grep: /%s/ in %s]", str("pattern"), path("path"))
+		return fmt.Sprintf("/%s/ in %s", str("pattern"), path("path"))
 	case "find":
-		return fmt.Sprintf("[find: %s in %s]", str("pattern"), path("path"))
+		return fmt.Sprintf("%s in %s", str("pattern"), path("path"))
 	case "ls":
-		return "[ls: " + path("path") + "]"
+		return path("path")
 	case "task": // omp: sub-agents
 		if tasks := TaskAgents(rawArgs); len(tasks) > 0 {
 			names := make([]string, len(tasks))
@@ -236,25 +260,66 @@ func ToolCallSummary(name string, rawArgs json.RawMessage, home string) string {
 					names[i] = oneLine(t.Description, 40)
 				}
 			}
-			head := "[task: "
+			head := ""
 			if agent := str("agent"); agent != "" {
-				head += agent + ": "
+				head = agent + ": "
 			}
-			return head + oneLine(strings.Join(names, ", "), 80) + "]"
+			return head + Shorten(strings.Join(names, ", "), 80)
 		}
 	}
-	compact := string(rawArgs)
-	if len(rawArgs) > 0 {
-		var buf strings.Builder
-		if b, err := json.Marshal(args); err == nil && args != nil {
-			buf.Write(b)
-			compact = buf.String()
+	return Shorten(argsText(rawArgs, home), toolArgsMax)
+}
+
+// argsText writes a tool call's arguments as "key: value · key: value",
+// in the order of the call, lists as "a; b", nested objects as compact
+// JSON. Arguments that are not a JSON object are shown as they are.
+func argsText(raw json.RawMessage, home string) string {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return oneLineSpaces(string(raw))
+	}
+	var b strings.Builder
+	for dec.More() && b.Len() < 4*toolArgsMax {
+		key, err := dec.Token()
+		if err != nil {
+			break
 		}
+		var v any
+		if dec.Decode(&v) != nil {
+			break
+		}
+		if b.Len() > 0 {
+			b.WriteString(" · ")
+		}
+		fmt.Fprintf(&b, "%s: %s", key, argValue(v, home))
 	}
-	if r := []rune(compact); len(r) > 40 {
-		compact = string(r[:40]) + "..."
+	return oneLineSpaces(b.String())
+}
+
+// argValue shows one argument's value as text.
+func argValue(v any, home string) string {
+	switch v := v.(type) {
+	case string:
+		return ShortenHome(v, home)
+	case []any:
+		parts := make([]string, len(v))
+		for i, x := range v {
+			if _, nested := x.(map[string]any); nested {
+				b, _ := json.Marshal(x)
+				parts[i] = string(b)
+			} else {
+				parts[i] = argValue(x, home)
+			}
+		}
+		return strings.Join(parts, "; ")
+	case map[string]any:
+		b, _ := json.Marshal(v)
+		return string(b)
+	case nil:
+		return "null"
 	}
-	return "[" + name + ": " + compact + "]"
+	return fmt.Sprint(v)
 }
 
 // ShortenHome shows a path under home as ~/...
@@ -296,36 +361,35 @@ func blocksText(content []Block, sep string) string {
 				b.WriteString(sep)
 			}
 			b.WriteString(c.Text)
-			if b.Len() > 4*previewMax && sep == "" {
-				break
-			}
 		}
+	}
+	return b.String()
+}
+
+// previewSource is the text of content a preview or a title is made
+// from: its text blocks, as much of them as ReaderText reads for a
+// preview, and a little more so that it knows there is more.
+func previewSource(content []Block) string {
+	limit := readerSourceMax(previewMax) + 1
+	if len(content) == 1 && content[0].Type == "text" && len(content[0].Text) <= limit {
+		return content[0].Text
+	}
+	var b strings.Builder
+	for _, c := range content {
+		if c.Type != "text" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		if b.Len()+len(c.Text) > limit {
+			b.WriteString(c.Text[:limit-b.Len()])
+			break
+		}
+		b.WriteString(c.Text)
 	}
 	return b.String()
 }
 
 // Text returns the message's text blocks joined by blank lines.
 func (m *Message) Text() string { return blocksText(m.Content, "\n\n") }
-
-// oneLine folds s onto one line of at most max characters.
-func oneLine(s string, max int) string {
-	s = strings.TrimSpace(s)
-	var b strings.Builder
-	n := 0
-	space := false
-	for _, r := range s {
-		if r == '\n' || r == '\t' || r == '\r' {
-			r = ' '
-		}
-		if r == ' ' && space {
-			continue
-		}
-		space = r == ' '
-		if n == max {
-			break
-		}
-		b.WriteRune(r)
-		n++
-	}
-	return b.String()
-}

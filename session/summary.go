@@ -4,8 +4,9 @@ import "time"
 
 // Summary is what a list of sessions shows about each one.
 type Summary struct {
-	// Title is the session's name, else omp's title, else its first user
-	// message on one line. It never quotes a system prompt.
+	// Title is the session's name (pi's /name), else omp's title, else its
+	// first user message as a reader sees it (see ReaderText), on one
+	// line. It never quotes a system prompt.
 	Title string
 	// Start and End are the first and last entry timestamps (the header's
 	// time is not used: pi writes it late in some files). Zero if unknown.
@@ -26,7 +27,7 @@ type Summary struct {
 func (s *Session) Summarize() Summary {
 	sum := Summary{Title: s.Name, Entries: len(s.Entries), Usage: s.Stats().Usage}
 	if sum.Title == "" && s.Header != nil {
-		sum.Title = oneLine(s.Header.Title, 100)
+		sum.Title = oneLine(s.Header.Title, TitleMax)
 	}
 	seen := map[string]bool{}
 	addModel := func(provider, model string) {
@@ -62,7 +63,7 @@ func (s *Session) Summarize() Summary {
 		case "user":
 			sum.Messages++
 			if sum.Title == "" {
-				sum.Title = oneLine(m.Text(), 100)
+				sum.Title = messageTitle(m)
 			}
 		case "toolResult":
 			sum.Messages++
@@ -83,4 +84,13 @@ func (s *Session) Summarize() Summary {
 		sum.Title = "Session " + s.Header.ID
 	}
 	return sum
+}
+
+// messageTitle is the title a session takes from its first user message:
+// its text as a reader sees it, or the skill it invoked.
+func messageTitle(m *Message) string {
+	if k, ok := parseSkill(m.Content); ok {
+		return "Skill " + k.text(TitleMax-6)
+	}
+	return ReaderText(previewSource(m.Content), TitleMax)
 }
