@@ -80,8 +80,19 @@ type Result struct {
 	// longer load.
 	Removed []string
 	// Failed lists the sources that could not be loaded; the index lists
-	// them with their errors.
+	// them with their errors. Rendered, Unchanged and Failed add up to the
+	// sources given.
 	Failed []Failure
+	// Warned lists the sources that loaded with warnings (bad lines and
+	// the like), with the warnings; unchanged sources' come from the
+	// manifest.
+	Warned []Warned
+}
+
+// Warned is a source file that loaded with warnings.
+type Warned struct {
+	Path     string
+	Warnings []string
 }
 
 // Failure is a source file that could not be loaded.
@@ -165,8 +176,9 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 			e.Path = p
 			if e.Error != "" {
 				res.Failed = append(res.Failed, Failure{Path: p, Err: errors.New(e.Error)})
+			} else {
+				res.Unchanged++
 			}
-			res.Unchanged++
 			continue
 		}
 		jobs = append(jobs, &job{path: p, old: oe, e: e})
@@ -245,6 +257,12 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 	}
 	slices.Sort(res.Rendered)
 	slices.SortFunc(res.Failed, func(a, b Failure) int { return strings.Compare(a.Path, b.Path) })
+	for _, key := range order {
+		if e := next.Sessions[key]; e.Error == "" && len(e.Warnings) > 0 {
+			res.Warned = append(res.Warned, Warned{Path: e.Path, Warnings: e.Warnings})
+		}
+	}
+	slices.SortFunc(res.Warned, func(a, b Warned) int { return strings.Compare(a.Path, b.Path) })
 
 	// The index, then removals, then the manifest: a build stopped in
 	// between leaves an old manifest whose sources a next build re-checks.
@@ -327,6 +345,10 @@ func renderOne(dir, path string, old, e *entry, opt Options, f format, sameOptio
 		opt.Prepare(s)
 	}
 	e.Error = ""
+	e.Warnings = nil
+	for _, w := range s.Warnings {
+		e.Warnings = append(e.Warnings, w.String())
+	}
 	e.Summary = s.Summarize()
 	if s.Header != nil {
 		e.Cwd, e.SessionID = s.Header.Cwd, s.Header.ID

@@ -16,7 +16,7 @@ import (
 
 // manifestVersion is bumped when the manifest's meaning changes; a
 // manifest of another version is ignored, and every page rendered again.
-const manifestVersion = 1
+const manifestVersion = 2
 
 // manifest is what a build leaves in the archive for the next one.
 type manifest struct {
@@ -40,6 +40,9 @@ type entry struct {
 	SHA256  string `json:"sha256,omitempty"`
 	// Error is why the source could not be loaded; it then has no page.
 	Error string `json:"error,omitempty"`
+	// Warnings are what loading the source warned about, for the next
+	// build to report without loading it again.
+	Warnings []string `json:"warnings,omitempty"`
 	// What the index shows, so that an unchanged source is not loaded
 	// again just to list it.
 	Cwd       string          `json:"cwd,omitempty"`

@@ -83,7 +83,7 @@ func (m *mdWriter) head(path []*session.Entry, leaf *session.Entry) {
 	}
 	count := fmt.Sprintf("**Messages:** %d", messages)
 	if calls > 0 {
-		count += fmt.Sprintf(", with %d tool calls", calls)
+		count += ", with " + humanize.Count(calls, "tool call", "tool calls")
 	}
 	meta = append(meta, count)
 	if usage != (session.Usage{}) {

@@ -1,10 +1,10 @@
 package gfm
 
 import (
-	"fmt"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/piexport/piexport/humanize"
 	"github.com/piexport/piexport/session"
 )
 
@@ -100,7 +100,7 @@ func (m *mdWriter) longFence(lang, s string) {
 	case dropped == 1:
 		m.block("_… 1 more line not shown._")
 	case dropped > 1:
-		m.block(fmt.Sprintf("_… %d more lines not shown._", dropped))
+		m.block("_… " + humanize.Count(dropped, "more line", "more lines") + " not shown._")
 	}
 }
 

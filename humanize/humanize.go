@@ -92,3 +92,12 @@ func Usage(u session.Usage, in, out string) []string {
 func OneLine(s string, max int) string {
 	return session.Shorten(strings.Join(strings.Fields(s), " "), max)
 }
+
+// Count says how many of something there are, singular for one:
+// Count(1, "line", "lines") is "1 line", Count(3, …) "3 lines".
+func Count(n int, one, many string) string {
+	if n == 1 || n == -1 {
+		return strconv.Itoa(n) + " " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}

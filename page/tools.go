@@ -1,10 +1,10 @@
 package page
 
 import (
-	"fmt"
 	"html/template"
 	"strings"
 
+	"github.com/piexport/piexport/humanize"
 	"github.com/piexport/piexport/render"
 	"github.com/piexport/piexport/session"
 )
@@ -143,7 +143,7 @@ func (r *sessionRenderer) fold(o *out, text string, show func(string, int) templ
 	}
 	part(text[:cut], 0)
 	o.Raw(`<details class="more"><summary>`)
-	o.Text(fmt.Sprintf("%d more lines", lines-previewLines))
+	o.Text(humanize.Count(lines-previewLines, "more line", "more lines"))
 	o.Raw(`</summary>`)
 	// The folded lines are most of a large page: kept as text until opened
 	// (see entryView.Lazy), unless the whole entry already is.

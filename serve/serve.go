@@ -21,6 +21,7 @@ import (
 
 	"github.com/piexport/piexport"
 	"github.com/piexport/piexport/catalog"
+	"github.com/piexport/piexport/humanize"
 	"github.com/piexport/piexport/session"
 )
 
@@ -108,7 +109,7 @@ func Run(ctx context.Context, opt Options) error {
 			fmt.Fprintf(logw, "warning: %v\n", i.Err)
 		}
 	}
-	fmt.Fprintf(logw, "%d sessions catalogued\n", len(list))
+	fmt.Fprintf(logw, "%s catalogued\n", humanize.Count(len(list), "session", "sessions"))
 
 	s := newServer(cat, opt, notice, loopback)
 	srv := &http.Server{

@@ -139,7 +139,7 @@ func TestRoutes(t *testing.T) {
 		`<form class="search" method="get" action="search" role="search">`,
 		"form-action &#39;self&#39;",
 		"<code>~/projects/webapp</code>",
-		"broken.jsonl: not a pi session file: none of its 1 lines is a JSON object",
+		"broken.jsonl: not a pi session file: its one line is not a JSON object",
 	} {
 		if !strings.Contains(index, want) {
 			t.Errorf("index lacks %s", want)

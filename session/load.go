@@ -384,6 +384,9 @@ func (l *loader) finish() error {
 		if l.line == 0 {
 			return fmt.Errorf("%s: %w: the file is empty", s.File, ErrNotSession)
 		}
+		if l.line == 1 {
+			return fmt.Errorf("%s: %w: its one line is not a JSON object", s.File, ErrNotSession)
+		}
 		return fmt.Errorf("%s: %w: none of its %d lines is a JSON object", s.File, ErrNotSession, l.line)
 	}
 

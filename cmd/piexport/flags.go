@@ -43,6 +43,7 @@ func parseFlags(args []string, stdout io.Writer) (*options, error) {
 	fs.StringVar(&opt.addr, "addr", "127.0.0.1:8080", "with --serve: the `address` to listen on (port 0 picks a free one)")
 	fs.BoolVar(&opt.open, "open", false, "with --serve: open the index in the web browser")
 	fs.BoolVarP(&opt.quiet, "quiet", "q", false, "print no progress and no warnings, only errors")
+	fs.BoolVarP(&opt.verbose, "verbose", "v", false, "in an archive, list every warning about the sessions, not a count per session")
 	help := fs.BoolP("help", "h", false, "show this help")
 	showVersion := fs.Bool("version", false, "print the version")
 	if err := fs.Parse(args); err != nil {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"net"
 	"os"
 	"os/exec"
 	"runtime"
@@ -25,7 +27,7 @@ func isArchive(files []string) (bool, error) {
 	}
 	info, err := os.Stat(files[0])
 	if err != nil {
-		return false, err
+		return false, inputError(files[0], err)
 	}
 	return info.IsDir(), nil
 }
@@ -39,6 +41,10 @@ func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 		return usagef("--leaf names an entry of one session; it does not go with an archive")
 	}
 	files, err := catalog.Find(opt.files)
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return inputError(pe.Path, err)
+	}
 	if err != nil {
 		return err
 	}
@@ -70,13 +76,42 @@ func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 	}
 	fmt.Fprintln(stdout, res.Index)
 	if _, quiet := stderr.(quietWriter); !quiet {
-		fmt.Fprintf(stderr, "%d sessions: %d written, %d unchanged, %d failed, %d old pages removed\n",
-			len(files), len(res.Rendered), res.Unchanged, len(res.Failed), len(res.Removed))
+		printArchiveWarnings(stderr, res.Warned, opt.verbose)
+		fmt.Fprintln(stderr, archiveSummary(len(files), res))
 	}
 	if len(res.Failed) > 0 {
-		return fmt.Errorf("%d of %d sessions could not be read; the index lists them", len(res.Failed), len(files))
+		return fmt.Errorf("%d of %d could not be read; the index lists them", len(res.Failed), len(files))
 	}
 	return nil
+}
+
+// archiveSummary says what a build did, in one line whose figures add
+// up: "29 sessions: 1 written, 27 unchanged, 1 failed; 2 old pages
+// removed".
+func archiveSummary(total int, res archive.Result) string {
+	parts := []string{fmt.Sprintf("%d written", len(res.Rendered)), fmt.Sprintf("%d unchanged", res.Unchanged)}
+	if len(res.Failed) > 0 {
+		parts = append(parts, fmt.Sprintf("%d failed", len(res.Failed)))
+	}
+	line := count(total, "session", "sessions") + ": " + strings.Join(parts, ", ")
+	if len(res.Removed) > 0 {
+		line += "; " + count(len(res.Removed), "old page", "old pages") + " removed"
+	}
+	return line
+}
+
+// printArchiveWarnings says which sessions loaded with warnings: each
+// warning under verbose, else a count per session.
+func printArchiveWarnings(w io.Writer, warned []archive.Warned, verbose bool) {
+	for _, s := range warned {
+		if verbose {
+			for _, text := range s.Warnings {
+				fmt.Fprintf(w, "warning: %s\n", text)
+			}
+			continue
+		}
+		fmt.Fprintf(w, "warning: %s: %s (-v lists them)\n", s.Path, count(len(s.Warnings), "warning", "warnings"))
+	}
 }
 
 // progress draws a progress bar on a terminal, and plain lines otherwise.
@@ -146,8 +181,12 @@ func runServe(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 		sopt.PrepareKey, sopt.Redacting = red.Key(), opt.redact.masks()
 	}
 	err := serve.Run(ctx, sopt)
-	if errors.Is(err, context.Canceled) {
+	var oe *net.OpError
+	switch {
+	case errors.Is(err, context.Canceled):
 		return nil
+	case errors.As(err, &oe) && oe.Op == "listen":
+		return listenError(opt.addr, err)
 	}
 	return err
 }

@@ -30,8 +30,10 @@ type options struct {
 	addr   string
 	open   bool
 	quiet  bool
-	redact redactFlags
-	files  []string
+	// verbose lists every warning of an archive's sessions.
+	verbose bool
+	redact  redactFlags
+	files   []string
 
 	// redactor masks each session as redact asks; nil for none.
 	redactor *redact.Redactor
@@ -73,7 +75,7 @@ func writeTrees(opt *options, stdout, stderr io.Writer) error {
 	for _, file := range opt.files {
 		s, err := session.Load(file)
 		if err != nil {
-			return err
+			return inputError(file, err)
 		}
 		printWarnings(stderr, s.Warnings)
 		if err := redactSession(opt.redactor, s, &opt.redact, stdout, stderr); err != nil {
@@ -115,7 +117,7 @@ func writeHTML(opt *options, stdout, stderr io.Writer) error {
 	limitMemory(file)
 	s, err := session.Load(file)
 	if err != nil {
-		return err
+		return inputError(file, err)
 	}
 	printWarnings(stderr, s.Warnings)
 	if err := redactSession(opt.redactor, s, &opt.redact, stdout, stderr); err != nil {
@@ -148,7 +150,7 @@ func writeHTML(opt *options, stdout, stderr io.Writer) error {
 		out = strings.TrimSuffix(filepath.Base(file), filepath.Ext(file)) + ext
 	}
 	if err := atomicfile.Write(out, write); err != nil {
-		return fmt.Errorf("writing %s: %w", out, err)
+		return outputError(out, err)
 	}
 	fmt.Fprintln(stdout, out)
 	return nil
