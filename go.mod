@@ -19,4 +19,7 @@ require github.com/dlclark/regexp2/v2 v2.12.0
 require (
 	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/rivo/uniseg v0.4.7
+	golang.org/x/term v0.47.0
 )
+
+require golang.org/x/sys v0.49.0 // indirect

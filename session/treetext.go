@@ -4,41 +4,72 @@ import (
 	"bufio"
 	"io"
 	"strings"
+
+	"github.com/rivo/uniseg"
 )
 
 // WriteTree writes the tree as pi's /tree shows it: one line per entry,
-// indented only where the conversation branches, with each entry's role and
-// a one-line preview, its label, and the leaf marked.
-func (s *Session) WriteTree(w io.Writer) error {
+// indented only where the conversation branches, with connectors from
+// each branch point to its branches (see Layout), each entry's role and a
+// one-line preview, its label, and the path to the leaf marked: • on the
+// path, * the leaf. A width above zero cuts each line to that many
+// columns, with "…": a terminal's width.
+func (s *Session) WriteTree(w io.Writer, width int) error {
 	bw := bufio.NewWriter(w)
 	onPath := map[*Entry]bool{}
 	for _, e := range s.Path(s.Leaf) {
 		onPath[e] = true
 	}
-	for _, n := range s.Flatten() {
-		e := n.Entry
-		bw.WriteString(strings.Repeat("  ", n.Depth))
+	var line strings.Builder
+	for _, r := range s.Layout(s.Flatten(), nil) {
+		e := r.Entry
+		line.Reset()
 		switch {
 		case e == s.Leaf:
-			bw.WriteString("* ")
+			line.WriteString("* ")
 		case onPath[e]:
-			bw.WriteString("• ")
+			line.WriteString("• ")
 		default:
-			bw.WriteString("  ")
+			line.WriteString("  ")
 		}
+		line.WriteString(RailGlyphs(r.Rails))
 		if e.Label != "" {
-			bw.WriteString("[" + e.Label + "] ")
+			line.WriteString("[" + e.Label + "] ")
 		}
 		p := s.Preview(e, "")
-		bw.WriteString(p.Role)
+		line.WriteString(p.Role)
 		if p.Role != "" {
-			bw.WriteString(" ")
+			line.WriteString(" ")
 		}
-		bw.WriteString(p.Text)
+		line.WriteString(p.Text)
 		if e == s.Leaf {
-			bw.WriteString("  ← leaf")
+			line.WriteString("  ← leaf")
 		}
+		bw.WriteString(fitWidth(line.String(), width))
 		bw.WriteString("\n")
 	}
 	return bw.Flush()
+}
+
+// fitWidth cuts s to at most width terminal columns (a wide character
+// takes two), marking a cut with "…". width <= 0 leaves s as it is.
+func fitWidth(s string, width int) string {
+	if width <= 0 || len(s) <= width || uniseg.StringWidth(s) <= width {
+		return s
+	}
+	var b strings.Builder
+	cols := 0
+	state := -1
+	rest := s
+	for len(rest) > 0 {
+		var cluster string
+		var w int
+		cluster, rest, w, state = uniseg.FirstGraphemeClusterInString(rest, state)
+		if cols+w > width-1 {
+			break
+		}
+		b.WriteString(cluster)
+		cols += w
+	}
+	return b.String() + "…"
 }

@@ -10,6 +10,8 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"golang.org/x/term"
+
 	"github.com/piexport/piexport/gfm"
 	"github.com/piexport/piexport/internal/atomicfile"
 	"github.com/piexport/piexport/page"
@@ -84,7 +86,7 @@ func writeTrees(opt *options, stdout, stderr io.Writer) error {
 		if opt.format == "tree-json" {
 			err = s.WriteCanonicalJSON(stdout)
 		} else {
-			err = s.WriteTree(stdout)
+			err = s.WriteTree(stdout, terminalWidth(stdout))
 		}
 		if err != nil {
 			return fmt.Errorf("writing the tree of %s: %w", file, err)
@@ -169,4 +171,18 @@ func limitMemory(file string) {
 		return
 	}
 	debug.SetMemoryLimit(max(128<<20, 3*info.Size()-16<<20))
+}
+
+// terminalWidth is the width of the terminal w writes to, or 0 when w is
+// not a terminal: then lines are written whole, for a file or a pipe.
+func terminalWidth(w io.Writer) int {
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return 0
+	}
+	width, _, err := term.GetSize(int(f.Fd()))
+	if err != nil {
+		return 0
+	}
+	return width
 }
