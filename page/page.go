@@ -10,7 +10,10 @@ package page
 import (
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/piexport/piexport/humanize"
 	"github.com/piexport/piexport/session"
@@ -150,10 +153,11 @@ func preparePage(s *session.Session, opt Options) (*pageView, *sessionRenderer, 
 			View:    -1,
 		},
 	}
+	previews := previewsOf(s, nodes, r.home)
 	for i, n := range nodes {
 		e := n.Entry
 		kind := kindOf(e)
-		p := s.Preview(e, r.home)
+		p := previews[i]
 		v.Tree[i] = treeNodeView{ID: e.ID, Depth: n.Depth, Kind: kind, Role: p.Role, Preview: p.Text,
 			Label: e.Label, OnPath: onPath[e], Leaf: e == s.Leaf}
 		v.Entries[i] = entryView{ID: e.ID, Kind: kind, OnPath: onPath[e], Lazy: !eager[e], Time: e.Time, Label: e.Label}
@@ -218,4 +222,29 @@ func (r *sessionRenderer) header(sum session.Summary, path []*session.Entry) hea
 		}
 	}
 	return h
+}
+
+// previewsOf returns the tree's previews of nodes, made on every core:
+// reading Markdown as text (session.ReaderText) is most of what the tree
+// costs on a long session.
+func previewsOf(s *session.Session, nodes []session.Node, home string) []session.Preview {
+	out := make([]session.Preview, len(nodes))
+	const chunk = 256
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for {
+				start := int(next.Add(chunk)) - chunk
+				if start >= len(nodes) {
+					return
+				}
+				for i := start; i < min(start+chunk, len(nodes)); i++ {
+					out[i] = s.Preview(nodes[i].Entry, home)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return out
 }

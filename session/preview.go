@@ -17,8 +17,9 @@ type Preview struct {
 	Text string
 }
 
-// previewMax is the length of a preview's text, in characters.
-const previewMax = 200
+// previewMax is the length of a preview's text, in characters: more than
+// a tree's row shows in a wide sidebar.
+const previewMax = 120
 
 // TitleMax is the length of a title made from a message, in characters.
 const TitleMax = 100

@@ -31,7 +31,7 @@ var plainParser = goldmark.New(goldmark.WithExtensions(
 // readerSourceMax bounds how much of a long message ReaderText parses for
 // a text of limit characters: a title never needs the rest, and parsing
 // is most of what a preview costs.
-func readerSourceMax(limit int) int { return max(512, 4*limit) }
+func readerSourceMax(limit int) int { return max(256, 2*limit) }
 
 // ReaderText turns Markdown source into the text a reader of the rendered
 // message sees, on one line of at most max characters (grapheme clusters),
@@ -51,8 +51,13 @@ func ReaderText(markdown string, max int) string {
 	} else {
 		plain = markdownText(src)
 	}
-	text := Shorten(oneLineSpaces(plain), max)
-	if cut && !strings.HasSuffix(text, "…") {
+	room := -1
+	if max > 0 {
+		room = 4*max + 4
+	}
+	text, more := oneLineSpacesMax(plain, room)
+	text = Shorten(text, max)
+	if (cut || more) && !strings.HasSuffix(text, "…") {
 		// The text goes on beyond what was read.
 		text = Shorten(text, max-1)
 		if !strings.HasSuffix(text, "…") {
@@ -228,11 +233,44 @@ func unescape(v []byte) []byte {
 // one space, and drops the control characters a terminal or a title bar
 // would act on.
 func oneLineSpaces(s string) string {
+	t, _ := oneLineSpacesMax(s, -1)
+	return t
+}
+
+// oneLineSpacesMax is oneLineSpaces for the first bytes of s that make
+// about n bytes of text (n < 0: all of it): enough for a text of n/4
+// characters, whatever their script. cut reports that s went on; the
+// text then ends before the character (grapheme cluster) it was cut in.
+func oneLineSpacesMax(s string, n int) (text string, cut bool) {
 	var b strings.Builder
-	b.Grow(len(s))
+	if n >= 0 && n < len(s) {
+		b.Grow(n + utf8.UTFMax)
+	} else {
+		b.Grow(len(s))
+	}
 	space := false
-	for _, r := range s {
-		if unicode.IsSpace(r) || (unicode.IsControl(r)) {
+	for i := 0; i < len(s); {
+		if n >= 0 && b.Len() >= n {
+			cut = true
+			break
+		}
+		c := s[i]
+		if c < utf8.RuneSelf {
+			i++
+			if c <= ' ' || c == 0x7f {
+				space = b.Len() > 0
+				continue
+			}
+			if space {
+				b.WriteByte(' ')
+				space = false
+			}
+			b.WriteByte(c)
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsSpace(r) || unicode.IsControl(r) {
+			i += size
 			space = b.Len() > 0
 			continue
 		}
@@ -240,9 +278,32 @@ func oneLineSpaces(s string) string {
 			b.WriteByte(' ')
 			space = false
 		}
-		b.WriteRune(r)
+		b.WriteString(s[i : i+size])
+		i += size
 	}
-	return b.String()
+	text = b.String()
+	if cut {
+		text = dropLastCluster(text)
+	}
+	return text, cut
+}
+
+// dropLastCluster removes the last grapheme cluster of s, which may have
+// been cut short.
+func dropLastCluster(s string) string {
+	from := max(0, len(s)-128)
+	for from > 0 && !utf8.RuneStart(s[from]) {
+		from--
+	}
+	last, rest, state := from, s[from:], -1
+	for len(rest) > 0 {
+		var cluster string
+		cluster, rest, _, state = uniseg.FirstGraphemeClusterInString(rest, state)
+		if len(rest) > 0 {
+			last += len(cluster)
+		}
+	}
+	return s[:last]
 }
 
 // oneLine folds s onto one line of at most max characters, cut at a word
