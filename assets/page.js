@@ -10,6 +10,9 @@
   var doc = document;
   var root = doc.documentElement;
   var THEME_KEY = 'piexport:theme';
+  // Entries' element ids start with this (see entryIDPrefix in
+  // page/view.go), so that an entry's id never names a page element.
+  var ENTRY = 'e:';
   var WIDTH_KEY = 'piexport:sidebar-width';
 
   function load(key) {
@@ -92,9 +95,15 @@
     // ---- path in view -------------------------------------------------
 
     var onPath = new Uint8Array(n);
-    var pathList = [];
-    for (i = 0; i < n; i++) {
-      if (entryEls[i] && !entryEls[i].hidden) { onPath[i] = 1; pathList.push(i); }
+    var pathList = pathTo(viewEnd);
+    for (i = 0; i < pathList.length; i++) onPath[pathList[i]] = 1;
+
+    // A tool result shown in its call's card has no article of its own
+    // (see entryView.Absorbed): it is shown, and scrolled to, in the
+    // nearest entry above it that has one.
+    function ownerOf(i) {
+      for (var steps = 0; i >= 0 && !entryEls[i] && steps < n; steps++) i = parents[i];
+      return i;
     }
 
     function newestLeaf(i) {
@@ -326,7 +335,7 @@
     var CHANGE_AT_ONCE = 300;
     var CHANGE_PER_FRAME = 600;
     var displayed = new Uint8Array(n); // not hidden now
-    for (i = 0; i < n; i++) if (onPath[i]) displayed[i] = 1;
+    for (i = 0; i < n; i++) if (onPath[i] && entryEls[i]) displayed[i] = 1;
 
     // The groups of slots in #entries' shadow root (see page.css): a group
     // not drawn yet is as tall as its estimate, so when a switch changes
@@ -482,11 +491,25 @@
       });
     }
 
+    // targetOf is what a link to entry i shows: its article, or for a tool
+    // result shown with its call, the call's card, its output in view.
+    function targetOf(i) {
+      var owner = ownerOf(i);
+      if (owner < 0) return null;
+      readyAround(entryEls[owner]);
+      if (owner === i) return entryEls[i];
+      return doc.getElementById(ENTRY + ids[i]) || entryEls[owner];
+    }
+
     function scrollToEntry(i, flash) {
-      var el = entryEls[i];
-      if (!el) return;
-      readyAround(el);
-      if (flash) el.classList.remove('flash');
+      var card = targetOf(i);
+      if (!card) return;
+      // A tool's card taller than the window is scrolled to its output,
+      // which is what a link to the result is for.
+      var el = card;
+      var output = card.classList.contains('tool') && card.querySelector(':scope > .tool-output');
+      if (output && card.getBoundingClientRect().height > innerHeight * 0.7) el = output;
+      if (flash) card.classList.remove('flash');
       el.scrollIntoView({ block: 'start' });
       // Entries above may render at their real height only now
       // (content-visibility), so settle once more on the next frame. The
@@ -494,7 +517,7 @@
       requestAnimationFrame(function () {
         var top = el.getBoundingClientRect().top;
         if (Math.abs(top - 64) > 4) el.scrollIntoView({ block: 'start' });
-        if (flash) el.classList.add('flash');
+        if (flash) card.classList.add('flash');
       });
     }
 
@@ -841,11 +864,14 @@
 
     // ---- deep links and first view ------------------------------------------
 
+    // A link names an entry by its id, or by its element id: both are
+    // taken, the bare id first.
     function hashIndex() {
       var h = location.hash.slice(1);
       if (!h) return -1;
       try { h = decodeURIComponent(h); } catch (e) { /* keep it raw */ }
       var j = pos.get(h);
+      if (j === undefined && h.lastIndexOf(ENTRY, 0) === 0) j = pos.get(h.slice(ENTRY.length));
       return j === undefined ? -1 : j;
     }
 

@@ -19,12 +19,15 @@ import (
 	"github.com/piexport/piexport/session"
 )
 
-// samplePath returns the ids from the root to end in the sample session.
+// samplePath returns the ids from the root to end in the sample session
+// that have an article: all but tool results shown in their call's card.
 func samplePath(v *pageView, end string) []string {
 	i := slices.Index(v.Index.IDs, end)
 	var ids []string
 	for ; i >= 0; i = v.Index.Parents[i] {
-		ids = append(ids, v.Index.IDs[i])
+		if !v.Entries[i].Absorbed {
+			ids = append(ids, v.Index.IDs[i])
+		}
 	}
 	slices.Reverse(ids)
 	return ids
@@ -91,10 +94,10 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("selected nodes = %v, want [d6]", sel)
 		}
 		// Times are rewritten in the reader's zone; the UTC text moves to the title.
-		if title := browsertest.Eval[string](tb, `document.querySelector('#r0 time').title`); title != "2025-03-14 09:26 UTC" {
+		if title := browsertest.Eval[string](tb, `document.querySelector('[data-entry="r0"] time').title`); title != "2025-03-14 09:26 UTC" {
 			t.Errorf("time title = %q, want the UTC fallback", title)
 		}
-		if text := browsertest.Eval[string](tb, `document.querySelector('#r0 time').textContent`); strings.Contains(text, "UTC") {
+		if text := browsertest.Eval[string](tb, `document.querySelector('[data-entry="r0"] time').textContent`); strings.Contains(text, "UTC") {
 			t.Errorf("time text %q was not localized", text)
 		}
 		if overflow := browsertest.Eval[bool](tb, `document.documentElement.scrollWidth > innerWidth`); overflow {
@@ -103,7 +106,7 @@ func TestBrowser(t *testing.T) {
 		tb.Shot("wide-light")
 		tb.Press("o")
 		tb.Press("t")
-		tb.Do(chromedp.Evaluate[chromedp.Void](`document.getElementById('d1').scrollIntoView()`))
+		tb.Do(chromedp.Evaluate[chromedp.Void](`document.getElementById('e:d1').scrollIntoView()`))
 		tb.Shot("wide-light-lower")
 	})
 
@@ -124,7 +127,7 @@ func TestBrowser(t *testing.T) {
 		if sel := browsertest.Eval[bool](tb, `document.querySelector('[data-tree-node="b2"]').classList.contains('sel')`); !sel {
 			t.Error("b2 is not marked selected")
 		}
-		if top := browsertest.Eval[float64](tb, `document.getElementById('b2').getBoundingClientRect().top`); top < 0 || top > 600 {
+		if top := browsertest.Eval[float64](tb, `document.getElementById('e:b2').getBoundingClientRect().top`); top < 0 || top > 600 {
 			t.Errorf("b2 is at %v px, not scrolled into view", top)
 		}
 		checkPathTokens(tb, "b3")
@@ -207,19 +210,45 @@ func TestBrowser(t *testing.T) {
 		tb := browsertest.OpenTab(t, browser)
 		openPage(tb, url+"#c3", v)
 		checkEntries(tb, samplePath(v, "c6"))
-		if top := browsertest.Eval[float64](tb, `document.getElementById('c3').getBoundingClientRect().top`); top < 0 || top > 400 {
+		if top := browsertest.Eval[float64](tb, `document.getElementById('e:c3').getBoundingClientRect().top`); top < 0 || top > 400 {
 			t.Errorf("c3 is at %v px, not scrolled into view", top)
 		}
 		tb.Do(chromedp.Evaluate[chromedp.Void](`location.hash = '#b1'`))
-		tb.WaitJS(`!document.getElementById('b3').hidden`)
+		tb.WaitJS(`!document.getElementById('e:b3').hidden`)
 		tb.Settle()
 		checkEntries(tb, samplePath(v, "b3"))
 		// The hostile id works as a link target too.
 		tb.Do(chromedp.Evaluate[chromedp.Void](`location.hash = '#' + encodeURIComponent(` + browserJSString(hostile.ID) + `)`))
-		tb.WaitJS(`!document.getElementById('c6').hidden`)
+		tb.WaitJS(`!document.getElementById('e:c6').hidden`)
 		tb.Settle()
 		checkEntries(tb, samplePath(v, "c6"))
 		checkNoXSS(tb, v)
+	})
+
+	t.Run("a tool result is its call's card", func(t *testing.T) {
+		tb := browsertest.OpenTab(t, browser)
+		openPage(tb, url, v)
+		if n := browsertest.Eval[int](tb, `document.querySelectorAll('article[data-entry="d4"]').length`); n != 0 {
+			t.Errorf("the tool result d4 has %d articles of its own, want none", n)
+		}
+		inView := `(() => { const r = document.getElementById('e:d4').getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight / 2; })()`
+		tb.Do(chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
+		tb.Click(nodeSelector("d4"))
+		tb.WaitJS(inView)
+		if hash := browsertest.Eval[string](tb, `location.hash`); hash != "#d4" {
+			t.Errorf("hash = %q, want #d4", hash)
+		}
+		tb.WaitJS(`document.getElementById('e:d4').classList.contains('flash')`)
+		// A deep link to the result, bare or as the element's id, lands on
+		// the card with its output.
+		for _, hash := range []string{"#d4", "#e:d4"} {
+			tb2 := browsertest.OpenTab(t, browser)
+			openPage(tb2, url+hash, v)
+			tb2.WaitJS(inView)
+			if text := browsertest.Eval[string](tb2, `document.getElementById('e:d4').innerText`); !strings.Contains(text, "EDIT-RESULT-MARK") {
+				t.Errorf("%s: the card reads %q, without the result", hash, text)
+			}
+		}
 	})
 
 	t.Run("keys toggle details", func(t *testing.T) {
@@ -352,9 +381,9 @@ func TestBrowser(t *testing.T) {
 	t.Run("copy link", func(t *testing.T) {
 		tb := browsertest.OpenTab(t, browser)
 		openPage(tb, url, v)
-		tb.Do(chromedp.Evaluate[chromedp.Void](`document.getElementById('d2').scrollIntoView()`))
-		tb.Do(chromedp.Click(chromedp.CSS(`#d2 .permalink`)))
-		tb.WaitJS(`document.querySelector('#d2 .permalink').classList.contains('copied')`)
+		tb.Do(chromedp.Evaluate[chromedp.Void](`document.getElementById('e:d2').scrollIntoView()`))
+		tb.Do(chromedp.Click(chromedp.CSS(`[data-entry="d2"] .permalink`)))
+		tb.WaitJS(`document.querySelector('[data-entry="d2"] .permalink').classList.contains('copied')`)
 		if hash := browsertest.Eval[string](tb, `location.hash`); hash != "#d2" {
 			t.Errorf("hash = %q, want #d2", hash)
 		}

@@ -30,6 +30,9 @@ type out struct {
 
 // renderEntry fills the role, body and footer of one entry.
 func (r *sessionRenderer) renderEntry(e *session.Entry, v *entryView) {
+	if v.Absorbed {
+		return
+	}
 	o := out{lazy: v.Lazy}
 	switch e.Type {
 	case "message":
@@ -126,17 +129,8 @@ func (r *sessionRenderer) message(o *out, e *session.Entry, v *entryView) {
 		if m.ToolName != "" {
 			v.Role += " · " + m.ToolName
 		}
-		if assistant, call := r.s.CallOf(e); call != nil {
-			// The result is shown with its call in the assistant's entry.
-			v.Ref = true
-			o.Raw(`<p class="tool-ref"><a href="#`)
-			o.Text(assistant.ID)
-			o.Raw(`">`)
-			o.Text(session.ToolCallSummary(call.Name, call.Arguments, r.home))
-			o.Raw(`</a> shown with its call above</p>`)
-			return
-		}
-		r.tool(o, e, nil, e)
+		_, call := r.s.CallOf(e)
+		r.tool(o, e, call, e)
 	case "bashExecution", "jsExecution":
 		v.Role = "Bash (run by the user)"
 		if m.Role == "jsExecution" {
@@ -295,6 +289,14 @@ func (r *sessionRenderer) branchSummary(o *out, id, summary, fromID string) {
 	o.Raw(`</div>`)
 }
 
+// absorbed reports whether the tool result e is shown in its call's card
+// (see tool), so that it needs no entry of its own: its call is among its
+// ancestors, and that call's card shows this result.
+func (r *sessionRenderer) absorbed(e *session.Entry) bool {
+	assistant, call := r.s.CallOf(e)
+	return call != nil && r.s.ToolResult(assistant, call.ToolCallID) == e
+}
+
 // entryLink links to the entry with the file id id.
 func (r *sessionRenderer) entryLink(o *out, id string) {
 	target := r.s.Entry(id)
@@ -305,7 +307,7 @@ func (r *sessionRenderer) entryLink(o *out, id string) {
 		return
 	}
 	o.Raw(`<a href="#`)
-	o.Text(target.ID)
+	o.Text(elementID(target.ID))
 	o.Raw(`">`)
 	p := r.s.Preview(target, r.home)
 	o.Text(humanize.OneLine(strings.TrimSpace(p.Role+" "+p.Text), 60))

@@ -160,7 +160,8 @@ func preparePage(s *session.Session, opt Options) (*pageView, *sessionRenderer, 
 		p := previews[i]
 		v.Tree[i] = treeNodeView{ID: e.ID, Depth: n.Depth, Kind: kind, Role: p.Role, Preview: p.Text,
 			Label: e.Label, OnPath: onPath[e], Leaf: e == s.Leaf}
-		v.Entries[i] = entryView{ID: e.ID, Kind: kind, OnPath: onPath[e], Lazy: !eager[e], Time: e.Time, Label: e.Label}
+		v.Entries[i] = entryView{ID: e.ID, Kind: kind, OnPath: onPath[e], Lazy: !eager[e], Time: e.Time, Label: e.Label,
+			Absorbed: kind == kindTool && r.absorbed(e)}
 		v.Index.IDs[i] = e.ID
 		v.Index.Kinds[i] = kind
 		v.Index.Parents[i] = -1

@@ -20,6 +20,8 @@ type sampleEntry struct {
 	id, parent, kind, role, preview, label string
 	body                                   string
 	usage                                  []float64 // input, output, cacheRead, cacheWrite, cost
+	// absorbed: a tool result shown in its call's card (the parent's).
+	absorbed bool
 }
 
 // sampleEntries is a session with three branches below "r3", oldest first,
@@ -72,11 +74,10 @@ FAIL</pre></div></section>`
 		{id: "d2", parent: "d1", kind: kindUser, role: "user:", preview: "Try approach gamma",
 			body: `<p>Try approach gamma, and keep the tests green.</p>`},
 		{id: "d3", parent: "d2", kind: kindAssistantTools, role: "assistant:", preview: "[edit: ~/p/parser.go]",
-			body: `<section class="tool" data-tool="edit" data-status="ok"><div class="tool-head"><span class="tool-name">edit</span> <span class="tool-args">~/p/parser.go</span></div><div class="tool-input"><pre class="output">-	for i := 0; i &lt; len(toks)-1; i++ {
-+	for i := 0; i &lt; len(toks); i++ {</pre></div></section>`,
+			body: `<section class="tool" id="e:d4" data-result="d4" data-tool="edit" data-status="ok"><div class="tool-head"><span class="tool-name">edit</span> <span class="tool-args">~/p/parser.go</span></div><div class="tool-input"><pre class="output">-	for i := 0; i &lt; len(toks)-1; i++ {
++	for i := 0; i &lt; len(toks); i++ {</pre></div><div class="tool-output"><pre class="output">Applied 1 edit. EDIT-RESULT-MARK</pre></div></section>`,
 			usage: []float64{6100, 200, 9000, 0, 0.011}},
-		{id: "d4", parent: "d3", kind: kindTool, preview: "[edit: ok]",
-			body: `<section class="tool" data-tool="edit" data-status="ok"><div class="tool-head"><span class="tool-name">edit</span> <span class="tool-args">~/p/parser.go</span></div><div class="tool-output"><pre class="output">Applied 1 edit.</pre></div></section>`},
+		{id: "d4", parent: "d3", kind: kindTool, preview: "[edit: ~/p/parser.go]", absorbed: true},
 		{id: "d5", parent: "d4", kind: kindAssistant, role: hostile.Role, preview: "Gamma fixes the bound",
 			body:  thinking + `<p>Gamma fixes the bound, and the tests pass. GAMMA-MARK</p><ul><li>parser.go: loop bound</li><li>parser_test.go: new case</li></ul>`,
 			usage: []float64{7000, 900, 12000, 800, 1.2345}},
@@ -173,7 +174,7 @@ func samplePageView() *pageView {
 		}
 		v.Entries = append(v.Entries, entryView{
 			ID: e.id, Kind: e.kind, OnPath: onPath[i], Time: base.Add(time.Duration(i) * time.Minute),
-			Label: e.label, Role: role, Body: template.HTML(e.body), Foot: foot,
+			Label: e.label, Role: role, Body: template.HTML(e.body), Foot: foot, Absorbed: e.absorbed,
 		})
 		v.Index.IDs = append(v.Index.IDs, e.id)
 		v.Index.Kinds = append(v.Index.Kinds, e.kind)

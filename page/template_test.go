@@ -30,7 +30,7 @@ func TestPageIDsAreUnique(t *testing.T) {
 		}
 		seen[id] = true
 	})
-	if !seen[hostile.ID] {
+	if !seen[elementID(hostile.ID)] {
 		t.Errorf("entry with the hostile id is missing; ids: %v", seen)
 	}
 }
@@ -46,19 +46,35 @@ func TestPageTreeMatchesEntries(t *testing.T) {
 	hidden := map[string]bool{}
 	for _, n := range pageFindAll(doc, pageHasAttr("data-entry")) {
 		id, _ := pageAttr(n, "data-entry")
-		if elemID, _ := pageAttr(n, "id"); elemID != id {
+		if elemID, _ := pageAttr(n, "id"); elemID != elementID(id) {
 			t.Errorf("entry %q has id %q", id, elemID)
 		}
 		entries = append(entries, id)
 		_, hidden[id] = pageAttr(n, "hidden")
 	}
+	// Every entry has an article, but a tool result shown in its call's
+	// card, which has the result's id.
+	var articled []string
+	for i, e := range v.Entries {
+		if !e.Absorbed {
+			articled = append(articled, v.Index.IDs[i])
+			continue
+		}
+		card := pageFindAll(doc, func(n *html.Node) bool { id, _ := pageAttr(n, "id"); return id == elementID(e.ID) })
+		if len(card) != 1 || card[0].Data != "section" {
+			t.Errorf("the tool result %q has no card with its id", e.ID)
+		}
+	}
 	if diff := cmp.Diff(v.Index.IDs, nodes); diff != "" {
 		t.Errorf("tree nodes (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(v.Index.IDs, entries); diff != "" {
+	if diff := cmp.Diff(articled, entries); diff != "" {
 		t.Errorf("entries (-want +got):\n%s", diff)
 	}
 	for _, e := range v.Entries {
+		if e.Absorbed {
+			continue
+		}
 		if hidden[e.ID] == e.OnPath {
 			t.Errorf("entry %q: hidden=%v, on path=%v", e.ID, hidden[e.ID], e.OnPath)
 		}

@@ -28,11 +28,16 @@ func (r *sessionRenderer) tool(o *out, result *session.Entry, call *session.Bloc
 		status = "ok"
 	}
 	o.Raw(`<section class="tool"`)
-	o.Attr("data-tool", name)
-	o.Attr("data-status", status)
 	if result != nil && result != owner {
+		if r.absorbed(result) {
+			// The card stands for the result's entry too: links to
+			// that entry land here.
+			o.Attr("id", elementID(result.ID))
+		}
 		o.Attr("data-result", result.ID)
 	}
+	o.Attr("data-tool", name)
+	o.Attr("data-status", status)
 	o.Raw(`><div class="tool-head"><span class="tool-name">`)
 	o.Text(name)
 	o.Raw(`</span> <span class="tool-args">`)

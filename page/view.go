@@ -25,6 +25,17 @@ import (
 //   - Header.Path holds the token sums of that same path; the script
 //     recomputes them from Index.Usage whenever the path changes.
 
+// entryIDPrefix starts the element id of every entry (and of the card
+// that stands for a tool result): ids come from the session, and one such
+// as "session-index" or "pack-0" must not name the page's own elements.
+// No id the page gives its own elements starts with it, nor does any
+// heading or footnote id (render prefixes those with "e-"). page.js
+// knows it too, and takes a link to a bare entry id as well.
+const entryIDPrefix = "e:"
+
+// elementID is the element id of the entry whose id is id.
+func elementID(id string) string { return entryIDPrefix + id }
+
 // pageView is everything one page shows.
 type pageView struct {
 	// Title is the session name or the first user message, on one line.
@@ -116,9 +127,10 @@ type entryView struct {
 	// Packed, when set, says the body was moved into a packed chunk at
 	// the end of the page (see pack.go), and where it is: Body is empty.
 	Packed string
-	// Ref marks an entry whose content is shown elsewhere (a tool result
-	// shown with its call): the page gives it one quiet line.
-	Ref bool
+	// Absorbed marks a tool result shown in its call's card, in the
+	// assistant's entry: it has no article of its own, and the card
+	// carries its element id.
+	Absorbed bool
 	// Role is the heading: "User", "Assistant · claude-sonnet-4-5", ...
 	Role string
 	// Body is built by this package's renderers (entries.go, tools.go)
@@ -195,14 +207,18 @@ func (v *pageView) SlotGroups() []slotGroup {
 	var groups []slotGroup
 	for start := 0; start < len(v.Tree); start += slotGroupSize {
 		nodes := v.Tree[start:min(len(v.Tree), start+slotGroupSize)]
-		g := slotGroup{IDs: make([]string, len(nodes))}
+		g := slotGroup{IDs: make([]string, 0, len(nodes))}
 		shown := 0
 		for i, n := range nodes {
-			g.IDs[i] = n.ID
+			e := v.Entries[start+i]
+			if e.Absorbed {
+				continue
+			}
+			g.IDs = append(g.IDs, n.ID)
 			if n.OnPath {
 				shown++
 			}
-			if e := v.Entries[start+i]; e.OnPath && !e.Lazy {
+			if e.OnPath && !e.Lazy {
 				g.Ready = true
 			}
 		}

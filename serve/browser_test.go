@@ -82,7 +82,7 @@ func TestBrowser(t *testing.T) {
 	tb.waitJS(`location.pathname === '/search' && document.querySelector('.hit-list a') !== null`)
 	tb.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('.hit-list a').click()`))
 	tb.waitJS(`location.hash === '#6eea0e7d' && document.title === 'Health endpoint'`)
-	tb.waitJS(`document.getElementById('6eea0e7d').checkVisibility()`)
+	tb.waitJS(`document.getElementById('e:6eea0e7d').checkVisibility()`)
 
 	// Follow: at the leaf, scrolled to the bottom, the page shows an entry
 	// appended to its file, and stays at the bottom.
@@ -91,7 +91,7 @@ func TestBrowser(t *testing.T) {
 	tb.do(chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, document.documentElement.scrollHeight)`))
 	file := filepath.Join(dir, "--home-dev-projects-webapp--", "pi-v3-sdk-branches-labels.jsonl")
 	appendTo(t, file, `{"type":"message","id":"live0001","parentId":"a1eb6cb5","timestamp":"2026-03-01T10:00:00.000Z","message":{"role":"user","content":"a new question, asked live"}}`+"\n")
-	tb.waitJS(`!!document.getElementById('live0001') && document.getElementById('live0001').checkVisibility()`)
+	tb.waitJS(`!!document.getElementById('e:live0001') && document.getElementById('e:live0001').checkVisibility()`)
 	tb.waitJS(`window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 60`)
 }
 

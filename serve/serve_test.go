@@ -152,7 +152,7 @@ func TestRoutes(t *testing.T) {
 
 	res, page := get(t, srv.url+"s/"+id)
 	checkHeaders(t, res, "text/html; charset=utf-8")
-	if !strings.Contains(page, "<title>Health endpoint</title>") || !strings.Contains(page, `id="6eea0e7d"`) {
+	if !strings.Contains(page, "<title>Health endpoint</title>") || !strings.Contains(page, `id="e:6eea0e7d"`) {
 		t.Error("the session page is not the session's")
 	}
 	etag := res.Header.Get("ETag")
@@ -304,7 +304,7 @@ func TestFollow(t *testing.T) {
 	if ev := events.next(t); ev.name != "change" {
 		t.Fatalf("event %+v, want change", ev)
 	}
-	if _, page := get(t, srv.url+"s/"+id); strings.Contains(page, "live0001") || !strings.Contains(page, `id="6eea0e7d"`) {
+	if _, page := get(t, srv.url+"s/"+id); strings.Contains(page, "live0001") || !strings.Contains(page, `id="e:6eea0e7d"`) {
 		t.Error("a half-written line broke the page or showed")
 	}
 	appendTo(t, file, line[40:])
@@ -313,7 +313,7 @@ func TestFollow(t *testing.T) {
 		t.Fatalf("event %+v, want change with a new version", ev)
 	}
 	res, page := get(t, srv.url+"s/"+id)
-	if !strings.Contains(page, `id="live0001"`) || !strings.Contains(page, "a new question") {
+	if !strings.Contains(page, `id="e:live0001"`) || !strings.Contains(page, "a new question") {
 		t.Error("the page lacks the new entry")
 	}
 	if got := strings.Trim(res.Header.Get("ETag"), `"`); got != ev.id {
