@@ -1,5 +1,13 @@
-// Package catalog keeps track of many session files: it finds them, loads
-// them, remembers what each holds, and answers searches over all of them.
+// Package catalog keeps track of many session files: it finds them,
+// remembers what each holds in a cache database that outlives the process,
+// loads them, and answers searches over all of them.
+//
+// The cache is SQLite with FTS5 (see schema.go), in the user's cache
+// directory. A file is read once: at the next start a stat tells whether it
+// changed, and a file that only grew is read from where reading stopped.
+// The cache is only ever a cache: deleted, damaged or shared by several
+// processes at once, it never loses a session or shows a wrong one (a
+// damaged one is rebuilt, with one warning).
 //
 // A Catalog is what the server reads sessions through. It hands out opaque
 // ids, never paths, so nothing outside it can name a file it does not know.
@@ -16,7 +24,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -38,46 +45,76 @@ type Info struct {
 	Path    string
 	Size    int64
 	ModTime time.Time
+	// Indexed says the file was read: the fields below describe it. A file
+	// found but not yet read has only ID, Path, Size and ModTime.
+	Indexed bool
+	// Hash is the SHA-256 of the file's content as read, in hex.
+	Hash string
 	// Cwd and SessionID come from the session header; "" without one.
 	Cwd       string
 	SessionID string
 	Summary   session.Summary
+	// Branches counts the session's branches: 1 for one that never
+	// branched.
+	Branches int
 	// Warnings counts the problems met while reading the file.
 	Warnings int
-	// Err says why the file could not be loaded; the other fields but ID,
-	// Path, Size and ModTime are then empty.
+	// Err says why the file could not be loaded; the fields above but ID,
+	// Path, Size, ModTime and Hash are then empty.
 	Err error
+	// Parent is the id of the session a sub-agent transcript belongs to
+	// (omp keeps them in a directory named after their session); Agents
+	// are the ids of a session's sub-agents.
+	Parent string
+	Agents []string
+	// ForkOf is the id of the session this one was forked or cloned from,
+	// when the catalog has it; Forks are the sessions forked from this one.
+	ForkOf string
+	Forks  []string
+
+	stamp stamp
+	// forkOf is the parent session's path as the header gives it.
+	forkOf string
 }
 
-// Version identifies the state of the file the Info describes: its size
-// and modification time.
-func (i Info) Version() string { return version(i.Size, i.ModTime) }
-
-func version(size int64, mtime time.Time) string {
-	return strconv.FormatInt(size, 36) + "-" + strconv.FormatInt(mtime.UnixNano(), 36)
-}
+// Version identifies the state of the file the Info describes, as a stat
+// sees it.
+func (i Info) Version() string { return i.stamp.String() }
 
 // Options configure a Catalog.
 type Options struct {
 	// FS, when set, is where the files are: paths name files and
 	// directories in it. Nil means the OS's file system.
 	FS fs.FS
+	// CacheDir is the directory the catalog keeps its database in. Empty:
+	// it is kept in memory and lost with the process.
+	CacheDir string
+	// Program identifies the program filling the cache; a cache filled by
+	// another program is emptied and filled again.
+	Program string
+	// Warn receives warnings about the cache (a damaged one rebuilt). Nil
+	// discards them.
+	Warn func(string)
 	// MaxLoaded bounds how many whole sessions stay in memory; the least
-	// recently used go first. Zero means 8.
+	// recently used go first. Zero means 4.
 	MaxLoaded int
 	// MaxLoadedBytes bounds the summed file size of the sessions kept
-	// (the most recent one is always kept). Zero means 512 MB.
+	// (the most recent one is always kept). Zero means 48 MB: a session in
+	// memory takes a few times its file's size.
 	MaxLoadedBytes int64
-	// Workers bounds how many files load at once. Zero means one per core.
+	// Workers bounds how many files are read at once. Zero means one per
+	// core.
 	Workers int
 	// Prepare, when set, is applied to every session right after it is
 	// read, before it is summarised, indexed or handed out: the server
 	// masks secrets with it (package redact), so that nothing it lists,
-	// searches or shows holds them. What is kept across runs (a cache)
-	// must be keyed by PrepareKey too.
-	Prepare func(*session.Session)
-	// PrepareKey names what Prepare does: two catalogs with the same key
-	// prepare sessions the same way.
+	// searches or shows holds them. PrepareKey names what Prepare does;
+	// the cache keeps what each key made apart.
+	//
+	// Masking looks at a whole session (a value found anywhere is masked
+	// everywhere), so with Prepare a file that grew is read whole, and
+	// snippets are cut from the loaded session, not from the line.
+	Prepare    func(*session.Session)
 	PrepareKey string
 }
 
@@ -87,10 +124,18 @@ type Options struct {
 type Catalog struct {
 	paths []string
 	opt   Options
-	index *Index
+
+	stMu sync.RWMutex
+	st   *store
+	// known is every row of the store by path, as last read, and
+	// dataVersion the store's data_version then: when another process
+	// writes, it changes, and the rows are read again.
+	known       map[string]*fileRow
+	dataVersion int64
 
 	mu      sync.RWMutex
 	records map[string]*record // by id
+	byFID   map[int64]*record
 	roots   map[string]*os.Root
 
 	lru *lru
@@ -99,12 +144,26 @@ type Catalog struct {
 	gen atomic.Uint64
 
 	flightMu sync.Mutex
-	flights  map[string]*flight // loads under way, by id and version
+	flights  map[string]*flight // reads under way, by id
+
+	// appends counts the files read from where they were, for tests.
+	appends atomic.Int64
+
+	// updateMu lets one Update run at a time.
+	updateMu sync.Mutex
+	prog     progressCounters
 }
 
+// record is one file the catalog found.
 type record struct {
-	f    file
-	info Info
+	id string
+	f  file
+	// found is the file's stamp when it was last found.
+	found stamp
+	// row is what the store holds of the file; nil until it is read.
+	row *fileRow
+	// parent is the id of the session whose sub-agent this file is.
+	parent string
 }
 
 type flight struct {
@@ -114,15 +173,15 @@ type flight struct {
 	err  error
 }
 
-// New finds the session files under paths (see Find), loads each once to
-// learn its summary and index it, and returns the catalog. A file that
-// fails to load is kept, with its error.
-func New(ctx context.Context, paths []string, opt Options) (*Catalog, error) {
+// Open opens the cache and finds the session files under paths (see Find).
+// It reads no file: what the cache knows is known at once, and Update
+// reads the rest.
+func Open(ctx context.Context, paths []string, opt Options) (*Catalog, error) {
 	if opt.MaxLoaded <= 0 {
-		opt.MaxLoaded = 8
+		opt.MaxLoaded = 4
 	}
 	if opt.MaxLoadedBytes <= 0 {
-		opt.MaxLoadedBytes = 512 << 20
+		opt.MaxLoadedBytes = 48 << 20
 	}
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
@@ -130,29 +189,77 @@ func New(ctx context.Context, paths []string, opt Options) (*Catalog, error) {
 	c := &Catalog{
 		paths:   slices.Clone(paths),
 		opt:     opt,
-		index:   NewIndex(),
 		records: map[string]*record{},
+		byFID:   map[int64]*record{},
 		roots:   map[string]*os.Root{},
 		lru:     newLRU(opt.MaxLoaded, opt.MaxLoadedBytes),
 		flights: map[string]*flight{},
 	}
-	if _, err := c.refresh(ctx, false); err != nil {
+	dir := opt.CacheDir
+	if opt.FS != nil {
+		dir = "" // files in an fs.FS have no real path to key them by
+	}
+	st, warning, err := openStore(ctx, dir, opt.Program, opt.PrepareKey)
+	if err != nil {
+		return nil, err
+	}
+	c.st = st
+	if warning != "" {
+		c.warn(warning)
+	}
+	if err := c.find(ctx, false); err != nil {
 		c.Close()
 		return nil, err
 	}
 	return c, nil
 }
 
-// Close releases the directories the catalog holds open.
+// New opens a catalog (see Open) and reads every file it does not know
+// yet.
+func New(ctx context.Context, paths []string, opt Options) (*Catalog, error) {
+	c, err := Open(ctx, paths, opt)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := c.Update(ctx); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *Catalog) warn(msg string) {
+	if c.opt.Warn != nil {
+		c.opt.Warn(msg)
+	}
+}
+
+// Close releases the cache and the directories the catalog holds open.
 func (c *Catalog) Close() error {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	var errs []error
 	for k, r := range c.roots {
 		errs = append(errs, r.Close())
 		delete(c.roots, k)
 	}
+	c.mu.Unlock()
+	c.stMu.Lock()
+	if c.st != nil {
+		errs = append(errs, c.st.close())
+		c.st = nil
+	}
+	c.stMu.Unlock()
 	return errors.Join(errs...)
+}
+
+// store returns the store, or an error once the catalog is closed.
+func (c *Catalog) store() (*store, error) {
+	c.stMu.RLock()
+	defer c.stMu.RUnlock()
+	if c.st == nil {
+		return nil, errors.New("the catalog is closed")
+	}
+	return c.st, nil
 }
 
 // idOf derives a file's id from its real path: stable across runs, and
@@ -162,89 +269,115 @@ func idOf(key string) string {
 	return hex.EncodeToString(sum[:6])
 }
 
-// Refresh looks for files again: it adds new ones, drops those that are
-// gone (a whole directory included), and reloads those whose size or
-// modification time changed. It reports whether anything changed.
-func (c *Catalog) Refresh(ctx context.Context) (bool, error) {
-	return c.refresh(ctx, true)
-}
-
-func (c *Catalog) refresh(ctx context.Context, lenient bool) (bool, error) {
+// find looks for files, stats them and matches them with what the store
+// holds. Files that are gone leave the catalog (and the store, when they
+// no longer exist at all).
+func (c *Catalog) find(ctx context.Context, lenient bool) error {
 	found, err := find(c.opt.FS, c.paths, lenient)
 	if err != nil {
-		return false, err
+		return err
 	}
 	if err := c.openRoots(found); err != nil {
-		return false, err
+		return err
 	}
-	type job struct {
-		id string
-		f  file
+	st, err := c.store()
+	if err != nil {
+		return err
 	}
-	c.mu.RLock()
-	known := make(map[string]Info, len(c.records))
-	for id, r := range c.records {
-		known[id] = r.info
+	if err := c.readRows(ctx, st); err != nil {
+		return err
 	}
-	c.mu.RUnlock()
-	var jobs []job
-	ids := make(map[string]bool, len(found))
-	for _, f := range found {
+	parents := subAgentParents(found)
+	stamps := make([]stamp, len(found))
+	for k, f := range found {
+		if fi, err := c.stat(f); err == nil {
+			stamps[k] = stampOf(fi)
+		}
+	}
+
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	seen := make(map[string]bool, len(found))
+	changed := false
+	for k, f := range found {
 		id := idOf(f.key)
-		for ids[id] {
+		for seen[id] {
 			// Two paths whose ids collide: so unlikely that a
 			// deterministic rename is enough.
 			id = idOf(id + f.key)
 		}
-		ids[id] = true
-		info, ok := known[id]
-		if !ok {
-			jobs = append(jobs, job{id, f})
-			continue
+		seen[id] = true
+		r := c.records[id]
+		if r == nil {
+			r = &record{id: id}
+			c.records[id] = r
+			changed = true
 		}
-		fi, err := c.stat(f)
-		if err != nil || version(fi.Size(), fi.ModTime()) != info.Version() {
-			jobs = append(jobs, job{id, f})
+		r.f = f
+		r.parent = ""
+		if p, ok := parents[f.key]; ok {
+			r.parent = idOf(p)
+		}
+		if stamps[k] != r.found {
+			r.found = stamps[k]
+			changed = true
+		}
+		if row := c.known[f.key]; row != r.row {
+			c.setRow(r, row)
+			changed = true
 		}
 	}
-	var gone []string
-	for id := range known {
-		if !ids[id] {
-			gone = append(gone, id)
+	for id, r := range c.records {
+		if !seen[id] {
+			c.dropRecord(r)
+			changed = true
 		}
 	}
-
-	// Load in parallel; each result is applied as soon as it is ready.
-	work := make(chan job)
-	var wg sync.WaitGroup
-	for range min(c.opt.Workers, max(1, len(jobs))) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range work {
-				s, info := c.loadFile(j.id, j.f)
-				c.apply(j.f, info, s)
-			}
-		}()
-	}
-	for _, j := range jobs {
-		if ctx.Err() != nil {
-			break
-		}
-		work <- j
-	}
-	close(work)
-	wg.Wait()
-
-	c.mu.Lock()
-	for _, id := range gone {
+	if changed {
 		c.gen.Add(1)
-		delete(c.records, id)
-		c.lru.remove(id)
-		c.index.Remove(id)
 	}
+	return nil
+}
+
+// readRows reads the store's rows again if the store changed since they
+// were last read.
+func (c *Catalog) readRows(ctx context.Context, st *store) error {
+	v, err := st.dataVersion(ctx)
+	if err != nil {
+		return c.checkStore(err)
+	}
+	c.mu.RLock()
+	same := v == c.dataVersion && c.known != nil
+	c.mu.RUnlock()
+	if same {
+		return nil
+	}
+	rows, err := st.files(ctx)
+	if err != nil {
+		return c.checkStore(err)
+	}
+	c.mu.Lock()
+	c.known, c.dataVersion = rows, v
 	c.mu.Unlock()
-	return len(jobs) > 0 || len(gone) > 0, ctx.Err()
+	return nil
+}
+
+// setRow records what the store holds of r's file; the caller holds c.mu.
+func (c *Catalog) setRow(r *record, row *fileRow) {
+	if r.row != nil && c.byFID[r.row.FID] == r {
+		delete(c.byFID, r.row.FID)
+	}
+	r.row = row
+	if row != nil {
+		c.byFID[row.FID] = r
+	}
+}
+
+// dropRecord forgets a file; the caller holds c.mu.
+func (c *Catalog) dropRecord(r *record) {
+	c.setRow(r, nil)
+	delete(c.records, r.id)
+	c.lru.remove(r.id)
 }
 
 // openRoots opens the directories files were found in, so that reading
@@ -264,28 +397,6 @@ func (c *Catalog) openRoots(found []file) error {
 		c.roots[f.root] = r
 	}
 	return nil
-}
-
-// apply records what loading a file found, unless a newer state of the
-// file was recorded meanwhile.
-func (c *Catalog) apply(f file, info Info, s *session.Session) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	r := c.records[info.ID]
-	if r != nil && !info.ModTime.IsZero() && r.info.ModTime.After(info.ModTime) {
-		return
-	}
-	c.records[info.ID] = &record{f: f, info: info}
-	c.gen.Add(1)
-	if info.Err != nil {
-		c.index.Remove(info.ID)
-		return
-	}
-	t := info.Summary.End
-	if t.IsZero() {
-		t = info.Summary.Start
-	}
-	c.index.Replace(info.ID, t, searchTexts(s))
 }
 
 // open opens f for reading, never for writing.
@@ -321,49 +432,6 @@ func (c *Catalog) stat(f file) (fs.FileInfo, error) {
 	return os.Stat(f.key)
 }
 
-// loadFile reads and summarises one file. The session is nil when it
-// failed; info.Err then says why.
-func (c *Catalog) loadFile(id string, f file) (*session.Session, Info) {
-	info := Info{ID: id, Path: f.path}
-	s, fi, err := c.read(f)
-	if fi != nil {
-		info.Size, info.ModTime = fi.Size(), fi.ModTime()
-	}
-	if err != nil {
-		info.Err = err
-		return nil, info
-	}
-	if c.opt.Prepare != nil {
-		c.opt.Prepare(s)
-	}
-	info.Summary = s.Summarize()
-	info.Warnings = len(s.Warnings)
-	if s.Header != nil {
-		info.Cwd = s.Header.Cwd
-		info.SessionID = s.Header.ID
-	}
-	return s, info
-}
-
-func (c *Catalog) read(f file) (*session.Session, fs.FileInfo, error) {
-	fh, err := c.open(f)
-	if err != nil {
-		return nil, nil, pathError(f.path, err)
-	}
-	defer fh.Close()
-	// The size and time are taken before reading: if the file grows
-	// meanwhile, the next look sees a newer version and reloads it.
-	fi, err := fh.Stat()
-	if err != nil {
-		return nil, nil, pathError(f.path, err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fi, fmt.Errorf("%s: not a regular file", f.path)
-	}
-	s, err := session.Read(fh, f.path)
-	return s, fi, err
-}
-
 // pathError names the file in err unless it does already.
 func pathError(name string, err error) error {
 	var pe *fs.PathError
@@ -373,15 +441,37 @@ func pathError(name string, err error) error {
 	return fmt.Errorf("%s: %w", name, err)
 }
 
-// List returns what the catalog knows of every file, sorted by path.
+// info makes r's Info; the caller holds c.mu.
+func (c *Catalog) info(r *record) Info {
+	i := Info{ID: r.id, Path: r.f.path, Size: r.found.Size, ModTime: time.Unix(0, r.found.MTime), stamp: r.found, Parent: r.parent}
+	row := r.row
+	if row == nil {
+		return i
+	}
+	i.Indexed = true
+	i.Size, i.ModTime, i.stamp = row.Stamp.Size, time.Unix(0, row.Stamp.MTime), row.Stamp
+	i.Hash = hex.EncodeToString(row.Sum[:])
+	if row.Err != "" {
+		i.Err = errors.New(row.Err)
+		return i
+	}
+	i.Cwd, i.SessionID, i.Summary = row.Cwd, row.SessionID, row.Summary
+	i.forkOf = row.ParentSession
+	i.Branches, i.Warnings = row.Branches, row.Warnings
+	return i
+}
+
+// List returns what the catalog knows of every file, sorted by path, with
+// the links between sessions (sub-agents, forks) filled in.
 func (c *Catalog) List() []Info {
 	c.mu.RLock()
 	out := make([]Info, 0, len(c.records))
 	for _, r := range c.records {
-		out = append(out, r.info)
+		out = append(out, c.info(r))
 	}
 	c.mu.RUnlock()
 	slices.SortFunc(out, func(a, b Info) int { return strings.Compare(a.Path, b.Path) })
+	c.link(out)
 	return out
 }
 
@@ -397,7 +487,7 @@ func (c *Catalog) Info(id string) (Info, bool) {
 	if r == nil {
 		return Info{}, false
 	}
-	return r.info, true
+	return c.info(r), true
 }
 
 // Stat returns the current version of the file with the given id (see
@@ -413,57 +503,51 @@ func (c *Catalog) Stat(id string) (string, error) {
 	if err != nil {
 		return "", pathError(r.f.path, err)
 	}
-	return version(fi.Size(), fi.ModTime()), nil
+	return stampOf(fi).String(), nil
 }
 
-// Load returns the session with the given id, as its file is now: from
-// memory when the file has not changed since it was last loaded, else
-// loaded again (which also updates its summary and its part of the search
-// index). Concurrent calls for the same file load it once.
-func (c *Catalog) Load(id string) (*session.Session, Info, error) {
-	c.mu.RLock()
-	r := c.records[id]
-	c.mu.RUnlock()
-	if r == nil {
-		return nil, Info{}, ErrNotFound
+// checkStore turns a store error that says the database is damaged into a
+// rebuild: the damaged file is removed, an empty one made, and every file
+// read again. Other errors are returned as they are.
+func (c *Catalog) checkStore(err error) error {
+	if err == nil || !isCorrupt(err) {
+		return err
 	}
-	fi, err := c.stat(r.f)
-	if err != nil {
-		return nil, r.info, pathError(r.f.path, err)
+	c.stMu.Lock()
+	old := c.st
+	if old == nil {
+		c.stMu.Unlock()
+		return err
 	}
-	v := version(fi.Size(), fi.ModTime())
-	if s, info, ok := c.lru.get(id, v); ok {
-		return s, info, nil
+	old.close()
+	var rerr error
+	dir := ""
+	if old.path != "" {
+		dir = filepath.Dir(old.path)
+		rerr = removeDB(old.path)
 	}
-
-	key := id + "@" + v
-	c.flightMu.Lock()
-	if fl := c.flights[key]; fl != nil {
-		c.flightMu.Unlock()
-		<-fl.done
-		return fl.s, fl.info, fl.err
+	var st *store
+	if rerr == nil {
+		st, _, rerr = openStore(context.Background(), dir, c.opt.Program, c.opt.PrepareKey)
 	}
-	fl := &flight{done: make(chan struct{})}
-	c.flights[key] = fl
-	c.flightMu.Unlock()
-
-	fl.s, fl.info = c.loadFile(id, r.f)
-	fl.err = fl.info.Err
-	if fl.info.Version() != r.info.Version() {
-		c.apply(r.f, fl.info, fl.s)
+	c.st = st
+	c.stMu.Unlock()
+	if rerr != nil {
+		return fmt.Errorf("%w (and it could not be made anew: %v)", err, rerr)
 	}
-	if fl.s != nil {
-		c.lru.put(id, fl.info, fl.s)
-	}
-	c.flightMu.Lock()
-	delete(c.flights, key)
-	c.flightMu.Unlock()
-	close(fl.done)
-	return fl.s, fl.info, fl.err
+	c.warn(fmt.Sprintf("%s: %v; it is rebuilt from the session files", old.path, errCorrupt))
+	c.forgetRows()
+	return err
 }
 
-// Search runs q over every session's entries (see Index) and returns the
-// first limit hits; Hit.Key is the session's id.
-func (c *Catalog) Search(q string, limit int) Results {
-	return c.index.Search(q, limit)
+// forgetRows drops what the catalog holds from a store that is gone, so
+// that every file is read again.
+func (c *Catalog) forgetRows() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, r := range c.records {
+		c.setRow(r, nil)
+	}
+	c.known, c.dataVersion = nil, 0
+	c.gen.Add(1)
 }

@@ -1,551 +1,241 @@
 package catalog
 
 import (
+	"bytes"
+	"cmp"
+	"context"
+	"fmt"
+	"io"
 	"slices"
-	"sort"
 	"strings"
-	"sync"
 	"time"
-	"unicode"
-	"unicode/utf8"
-)
 
-// EntryText is the searchable text of one entry of a session.
-type EntryText struct {
-	// ID is the entry's id, the fragment that links to it in its page.
-	ID string
-	// Role says what the text is: "user", "assistant", "bash", "summary",
-	// "name".
-	Role string
-	// Text is the entry's text on one line.
-	Text string
-}
+	"github.com/piexport/piexport/session"
+)
 
 // Hit is one entry that matches a query.
 type Hit struct {
-	// Key is the session's key in the index: the catalog's session id.
+	// Key is the session's id in the catalog.
 	Key     string
 	EntryID string
-	Role    string
-	// Snippet is the part of the entry's text around the first match, with
-	// "…" where it was cut.
+	// Role says what the text is: "user", "assistant", "tool", "bash",
+	// "summary", "name", "custom".
+	Role string
+	// Snippet is the part of the entry's text around the first match, on
+	// one line, with "…" where it was cut; "" when the file changed since
+	// it was indexed. Marks are the byte ranges [start, end) of Snippet
+	// that match the query, in order and not overlapping.
 	Snippet string
-	// Marks are the byte ranges [start, end) of Snippet that match the
-	// query, in order and not overlapping.
-	Marks [][2]int
+	Marks   [][2]int
+	// Branch is the number of the branch the entry is on, Branches the
+	// number of branches of its session: branches are numbered in the
+	// order they begin in the file.
+	Branch, Branches int
+	// Line is the entry's line in the file, Time its time.
+	Line int
+	Time time.Time
 }
 
 // Results are the answer to a query.
 type Results struct {
-	// Hits are the first matches: sessions newest first, and within a
-	// session its entries in file order.
+	// Hits are the best matches, best first.
 	Hits []Hit
-	// Total counts every matching entry, Sessions the sessions they are in.
+	// Total counts the matching entries and Sessions the sessions they
+	// are in. More says that more entries match than were looked at:
+	// ranking looks at the newest maxCandidates, and Total is then a lower
+	// bound.
 	Total, Sessions int
+	More            bool
 }
 
-// Index is a full-text index over the entries of many sessions: user and
-// assistant text, commands and paths. A query's words match the words of an
-// entry that start with them, case folded ("compact" finds "Compaction");
-// all the words must be in the entry. Text in double quotes, and a word
-// with punctuation in it ("main.go"), must also appear as written.
-//
-// Each session is a document, replaced whole when its file changes. Entries
-// get ordinal numbers in the order they are added; a term's postings are
-// the ordinals of the entries that hold it, ascending. Replacing a session
-// leaves its old ordinals dead in the postings, and the index is rebuilt
-// from its own texts once the dead outnumber the living.
-//
-// An Index is safe for concurrent use.
-type Index struct {
-	mu    sync.RWMutex
-	docs  map[string]*doc
-	slots []slot
-	terms map[string][]uint32
-	dead  int
-	// vocab (the sorted terms) and ranked (the live documents, newest
-	// first) are rebuilt lazily, by the first query after a change.
-	dirty  bool
-	vocab  []string
-	ranked []*doc
-}
+// maxCandidates bounds the matching entries a search ranks, newest first:
+// a word in every session would otherwise cost time in proportion to the
+// whole history. The entries of a search that finds more are ranked among
+// the newest ones.
+const maxCandidates = 2000
 
-type doc struct {
-	key      string
-	first, n uint32
-	time     time.Time
-}
-
-type slot struct {
-	doc   *doc // nil once the document was replaced or removed
-	entry EntryText
-	// fold is entry.Text case folded, byte for byte the same length, so an
-	// offset in one is an offset in the other.
-	fold string
-}
-
-// maxTerm bounds the bytes of an indexed word; longer ones (base64, hashes)
-// are indexed by their start, which is what a prefix query needs.
-const maxTerm = 32
-
-// NewIndex returns an empty index.
-func NewIndex() *Index {
-	return &Index{docs: map[string]*doc{}, terms: map[string][]uint32{}}
-}
-
-// Replace sets the entries of the session key, replacing any it had. t is
-// the session's time; queries list newer sessions first.
-func (x *Index) Replace(key string, t time.Time, entries []EntryText) {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	x.remove(key)
-	d := &doc{key: key, first: uint32(len(x.slots)), n: uint32(len(entries)), time: t}
-	x.docs[key] = d
-	seen := map[string]bool{}
-	for _, e := range entries {
-		e.Text = oneLineText(e.Text)
-		s := slot{doc: d, entry: e, fold: fold(e.Text)}
-		x.slots = append(x.slots, s)
-		x.addTerms(uint32(len(x.slots)-1), s.fold, seen)
-	}
-	x.dirty = true
-	x.maybeCompact()
-}
-
-// Remove drops the session key from the index.
-func (x *Index) Remove(key string) {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	if x.remove(key) {
-		x.dirty = true
-		x.maybeCompact()
-	}
-}
-
-func (x *Index) remove(key string) bool {
-	d := x.docs[key]
-	if d == nil {
-		return false
-	}
-	delete(x.docs, key)
-	for i := d.first; i < d.first+d.n; i++ {
-		x.slots[i] = slot{}
-	}
-	x.dead += int(d.n)
-	return true
-}
-
-// addTerms adds ordinal i to the postings of each distinct word of text.
-func (x *Index) addTerms(i uint32, text string, seen map[string]bool) {
-	clear(seen)
-	words(text, func(w string) {
-		if seen[w] {
-			return
-		}
-		seen[w] = true
-		p, ok := x.terms[w]
-		if !ok {
-			// The key must not pin the whole text it was cut from.
-			w = strings.Clone(w)
-		}
-		x.terms[w] = append(p, i)
-	})
-}
-
-// maybeCompact renumbers the live entries once most ordinals are dead, so
-// that memory stays proportional to what is indexed.
-func (x *Index) maybeCompact() {
-	live := len(x.slots) - x.dead
-	if x.dead < 4096 || x.dead < live {
-		return
-	}
-	old := x.slots
-	x.slots = make([]slot, 0, live)
-	x.terms = make(map[string][]uint32, len(x.terms))
-	x.dead = 0
-	seen := map[string]bool{}
-	for i := 0; i < len(old); {
-		d := old[i].doc
-		if d == nil {
-			i++
-			continue
-		}
-		first := uint32(len(x.slots))
-		for _, s := range old[d.first : d.first+d.n] {
-			x.slots = append(x.slots, s)
-			x.addTerms(uint32(len(x.slots)-1), s.fold, seen)
-		}
-		i = int(d.first + d.n)
-		d.first = first
-	}
-	x.dirty = true
-}
-
-// Len returns the number of sessions indexed.
-func (x *Index) Len() int {
-	x.mu.RLock()
-	defer x.mu.RUnlock()
-	return len(x.docs)
-}
-
-// prepare rebuilds the sorted vocabulary and the ranking; the caller holds
-// the write lock.
-func (x *Index) prepare() {
-	x.vocab = x.vocab[:0]
-	for t := range x.terms {
-		x.vocab = append(x.vocab, t)
-	}
-	sort.Strings(x.vocab)
-	x.ranked = x.ranked[:0]
-	for _, d := range x.docs {
-		x.ranked = append(x.ranked, d)
-	}
-	slices.SortFunc(x.ranked, func(a, b *doc) int {
-		if c := b.time.Compare(a.time); c != 0 {
-			return c
-		}
-		return strings.Compare(a.key, b.key)
-	})
-	x.dirty = false
-}
-
-// Search returns the entries that match q, the first limit of them in
-// full. An empty query matches nothing.
-func (x *Index) Search(q string, limit int) Results {
-	pq := parseQuery(q)
-	if len(pq.terms) == 0 && len(pq.phrases) == 0 {
-		return Results{}
-	}
-	x.mu.RLock()
-	for x.dirty {
-		x.mu.RUnlock()
-		x.mu.Lock()
-		if x.dirty {
-			x.prepare()
-		}
-		x.mu.Unlock()
-		x.mu.RLock()
-	}
-	defer x.mu.RUnlock()
-
-	var cand bitset // nil: every entry is a candidate
-	for _, t := range pq.terms {
-		b := x.postings(t)
-		if cand == nil {
-			cand = b
-		} else {
-			cand.and(b)
-		}
-	}
-	var res Results
-	for _, d := range x.ranked {
-		found := false
-		for i := d.first; i < d.first+d.n; i++ {
-			if cand != nil && !cand.has(i) {
-				continue
-			}
-			s := &x.slots[i]
-			if !pq.matches(s.fold) {
-				continue
-			}
-			res.Total++
-			found = true
-			if len(res.Hits) < limit {
-				res.Hits = append(res.Hits, pq.hit(d.key, s))
-			}
-		}
-		if found {
-			res.Sessions++
-		}
-	}
+// Search runs q (see query for its syntax) over every session of the
+// catalog and returns the best limit hits, ranked by BM25 among the
+// newest matching entries. An empty query matches nothing.
+func (c *Catalog) Search(q string, limit int) Results {
+	res, _ := c.SearchContext(context.Background(), q, limit)
 	return res
 }
 
-// postings returns the entries holding a word that starts with prefix.
-func (x *Index) postings(prefix string) bitset {
-	b := newBitset(len(x.slots))
-	if len(prefix) > maxTerm {
-		prefix = truncTerm(prefix)
+// SearchContext is Search, stopped when ctx is done, and with the error
+// that cut the results short, if any.
+func (c *Catalog) SearchContext(ctx context.Context, q string, limit int) (Results, error) {
+	pq := parseQuery(q)
+	if pq.match == "" {
+		return Results{}, nil
 	}
-	i := sort.SearchStrings(x.vocab, prefix)
-	for ; i < len(x.vocab) && strings.HasPrefix(x.vocab[i], prefix); i++ {
-		for _, o := range x.terms[x.vocab[i]] {
-			b.set(o)
-		}
+	st, err := c.store()
+	if err != nil {
+		return Results{}, err
 	}
-	return b
-}
-
-// bitset is a set of entry ordinals.
-type bitset []uint64
-
-func newBitset(n int) bitset       { return make(bitset, (n+63)/64) }
-func (b bitset) set(i uint32)      { b[i/64] |= 1 << (i % 64) }
-func (b bitset) has(i uint32) bool { return b[i/64]&(1<<(i%64)) != 0 }
-func (b bitset) and(o bitset) {
-	for i := range b {
-		b[i] &= o[i]
+	files := c.searchable(pq)
+	lo, hi := int64(0), int64(1<<63-1)
+	if !pq.after.IsZero() {
+		lo = keyBase(pq.after.UnixMilli(), 0)
 	}
-}
-
-// query is a parsed search: words every match must hold (as word
-// prefixes), and phrases every match must contain.
-type query struct {
-	terms   []string
-	phrases []string
-}
-
-func parseQuery(q string) query {
-	var pq query
-	add := func(s string, phrase bool) {
-		f := fold(oneLineText(s))
-		if f == "" {
-			return
-		}
-		n := 0
-		words(f, func(w string) {
-			n++
-			if !slices.Contains(pq.terms, w) {
-				pq.terms = append(pq.terms, w)
-			}
-		})
-		// A word with punctuation in it, like main.go, is several indexed
-		// words; it must also appear as written.
-		if phrase || n != 1 || !isWord(f) || len(f) > maxTerm {
-			pq.phrases = append(pq.phrases, f)
-		}
+	if !pq.before.IsZero() {
+		hi = keyBase(pq.before.UnixMilli(), 0)
 	}
-	for {
-		before, rest, ok := strings.Cut(q, `"`)
-		for _, w := range strings.Fields(before) {
-			add(w, false)
+	rows, err := st.r.QueryContext(ctx, `SELECT e.rid, e.fid, e.id, e.kind, e.branch, e.line, e.part, e.off, e.len, bm25(fts)
+		FROM fts JOIN entries e ON e.rid = fts.rowid
+		WHERE fts MATCH ? AND fts.rowid >= ? AND fts.rowid < ?
+		ORDER BY fts.rowid DESC`, pq.match, lo, hi)
+	if err != nil {
+		return Results{}, c.checkStore(err)
+	}
+	defer rows.Close()
+	var cands []candidate
+	var res Results
+	for rows.Next() {
+		var k candidate
+		if err := rows.Scan(&k.rid, &k.fid, &k.id, &k.kind, &k.branch, &k.line, &k.part, &k.off, &k.len, &k.score); err != nil {
+			return Results{}, c.checkStore(err)
 		}
-		if !ok {
+		if files[k.fid] == nil {
+			continue
+		}
+		if len(cands) == maxCandidates {
+			res.More = true
 			break
 		}
-		phrase, after, _ := strings.Cut(rest, `"`)
-		add(phrase, true)
-		q = after
+		cands = append(cands, k)
 	}
-	return pq
+	if err := rows.Err(); err != nil {
+		return Results{}, c.checkStore(err)
+	}
+	rows.Close()
+
+	res.Total = len(cands)
+	sessions := map[int64]bool{}
+	for _, k := range cands {
+		sessions[k.fid] = true
+	}
+	res.Sessions = len(sessions)
+	// BM25 scores are negative, better ones lower; ties go to the newer.
+	slices.SortStableFunc(cands, func(a, b candidate) int { return cmp.Compare(a.score, b.score) })
+	for _, k := range cands[:min(limit, len(cands))] {
+		r := files[k.fid]
+		h := Hit{Key: r.id, EntryID: k.id, Role: k.kind, Branch: k.branch, Line: k.line,
+			Time: time.UnixMilli(k.rid >> keyShift)}
+		if r.row != nil {
+			h.Branches = r.row.Branches
+		}
+		h.Snippet, h.Marks = c.hitSnippet(r, k, pq.terms)
+		res.Hits = append(res.Hits, h)
+	}
+	return res, nil
 }
 
-func (pq *query) matches(text string) bool {
-	for _, p := range pq.phrases {
-		if !strings.Contains(text, p) {
+// candidate is an entry that matches a query.
+type candidate struct {
+	rid, fid     int64
+	id, kind     string
+	branch, line int
+	part         int
+	off, len     int64
+	score        float64
+}
+
+// searchable returns the records a query may find entries of, by file id:
+// the files of this catalog (the store may hold other catalogs' too) that
+// pass the query's filters.
+func (c *Catalog) searchable(pq query) map[int64]*record {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	out := make(map[int64]*record, len(c.byFID))
+	for fid, r := range c.byFID {
+		row := r.row
+		if row.Err != "" || !containsAll(strings.ToLower(row.Cwd+"\n"+r.f.path), pq.project) ||
+			!containsAll(strings.ToLower(strings.Join(row.Summary.Models, "\n")), pq.model) {
+			continue
+		}
+		out[fid] = r
+	}
+	return out
+}
+
+func containsAll(s string, subs []string) bool {
+	for _, sub := range subs {
+		if !strings.Contains(s, sub) {
 			return false
 		}
 	}
 	return true
 }
 
-// Snippet lengths, in bytes: context before the first match, and the
-// whole snippet.
-const (
-	snippetBefore = 60
-	snippetLen    = 220
-)
+// maxSnippetLine bounds the line read to cut a snippet from: a line of
+// tens of megabytes (a tool's output) would cost more than the search.
+const maxSnippetLine = 8 << 20
 
-// hit makes the result for one matching entry: a snippet around the
-// first match, with every match in it marked. Only the snippet is searched
-// for marks: entries can be long, and a page shows hundreds of hits.
-func (pq *query) hit(key string, s *slot) Hit {
-	text, folded := s.entry.Text, s.fold
-	first := len(text)
-	for _, p := range pq.phrases {
-		if j := strings.Index(folded, p); j >= 0 && j < first {
-			first = j
+// hitSnippet reads the entry's line from its file and cuts a snippet from
+// its text. The text is not in the cache: the session files hold it. A
+// file that changed since it was indexed gives "" when the line no longer
+// holds the entry.
+func (c *Catalog) hitSnippet(r *record, k candidate, terms []queryTerm) (string, [][2]int) {
+	if k.len <= 0 || k.len > maxSnippetLine {
+		return "", nil
+	}
+	if c.opt.Prepare != nil {
+		// Masking needs the whole session: a value found in one entry is
+		// masked in all.
+		s, _, err := c.Load(r.id)
+		if err != nil {
+			return "", nil
 		}
-	}
-	for _, t := range pq.terms {
-		if j := wordIndex(folded[:min(len(folded), first+len(t))], 0, t); j >= 0 && j < first {
-			first = j
+		if e := s.Entry(k.id); e != nil {
+			var b strings.Builder
+			_, text := entryText(e, &b)
+			return snippet(text, terms)
 		}
+		return "", nil
 	}
-	if first == len(text) {
-		first = 0
+	c.mu.RLock()
+	f, row := r.f, r.row
+	c.mu.RUnlock()
+	fh, err := c.open(f)
+	if err != nil {
+		return "", nil
 	}
-	start := max(0, first-snippetBefore)
-	for start > 0 && !utf8.RuneStart(text[start]) {
-		start--
+	defer fh.Close()
+	ra, ok := fh.(io.ReaderAt)
+	if !ok {
+		return "", nil
 	}
-	// Start at a word when there is one close by.
-	if start > 0 {
-		if k := strings.IndexByte(text[start:first], ' '); k >= 0 {
-			start += k + 1
-		}
+	line := make([]byte, k.len)
+	if _, err := ra.ReadAt(line, k.off); err != nil && err != io.EOF {
+		return "", nil
 	}
-	end := min(len(text), start+snippetLen)
-	for end < len(text) && !utf8.RuneStart(text[end]) {
-		end--
+	var src io.Reader = bytes.NewReader(line)
+	headerLines := 0
+	if row != nil && row.Header != nil && k.line > 1 {
+		src = io.MultiReader(bytes.NewReader(row.Header), src)
+		headerLines = 1
 	}
-
-	window := folded[start:end]
-	var marks [][2]int
-	for _, p := range pq.phrases {
-		for i := 0; ; {
-			j := strings.Index(window[i:], p)
-			if j < 0 {
-				break
-			}
-			marks = append(marks, [2]int{i + j, i + j + len(p)})
-			i += j + len(p)
-		}
+	s, err := session.Read(src, f.path)
+	if err != nil {
+		return "", nil
 	}
-	for _, t := range pq.terms {
-		for i := 0; ; {
-			at := wordIndex(window, i, t)
-			if at < 0 {
-				break
-			}
-			// A word cut by the snippet's start is not a match.
-			if at > 0 || start == 0 || !wordRuneBefore(folded, start) {
-				marks = append(marks, [2]int{at, at + len(t)})
-			}
-			i = at + len(t)
-		}
-	}
-	slices.SortFunc(marks, func(a, b [2]int) int { return a[0] - b[0] })
-
-	var b strings.Builder
-	shift := 0
-	if start > 0 {
-		b.WriteString("…")
-		shift = len("…")
-	}
-	b.WriteString(text[start:end])
-	if end < len(text) {
-		b.WriteString("…")
-	}
-	h := Hit{Key: key, EntryID: s.entry.ID, Role: s.entry.Role, Snippet: b.String()}
-	for _, m := range marks {
-		m = [2]int{m[0] + shift, m[1] + shift}
-		if n := len(h.Marks); n > 0 && m[0] <= h.Marks[n-1][1] {
-			h.Marks[n-1][1] = max(h.Marks[n-1][1], m[1])
+	for _, e := range s.Entries {
+		if e.Line != headerLines+1 || e.Part != k.part {
 			continue
 		}
-		h.Marks = append(h.Marks, m)
+		// An id the file gave must still be there; one made from the line
+		// number (v1 files) cannot be compared.
+		derived := strings.HasPrefix(k.id, fmt.Sprintf("L%d", k.line))
+		if !derived && e.FileID != k.id && !strings.HasPrefix(k.id, e.FileID+"~") {
+			return "", nil // the file changed under the index
+		}
+		var b strings.Builder
+		_, text := entryText(e, &b)
+		return snippet(text, terms)
 	}
-	return h
+	return "", nil
 }
 
-// wordIndex returns the first index from on of t in s where a word
-// starts, or -1.
-func wordIndex(s string, from int, t string) int {
-	for i := from; ; {
-		j := strings.Index(s[i:], t)
-		if j < 0 {
-			return -1
-		}
-		if at := i + j; at == 0 || !wordRuneBefore(s, at) {
-			return at
-		}
-		i += j + 1
-	}
-}
-
-// words calls f with each word of a folded text: a run of letters and
-// digits, cut to maxTerm bytes.
-func words(text string, f func(string)) {
-	start := -1
-	for i := 0; i < len(text); {
-		r, n := rune(text[i]), 1
-		if r >= utf8.RuneSelf {
-			r, n = utf8.DecodeRuneInString(text[i:])
-		}
-		if isWordRune(r) {
-			if start < 0 {
-				start = i
-			}
-		} else if start >= 0 {
-			f(truncTerm(text[start:i]))
-			start = -1
-		}
-		i += n
-	}
-	if start >= 0 {
-		f(truncTerm(text[start:]))
-	}
-}
-
-func truncTerm(w string) string {
-	if len(w) <= maxTerm {
-		return w
-	}
-	n := maxTerm
-	for n > 0 && !utf8.RuneStart(w[n]) {
-		n--
-	}
-	return w[:n]
-}
-
-func isWordRune(r rune) bool {
-	if r < utf8.RuneSelf {
-		return 'a' <= r && r <= 'z' || '0' <= r && r <= '9' || 'A' <= r && r <= 'Z'
-	}
-	return unicode.IsLetter(r) || unicode.IsDigit(r)
-}
-
-func isWord(s string) bool {
-	for _, r := range s {
-		if !isWordRune(r) {
-			return false
-		}
-	}
-	return s != ""
-}
-
-func wordRuneBefore(s string, i int) bool {
-	r, _ := utf8.DecodeLastRuneInString(s[:i])
-	return isWordRune(r)
-}
-
-// fold lower-cases s rune by rune where that keeps the rune's length in
-// bytes, so offsets into the result are offsets into s.
-func fold(s string) string {
-	ascii := true
-	upper := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-		if 'A' <= c && c <= 'Z' {
-			upper = true
-		}
-	}
-	if ascii && !upper {
-		return s
-	}
-	b := make([]byte, 0, len(s))
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if l := unicode.ToLower(r); l != r && utf8.RuneLen(l) == n {
-			b = utf8.AppendRune(b, l)
-		} else {
-			b = append(b, s[i:i+n]...)
-		}
-		i += n
-	}
-	return string(b)
-}
-
-// oneLineText folds runs of white space into one space.
-func oneLineText(s string) string {
-	clean := true
-	prevSpace := true
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		space := c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\v' || c == '\f'
-		if space && (c != ' ' || prevSpace) {
-			clean = false
-			break
-		}
-		prevSpace = space
-	}
-	if clean && !prevSpace {
-		return s
-	}
-	return strings.Join(strings.Fields(s), " ")
-}
+// String is a hit in a form fit for tests and logs.
+func (h Hit) String() string { return fmt.Sprintf("%s/%s", h.Key, h.EntryID) }

@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -11,124 +12,178 @@ import (
 	"github.com/piexport/piexport/internal/sessiongen"
 )
 
-func hitIDs(r Results) []string {
-	var ids []string
-	for _, h := range r.Hits {
-		ids = append(ids, h.Key+"/"+h.EntryID)
+// sessionFile writes a v3 session whose entries are the given messages,
+// one chain, a minute apart from start; a message "<id>^<parent>:<role>:
+// text" names its parent explicitly, for branches.
+func sessionFile(t *testing.T, path, cwd string, start time.Time, msgs ...string) {
+	t.Helper()
+	var b strings.Builder
+	fmt.Fprintf(&b, `{"type":"session","version":3,"id":"%s","timestamp":"%s","cwd":%q}`+"\n",
+		filepath.Base(path), start.Format(time.RFC3339), cwd)
+	prev := "null"
+	for i, m := range msgs {
+		id := fmt.Sprintf("e%d", i+1)
+		parent := prev
+		if head, rest, ok := strings.Cut(m, ":"); ok && strings.Contains(head, "^") {
+			id, parent, _ = strings.Cut(head, "^")
+			parent = `"` + parent + `"`
+			m = rest
+		}
+		role, text, _ := strings.Cut(m, ":")
+		ts := start.Add(time.Duration(i+1) * time.Minute).Format(time.RFC3339)
+		switch role {
+		case "user":
+			fmt.Fprintf(&b, `{"type":"message","id":"%s","parentId":%s,"timestamp":"%s","message":{"role":"user","content":%q}}`+"\n", id, parent, ts, text)
+		case "assistant":
+			fmt.Fprintf(&b, `{"type":"message","id":"%s","parentId":%s,"timestamp":"%s","message":{"role":"assistant","content":[{"type":"text","text":%q}],"provider":"anthropic","model":"claude-sonnet-4-5","usage":{"input":10,"output":5,"cacheRead":0,"cacheWrite":0,"cost":{"total":0.01}}}}`+"\n", id, parent, ts, text)
+		case "tool":
+			fmt.Fprintf(&b, `{"type":"message","id":"%s","parentId":%s,"timestamp":"%s","message":{"role":"toolResult","toolCallId":"c1","toolName":"bash","content":[{"type":"text","text":%q}]}}`+"\n", id, parent, ts, text)
+		}
+		prev = `"` + id + `"`
 	}
-	return ids
+	write(t, path, b.String())
 }
 
-func TestIndexQueries(t *testing.T) {
-	x := NewIndex()
-	day := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
-	x.Replace("old", day, []EntryText{
-		{ID: "o1", Role: "user", Text: "Fix the Compaction bug in\nsession/load.go"},
-		{ID: "o2", Role: "assistant", Text: "bash go test ./session"},
-	})
-	x.Replace("new", day.Add(time.Hour), []EntryText{
-		{ID: "n1", Role: "user", Text: "Über straße: naïve café"},
-		{ID: "n2", Role: "assistant", Text: "compacting the load of main.go"},
-	})
+func TestSearchQueries(t *testing.T) {
+	dir := t.TempDir()
+	day := time.Date(2026, 3, 1, 9, 0, 0, 0, time.Local)
+	sessionFile(t, filepath.Join(dir, "--a--", "old.jsonl"), "/home/dev/webapp", day,
+		"user:Fix the Compaction bug in\nsession/load.go",
+		"assistant:bash go test ./session passes now",
+		"tool:"+strings.Repeat("noise ", 1000)+"the final verdict: flaky_test_77 failed")
+	sessionFile(t, filepath.Join(dir, "--b--", "new.jsonl"), "/home/dev/docs site", day.AddDate(0, 1, 0),
+		"user:Über straße: naïve café",
+		"assistant:compacting the load of main.go",
+		"e3^e1:user:a second branch about compaction")
+	c, _ := newCatalogOf(t, dir)
 	for _, tc := range []struct {
 		q    string
-		want []string
+		want []string // file/entry, in rank order where it is fixed
 	}{
-		{"compact", []string{"new/n2", "old/o1"}}, // word prefixes, case folded, newest first
-		{"compaction", []string{"old/o1"}},
-		{"compact load", []string{"new/n2", "old/o1"}}, // all words, any order
-		{"compact go", []string{"new/n2", "old/o1"}},
-		{"load.go", []string{"old/o1"}}, // punctuation: also as written
-		{"main.go", []string{"new/n2"}},
-		{`"bug in session"`, []string{"old/o1"}}, // a phrase across a line end
+		{"compaction", []string{"new/e3", "old/e1"}},
+		{"compact", nil}, // whole words
+		{"compact*", []string{"new/e2", "new/e3", "old/e1"}},
+		{"compaction bug", []string{"old/e1"}}, // all words
+		{"bug compaction", []string{"old/e1"}},
+		{"load.go", []string{"old/e1"}}, // punctuation: the words, adjacent
+		{"main.go", []string{"new/e2"}},
+		{`"bug in session"`, []string{"old/e1"}}, // a phrase across a line end
 		{`"in bug"`, nil},
-		{"paction", nil}, // not the start of a word
-		{"über", []string{"new/n1"}},
-		{"STRASSE", nil},
-		{"straße", []string{"new/n1"}},
-		{"CAFÉ", []string{"new/n1"}},
-		{"./session", []string{"old/o2"}},
+		{"über", []string{"new/e1"}},
+		{"UBER", []string{"new/e1"}}, // accents and case folded
+		{"cafe", []string{"new/e1"}},
+		{"./session", []string{"old/e1", "old/e2"}}, // a path's words
+		{"flaky_test_77", []string{"old/e3"}},       // the end of a long tool output
+		{"compaction -bug", []string{"new/e3"}},
+		{"-compaction", nil},
+		{"compaction project:webapp", []string{"old/e1"}},
+		{`compaction project:"docs site"`, []string{"new/e3"}},
+		{"compaction model:sonnet", []string{"new/e3", "old/e1"}},
+		{"compaction model:gpt", nil},
+		{"compaction after:2026-03-15", []string{"new/e3"}},
+		{"compaction before:2026-03", []string{"old/e1"}},
+		{"compaction before:2026-03-01", []string{"old/e1"}}, // the day itself is before its end
 		{"", nil},
 		{`""`, nil},
+		{"...", nil},
 	} {
-		if got := hitIDs(x.Search(tc.q, 10)); !slices.Equal(got, tc.want) {
-			t.Errorf("Search(%q) = %q, want %q", tc.q, got, tc.want)
+		got := c.Search(tc.q, 10)
+		var ids []string
+		for _, h := range got.Hits {
+			i, _ := c.Info(h.Key)
+			ids = append(ids, strings.TrimSuffix(filepath.Base(i.Path), ".jsonl")+"/"+h.EntryID)
+		}
+		slices.Sort(ids)
+		want := slices.Clone(tc.want)
+		slices.Sort(want)
+		if !slices.Equal(ids, want) {
+			t.Errorf("Search(%q) = %q, want %q", tc.q, ids, want)
+		}
+		if got.Total != len(tc.want) {
+			t.Errorf("Search(%q): total %d, want %d", tc.q, got.Total, len(tc.want))
 		}
 	}
 
-	r := x.Search("compact", 1)
-	if r.Total != 2 || r.Sessions != 2 || len(r.Hits) != 1 {
-		t.Errorf("limit 1: total %d sessions %d hits %d, want 2 2 1", r.Total, r.Sessions, len(r.Hits))
+	r := c.Search("compaction", 1)
+	if r.Total != 2 || r.Sessions != 2 || len(r.Hits) != 1 || r.More {
+		t.Errorf("limit 1: total %d sessions %d hits %d more %v, want 2 2 1 false", r.Total, r.Sessions, len(r.Hits), r.More)
 	}
-
-	// Replacing a session drops its old entries; removing it drops all.
-	x.Replace("old", day, []EntryText{{ID: "o3", Text: "nothing to see"}})
-	if got := hitIDs(x.Search("compact", 10)); !slices.Equal(got, []string{"new/n2"}) {
-		t.Errorf("after Replace: %q", got)
-	}
-	x.Remove("new")
-	if got := hitIDs(x.Search("compact", 10)); got != nil {
-		t.Errorf("after Remove: %q", got)
-	}
-	if got := hitIDs(x.Search("nothing", 10)); !slices.Equal(got, []string{"old/o3"}) {
-		t.Errorf("after Remove: %q", got)
+	r = c.Search("branch", 10)
+	if len(r.Hits) != 1 || r.Hits[0].Branch != 2 || r.Hits[0].Branches != 2 || r.Hits[0].Role != "user" {
+		t.Errorf("a hit on a second branch = %+v, want branch 2 of 2", r.Hits)
 	}
 }
 
-func TestIndexSnippet(t *testing.T) {
-	x := NewIndex()
-	long := strings.Repeat("lorem ipsum ", 20) + "the Needle is here " + strings.Repeat("dolor sit ", 40)
-	x.Replace("k", time.Time{}, []EntryText{{ID: "e", Text: long}})
-	r := x.Search("needle here", 10)
+func newCatalogOf(t *testing.T, paths ...string) (*Catalog, []string) {
+	t.Helper()
+	return openCache(t, t.TempDir(), paths...)
+}
+
+func TestSearchSnippet(t *testing.T) {
+	dir := t.TempDir()
+	long := strings.Repeat("lorem ipsum ", 20) + "the Needle is\n\nhere " + strings.Repeat("dolor sit ", 40)
+	sessionFile(t, filepath.Join(dir, "s.jsonl"), "/w", time.Now(), "user:"+long, "assistant:abab Ab xab café")
+	c, _ := newCatalogOf(t, dir)
+	r := c.Search("needle here", 10)
 	if len(r.Hits) != 1 {
 		t.Fatalf("hits = %d", len(r.Hits))
 	}
 	h := r.Hits[0]
-	if !strings.HasPrefix(h.Snippet, "…") || !strings.HasSuffix(h.Snippet, "…") {
-		t.Errorf("snippet %q is not cut on both sides", h.Snippet)
+	if !strings.HasPrefix(h.Snippet, "…") || !strings.HasSuffix(h.Snippet, "…") || strings.Contains(h.Snippet, "\n") {
+		t.Errorf("snippet %q is not one line cut on both sides", h.Snippet)
 	}
-	var marked []string
-	for _, m := range h.Marks {
-		marked = append(marked, h.Snippet[m[0]:m[1]])
-	}
-	if !slices.Equal(marked, []string{"Needle", "here"}) {
-		t.Errorf("marked %q, want Needle, here", marked)
+	if got := marked(h); !slices.Equal(got, []string{"Needle", "here"}) {
+		t.Errorf("marked %q, want Needle, here", got)
 	}
 	if len(h.Snippet) > snippetLen+10 {
 		t.Errorf("snippet is %d bytes", len(h.Snippet))
 	}
+	r = c.Search(`"needle is here"`, 10)
+	if len(r.Hits) != 1 || !slices.Equal(marked(r.Hits[0]), []string{"Needle is here"}) {
+		t.Errorf("phrase across blank lines: %+v", r.Hits)
+	}
 
-	// Only the starts of words are marked.
-	x.Replace("k2", time.Time{}, []EntryText{{ID: "e", Text: "abab Ab xab"}})
-	r = x.Search("ab", 10)
-	if len(r.Hits) != 1 || !slices.Equal(r.Hits[0].Marks, [][2]int{{0, 2}, {5, 7}}) {
-		t.Errorf("marks of ab in %+v, want [0 2] [5 7]", r.Hits)
+	// Whole words are marked, and words that start with a prefix.
+	for q, want := range map[string][]string{
+		"ab":   {"Ab"},
+		"ab*":  {"abab", "Ab"},
+		"CAFE": {"café"},
+	} {
+		r := c.Search(q, 10)
+		if len(r.Hits) != 1 || !slices.Equal(marked(r.Hits[0]), want) {
+			t.Errorf("Search(%q) marks %q, want %q", q, r.Hits, want)
+		}
 	}
 }
 
-// Many replacements compact the index without losing or inventing hits.
-func TestIndexCompaction(t *testing.T) {
-	x := NewIndex()
-	for round := range 30 {
-		for k := range 20 {
-			var es []EntryText
-			for e := range 20 {
-				es = append(es, EntryText{ID: fmt.Sprint(e), Text: fmt.Sprintf("round%d key%d entry%d common", round, k, e)})
-			}
-			x.Replace(fmt.Sprint("k", k), time.Time{}, es)
+func marked(h Hit) []string {
+	var out []string
+	for _, m := range h.Marks {
+		out = append(out, h.Snippet[m[0]:m[1]])
+	}
+	return out
+}
+
+// Searches that match more entries than are ranked say so, and rank the
+// newest.
+func TestSearchMany(t *testing.T) {
+	dir := t.TempDir()
+	var msgs []string
+	for i := range maxCandidates + 50 {
+		msgs = append(msgs, fmt.Sprintf("user:common word number%d", i))
+	}
+	sessionFile(t, filepath.Join(dir, "s.jsonl"), "/w", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), msgs...)
+	c, _ := newCatalogOf(t, dir)
+	r := c.Search("common", 10)
+	if !r.More || r.Total != maxCandidates || len(r.Hits) != 10 {
+		t.Errorf("total %d more %v hits %d, want %d true 10", r.Total, r.More, len(r.Hits), maxCandidates)
+	}
+	for _, h := range r.Hits {
+		var n int
+		fmt.Sscanf(h.EntryID, "e%d", &n)
+		if n <= 50 {
+			t.Errorf("hit %s is among the oldest entries, not the newest ranked", h.EntryID)
 		}
-	}
-	if len(x.slots) > 2*400+4096 {
-		t.Errorf("%d slots for 400 live entries: never compacted", len(x.slots))
-	}
-	if r := x.Search("common", 0); r.Total != 400 || r.Sessions != 20 {
-		t.Errorf("common: total %d in %d sessions, want 400 in 20", r.Total, r.Sessions)
-	}
-	if r := x.Search("round29 key3 entry7", 10); len(r.Hits) != 1 {
-		t.Errorf("latest round: %d hits, want 1", len(r.Hits))
-	}
-	if r := x.Search("round28", 10); r.Total != 0 {
-		t.Errorf("a replaced round still matches %d entries", r.Total)
 	}
 }
 
@@ -138,23 +193,20 @@ func BenchmarkSearch(b *testing.B) {
 	if _, err := sessiongen.Sessions(dir, 1000, 7); err != nil {
 		b.Fatal(err)
 	}
-	start := time.Now()
-	c, err := New(context.Background(), []string{dir}, Options{})
+	c, err := New(context.Background(), []string{dir}, Options{CacheDir: b.TempDir()})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer c.Close()
-	build := time.Since(start)
 	// Queries of every kind: a rare and a common word, a prefix, two
 	// words, a phrase, a path.
-	for _, q := range []string{"migration", "the", "hand", "test fail", `"go test"`, "src/", "handler error"} {
+	for _, q := range []string{"migration", "the", "hand*", "test fail", `"go test"`, "src/", "handler error"} {
 		b.Run(q, func(b *testing.B) {
 			var r Results
 			for b.Loop() {
-				r = c.Search(q, 100)
+				r = c.Search(q, 50)
 			}
 			b.ReportMetric(float64(r.Total), "hits")
-			b.ReportMetric(float64(build.Milliseconds()), "build-ms")
 		})
 	}
 }

@@ -3,28 +3,27 @@ package catalog
 import (
 	"encoding/json"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/piexport/piexport/session"
 )
 
-// searchTexts returns what the index holds of s: per entry, the text a
-// person wrote or read in the conversation (user and assistant text,
-// summaries, the session's name) and the commands and paths of tool calls.
-// Tool output and thinking are left out: they are most of a session's
-// bytes and little of what anyone searches for.
-func searchTexts(s *session.Session) []EntryText {
-	var out []EntryText
-	var b strings.Builder
-	for _, e := range s.Entries {
-		role, text := entryText(e, &b)
-		if strings.TrimSpace(text) != "" {
-			out = append(out, EntryText{ID: e.ID, Role: role, Text: text})
-		}
-	}
-	return out
-}
+// Tool output is indexed up to toolHead bytes from its start and toolTail
+// from its end. It is most of a session's bytes (60% of a generated
+// history's text), mostly files and listings whose source is elsewhere;
+// what people look for in it, an error or a command's verdict, sits at one
+// end or the other. Indexing all of it would halve indexing speed.
+const (
+	toolHead = 2 << 10
+	toolTail = 1 << 10
+)
 
-func entryText(e *session.Entry, b *strings.Builder) (role, text string) {
+// entryText returns what the index holds of e and what kind of text it
+// is: "user", "assistant" (its text, thinking, and the commands and paths
+// of its tool calls), "tool" (a tool's output, cut as above), "bash" (a
+// command run by the user, with its output), "summary", "name", "custom".
+// It returns "" for entries without text. b is scratch space.
+func entryText(e *session.Entry, b *strings.Builder) (kind, text string) {
 	switch e.Type {
 	case "compaction", "branch_summary":
 		return "summary", e.Summary
@@ -42,28 +41,37 @@ func entryText(e *session.Entry, b *strings.Builder) (role, text string) {
 	}
 	switch m.Role {
 	case "user":
-		return "user", m.Text()
+		return "user", blockText(m.Content)
 	case "assistant":
 		b.Reset()
-		b.WriteString(m.Text())
 		for _, c := range m.Content {
-			if c.Type == "toolCall" {
-				b.WriteString("\n")
+			switch c.Type {
+			case "text", "thinking":
+				b.WriteString(c.Text)
+			case "toolCall":
 				toolCallText(b, c.Name, c.Arguments)
+			default:
+				continue
 			}
+			b.WriteByte('\n')
 		}
 		return "assistant", b.String()
+	case "toolResult":
+		return "tool", clip(blockText(m.Content))
 	case "bashExecution", "jsExecution":
-		return "bash", m.Command
+		return "bash", m.Command + "\n" + clip(m.Output)
 	case "branchSummary", "compactionSummary":
 		return "summary", m.Summary
 	case "custom":
-		return "custom", m.Text()
+		return "custom", blockText(m.Content)
 	}
 	return "", ""
 }
 
 func blockText(content []session.Block) string {
+	if len(content) == 1 && content[0].Type == "text" {
+		return content[0].Text
+	}
 	var parts []string
 	for _, c := range content {
 		if c.Type == "text" {
@@ -71,6 +79,22 @@ func blockText(content []session.Block) string {
 		}
 	}
 	return strings.Join(parts, "\n")
+}
+
+// clip keeps the head and the tail of a long tool output.
+func clip(s string) string {
+	if len(s) <= toolHead+toolTail {
+		return s
+	}
+	h := toolHead
+	for h > 0 && !utf8.RuneStart(s[h]) {
+		h--
+	}
+	t := len(s) - toolTail
+	for t < len(s) && !utf8.RuneStart(s[t]) {
+		t++
+	}
+	return s[:h] + "\n…\n" + s[t:]
 }
 
 // toolArgs are the arguments of tool calls worth finding: commands, paths

@@ -1,0 +1,72 @@
+package catalog
+
+import (
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/piexport/piexport/session"
+)
+
+// subAgentParents finds the files that are sub-agent transcripts: omp
+// keeps those of a session in the directory session.SubAgentDir names,
+// and theirs the same way one level further. It returns each one's
+// parent, by key.
+func subAgentParents(found []file) map[string]string {
+	byDir := make(map[string]string, len(found))
+	for _, f := range found {
+		byDir[session.SubAgentDir(f.key)] = f.key
+	}
+	out := map[string]string{}
+	for _, f := range found {
+		dir := f.key[:max(0, strings.LastIndexAny(f.key, `/`+string(filepath.Separator)))]
+		if p, ok := byDir[dir]; ok && p != f.key {
+			out[f.key] = p
+		}
+	}
+	return out
+}
+
+// link fills in the links between the sessions of list: each session's
+// sub-agents, the session each fork came from where the catalog has it,
+// and each session's forks. A fork names its parent by the path it had
+// when it was forked; it is found by that path, or else by its file name
+// when only one file has it.
+func (c *Catalog) link(list []Info) {
+	byKey := make(map[string]int, len(list))
+	byBase := make(map[string]int, len(list))
+	byID := make(map[string]int, len(list))
+	c.mu.RLock()
+	for k, i := range list {
+		byID[i.ID] = k
+		if r := c.records[i.ID]; r != nil {
+			byKey[r.f.key] = k
+		}
+		base := path.Base(filepath.ToSlash(i.Path))
+		if _, dup := byBase[base]; dup {
+			byBase[base] = -1
+		} else {
+			byBase[base] = k
+		}
+	}
+	c.mu.RUnlock()
+	for k := range list {
+		i := &list[k]
+		if p, ok := byID[i.Parent]; ok && i.Parent != "" {
+			list[p].Agents = append(list[p].Agents, i.ID)
+		} else {
+			i.Parent = ""
+		}
+		if i.forkOf == "" {
+			continue
+		}
+		p, ok := byKey[filepath.Clean(i.forkOf)]
+		if !ok {
+			p, ok = byBase[path.Base(filepath.ToSlash(i.forkOf))]
+		}
+		if ok && p >= 0 && p != k {
+			i.ForkOf = list[p].ID
+			list[p].Forks = append(list[p].Forks, i.ID)
+		}
+	}
+}

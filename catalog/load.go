@@ -1,0 +1,102 @@
+package catalog
+
+import (
+	"context"
+	"encoding/hex"
+	"fmt"
+
+	"github.com/piexport/piexport/session"
+)
+
+// Load returns the session with the given id, as its file is now: from
+// memory when the file has not changed since it was last loaded, else
+// read again. A file that changed since the catalog last read it is also
+// read into the catalog (only what was appended, when that is all that
+// changed). Concurrent calls for the same file read it once. The Info
+// returned describes the file as loaded; its Hash is the content's.
+func (c *Catalog) Load(id string) (*session.Session, Info, error) {
+	c.mu.RLock()
+	r := c.records[id]
+	c.mu.RUnlock()
+	if r == nil {
+		return nil, Info{}, ErrNotFound
+	}
+	fi, err := c.stat(r.f)
+	if err != nil {
+		info, _ := c.Info(id)
+		return nil, info, pathError(r.f.path, err)
+	}
+	v := stampOf(fi)
+	if s, info, ok := c.lru.get(id, v.String()); ok {
+		return s, info, nil
+	}
+
+	c.flightMu.Lock()
+	if fl := c.flights[id]; fl != nil {
+		c.flightMu.Unlock()
+		<-fl.done
+		return fl.s, fl.info, fl.err
+	}
+	fl := &flight{done: make(chan struct{})}
+	c.flights[id] = fl
+	c.flightMu.Unlock()
+
+	fl.s, fl.info, fl.err = c.load(r)
+	if fl.s != nil {
+		c.lru.put(id, fl.info, fl.s)
+	}
+	c.flightMu.Lock()
+	delete(c.flights, id)
+	c.flightMu.Unlock()
+	close(fl.done)
+	return fl.s, fl.info, fl.err
+}
+
+func (c *Catalog) load(r *record) (*session.Session, Info, error) {
+	c.mu.RLock()
+	f := r.f
+	info := c.info(r)
+	c.mu.RUnlock()
+	fh, err := c.open(f)
+	if err != nil {
+		return nil, info, pathError(f.path, err)
+	}
+	defer fh.Close()
+	fi, err := fh.Stat()
+	if err != nil {
+		return nil, info, pathError(f.path, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, info, fmt.Errorf("%s: not a regular file", f.path)
+	}
+	st := stampOf(fi)
+	s, t, err := readFull(fh, f.path)
+	if err != nil {
+		return nil, info, err
+	}
+	if c.opt.Prepare != nil {
+		c.opt.Prepare(s)
+	}
+	if st != info.stamp || !info.Indexed {
+		// The catalog is behind: bring it up to date, reading only what
+		// it lacks.
+		c.mu.Lock()
+		if st != r.found {
+			r.found = st
+			c.gen.Add(1)
+		}
+		c.mu.Unlock()
+		if d := c.read(context.Background(), r); d != nil {
+			c.store1(context.Background(), r, d)
+		}
+		c.mu.RLock()
+		info = c.info(r)
+		c.mu.RUnlock()
+	}
+	// The Info describes the session as loaded, whatever the catalog
+	// read meanwhile.
+	p := t.progress(nil)
+	info.Size, info.ModTime, info.stamp = st.Size, fi.ModTime(), st
+	info.Hash = hex.EncodeToString(p.Sum[:])
+	return s, info, nil
+}

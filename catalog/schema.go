@@ -1,0 +1,75 @@
+package catalog
+
+// schema creates the cache database's tables. A change to any of them
+// needs a new schemaVersion.
+//
+// files holds one row per session file: how it looked when it was read
+// (its stamp, its content hash, and what continuing to read it needs) and
+// what it holds (its summary). entries holds one row per entry; its rowid
+// orders entries by time (see entryKey), and is the rowid of the entry's
+// text in fts. usage sums tokens and cost per file, UTC day and model.
+var schema = []string{
+	`CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+	`CREATE TABLE files(
+		fid INTEGER PRIMARY KEY,
+		path TEXT NOT NULL UNIQUE,
+		size INTEGER NOT NULL,
+		mtime INTEGER NOT NULL,
+		ctime INTEGER NOT NULL,
+		inode INTEGER NOT NULL,
+		sha256 BLOB,
+		state BLOB,
+		anchor BLOB,
+		read_size INTEGER NOT NULL DEFAULT 0,
+		lines INTEGER NOT NULL DEFAULT 0,
+		tail INTEGER NOT NULL DEFAULT 0,
+		header BLOB,
+		session_id TEXT NOT NULL DEFAULT '',
+		cwd TEXT NOT NULL DEFAULT '',
+		parent_session TEXT NOT NULL DEFAULT '',
+		name TEXT NOT NULL DEFAULT '',
+		first_title TEXT NOT NULL DEFAULT '',
+		summary BLOB,
+		start_ms INTEGER NOT NULL DEFAULT 0,
+		end_ms INTEGER NOT NULL DEFAULT 0,
+		models TEXT NOT NULL DEFAULT '',
+		branches INTEGER NOT NULL DEFAULT 0,
+		warnings INTEGER NOT NULL DEFAULT 0,
+		err TEXT NOT NULL DEFAULT ''
+	)`,
+	`CREATE TABLE entries(
+		rid INTEGER PRIMARY KEY,
+		fid INTEGER NOT NULL,
+		line INTEGER NOT NULL,
+		part INTEGER NOT NULL,
+		id TEXT NOT NULL,
+		parent TEXT NOT NULL,
+		branch INTEGER NOT NULL,
+		kind TEXT NOT NULL,
+		off INTEGER NOT NULL,
+		len INTEGER NOT NULL
+	)`,
+	`CREATE INDEX entries_fid ON entries(fid)`,
+	`CREATE TABLE usage(
+		fid INTEGER NOT NULL,
+		day TEXT NOT NULL,
+		model TEXT NOT NULL,
+		messages INTEGER NOT NULL,
+		input INTEGER NOT NULL,
+		output INTEGER NOT NULL,
+		cache_read INTEGER NOT NULL,
+		cache_write INTEGER NOT NULL,
+		cost REAL NOT NULL,
+		PRIMARY KEY(fid, day, model)
+	) WITHOUT ROWID`,
+	// Contentless: the text stays in the session files, which snippets
+	// are cut from; the index alone is a fraction of their size.
+	// remove_diacritics 2 lets "cafe" find "café".
+	`CREATE VIRTUAL TABLE fts USING fts5(text, content='', contentless_delete=1,
+		tokenize='unicode61 remove_diacritics 2')`,
+	// FTS5 keeps new postings in memory until a commit, or until they
+	// pass hashsize, then writes them as a segment it later merges with
+	// the others; batches commit about 64 MB of text (see batch), so a
+	// larger hash than the 1 MB default means fewer segments to merge.
+	`INSERT INTO fts(fts, rank) VALUES('hashsize', 16777216)`,
+}
