@@ -80,18 +80,9 @@ func (c *Catalog) load(r *record) (*session.Session, Info, error) {
 	if st != info.stamp || !info.Indexed {
 		// The catalog is behind: bring it up to date, reading only what
 		// it lacks.
-		c.mu.Lock()
-		if st != r.found {
-			r.found = st
-			c.gen.Add(1)
+		if ci, err := c.Current(context.Background(), r.id); err == nil {
+			info = ci
 		}
-		c.mu.Unlock()
-		if d := c.read(context.Background(), r); d != nil {
-			c.store1(context.Background(), r, d)
-		}
-		c.mu.RLock()
-		info = c.info(r)
-		c.mu.RUnlock()
 	}
 	// The Info describes the session as loaded, whatever the catalog
 	// read meanwhile.

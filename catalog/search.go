@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"bufio"
 	"bytes"
 	"cmp"
 	"context"
@@ -8,6 +9,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/piexport/piexport/session"
@@ -168,6 +170,10 @@ func containsAll(s string, subs []string) bool {
 	return true
 }
 
+// readers are buffers of the size session.Read reads through, which it
+// uses as they are.
+var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 1<<20) }}
+
 // maxSnippetLine bounds the line read to cut a snippet from: a line of
 // tens of megabytes (a tool's output) would cost more than the search.
 const maxSnippetLine = 8 << 20
@@ -216,7 +222,13 @@ func (c *Catalog) hitSnippet(r *record, k candidate, terms []queryTerm) (string,
 		src = io.MultiReader(bytes.NewReader(row.Header), src)
 		headerLines = 1
 	}
-	s, err := session.Read(src, f.path)
+	// The loader reads through a 1 MB buffer; one kept from earlier
+	// snippets saves allocating and clearing it for each.
+	br := readers.Get().(*bufio.Reader)
+	br.Reset(src)
+	s, err := session.Read(br, f.path)
+	br.Reset(nil)
+	readers.Put(br)
 	if err != nil {
 		return "", nil
 	}

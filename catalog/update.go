@@ -468,3 +468,40 @@ func (b *budget) give(n int64) {
 	b.mu.Unlock()
 	b.cond.Broadcast()
 }
+
+// Current brings what the catalog knows of one file up to date, reading
+// only what changed since it was read (see Update), and returns it. It is
+// how a page that follows its session learns the session changed.
+func (c *Catalog) Current(ctx context.Context, id string) (Info, error) {
+	c.mu.RLock()
+	r := c.records[id]
+	c.mu.RUnlock()
+	if r == nil {
+		return Info{}, ErrNotFound
+	}
+	fi, err := c.stat(r.f)
+	if err != nil {
+		info, _ := c.Info(id)
+		return info, pathError(r.f.path, err)
+	}
+	st := stampOf(fi)
+	c.mu.Lock()
+	if st != r.found {
+		r.found = st
+		c.gen.Add(1)
+	}
+	current := r.row != nil && r.row.Stamp == st
+	c.mu.Unlock()
+	if !current {
+		if d := c.read(ctx, r); d != nil {
+			if err := c.store1(ctx, r, d); err != nil {
+				return Info{}, err
+			}
+		}
+	}
+	info, ok := c.Info(id)
+	if !ok {
+		return Info{}, ErrNotFound
+	}
+	return info, nil
+}

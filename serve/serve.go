@@ -2,8 +2,9 @@
 // every session, each session's page rendered on demand, a search over all
 // of them, and pages that follow a session as it is written.
 //
-// It only ever reads. It listens on the loopback interface unless told
-// otherwise, answers only for the sessions its catalog found (addressed by
+// It never writes outside its cache directory (the catalog's database and
+// rendered pages; with none, nothing at all). It listens on the loopback
+// interface unless told otherwise, answers only for the sessions its catalog found (addressed by
 // opaque ids, never by paths), and refuses requests for any other host
 // name, so that a web page cannot reach it through DNS rebinding.
 package serve
@@ -36,6 +37,15 @@ type Options struct {
 	Paths []string
 	// Theme, Home and Generator are as in page.Options.
 	Theme, Home, Generator string
+	// CacheDir is where the catalog and the rendered pages are kept (see
+	// catalog.Options.CacheDir); empty keeps nothing.
+	CacheDir string
+	// Program identifies the program, for the cache: what another program
+	// left there is made again.
+	Program string
+	// Progress, when set, is called while the catalog reads the sessions,
+	// about twice a second, and once more when it is done.
+	Progress func(catalog.Progress)
 	// Ready, when set, is called with the server's URL once it listens.
 	Ready func(url string)
 	// Log receives warnings and notices; nil discards them.
@@ -63,12 +73,18 @@ const (
 	// refreshEvery is how often the catalog looks for new, changed and
 	// deleted files.
 	refreshEvery = 2 * time.Second
+	// progressEvery is how often Options.Progress hears how far reading
+	// is.
+	progressEvery = 500 * time.Millisecond
+	// pageCacheBytes bounds the rendered pages kept on disk.
+	pageCacheBytes = 2 << 30
 )
 
 // Run serves sessions until ctx is done, then shuts the server down,
 // waiting a few seconds at most for requests under way. It listens before
-// anything else, so a busy port is reported at once; it then catalogs the
-// sessions, starts serving and calls opt.Ready.
+// anything else, so a busy port is reported at once; it then opens the
+// catalog (what the cache knows is known at once), starts serving, calls
+// opt.Ready, and reads the files the cache lacks in the background.
 func Run(ctx context.Context, opt Options) error {
 	if opt.Addr == "" {
 		opt.Addr = "127.0.0.1:8080"
@@ -88,7 +104,7 @@ func Run(ctx context.Context, opt Options) error {
 		fmt.Fprintf(logw, "warning: listening on %s, which is not a loopback address: anyone who can reach it can read these sessions\n", addr)
 	}
 
-	cat, notice, err := openCatalog(ctx, opt.Paths, catalog.Options{Prepare: opt.Prepare, PrepareKey: opt.PrepareKey})
+	cat, notice, err := openCatalog(ctx, opt, logw)
 	if ctx.Err() != nil {
 		// Stopped while cataloguing: not a failure.
 		return nil
@@ -103,15 +119,14 @@ func Run(ctx context.Context, opt Options) error {
 	if opt.Redacting {
 		notice = strings.TrimSpace(redactingNotice + " " + notice)
 	}
-	list := cat.List()
-	for _, i := range list {
-		if i.Err != nil {
-			fmt.Fprintf(logw, "warning: %v\n", i.Err)
+	var pages *catalog.Pages
+	if opt.CacheDir != "" {
+		if pages, err = catalog.OpenPages(opt.CacheDir, pageCacheBytes); err != nil {
+			return err
 		}
 	}
-	fmt.Fprintf(logw, "%s catalogued\n", humanize.Count(len(list), "session", "sessions"))
 
-	s := newServer(cat, opt, notice, loopback)
+	s := newServer(cat, pages, opt, notice, loopback)
 	srv := &http.Server{
 		Handler:           s.handler(),
 		ReadHeaderTimeout: readHeaderTimeout,
@@ -125,6 +140,7 @@ func Run(ctx context.Context, opt Options) error {
 	refreshed := make(chan struct{})
 	go func() {
 		defer close(refreshed)
+		s.update(rctx, logw)
 		s.refreshLoop(rctx)
 	}()
 	// The catalog is closed when Run returns: not while it is looking.
@@ -169,17 +185,22 @@ func serverURL(addr *net.TCPAddr) string {
 // redactingNotice heads the index of a server that masks secrets.
 const redactingNotice = "Secrets are masked: this server shows every session redacted (--redact)."
 
-// openCatalog catalogs paths; with none, the default roots, or the bundled
-// examples when those hold no session. notice then says so. copt is
-// passed on, with the file system set for the examples.
-func openCatalog(ctx context.Context, paths []string, copt catalog.Options) (*catalog.Catalog, string, error) {
-	if len(paths) > 0 {
-		c, err := catalog.New(ctx, paths, copt)
+// openCatalog opens the catalog of opt.Paths; with none, of the default
+// roots, or of the bundled examples when those hold no session. notice
+// then says so.
+func openCatalog(ctx context.Context, opt Options, logw io.Writer) (*catalog.Catalog, string, error) {
+	copt := catalog.Options{
+		CacheDir: opt.CacheDir, Program: opt.Program,
+		Prepare: opt.Prepare, PrepareKey: opt.PrepareKey,
+		Warn: func(msg string) { fmt.Fprintf(logw, "warning: %s\n", msg) },
+	}
+	if len(opt.Paths) > 0 {
+		c, err := catalog.Open(ctx, opt.Paths, copt)
 		return c, "", err
 	}
 	roots := catalog.DefaultRoots()
 	if len(roots) > 0 {
-		c, err := catalog.New(ctx, roots, copt)
+		c, err := catalog.Open(ctx, roots, copt)
 		if err != nil {
 			return nil, "", err
 		}
@@ -194,6 +215,46 @@ func openCatalog(ctx context.Context, paths []string, copt catalog.Options) (*ca
 		return nil, "", err
 	}
 	return c, "No pi sessions were found (in ~/.pi/agent/sessions or ~/.omp/agent/sessions): these are the bundled examples.", nil
+}
+
+// update reads the files the catalog lacks, telling opt.Progress how far
+// it is, and then logs the files that could not be read.
+func (s *server) update(ctx context.Context, logw io.Writer) {
+	done := make(chan struct{})
+	if s.opt.Progress != nil {
+		go func() {
+			t := time.NewTicker(progressEvery)
+			defer t.Stop()
+			for {
+				select {
+				case <-done:
+					return
+				case <-t.C:
+					if p := s.cat.Progress(); p.Running {
+						s.opt.Progress(p)
+					}
+				}
+			}
+		}()
+	}
+	_, err := s.cat.Update(ctx)
+	close(done)
+	if ctx.Err() != nil {
+		return
+	}
+	if s.opt.Progress != nil {
+		s.opt.Progress(s.cat.Progress())
+	}
+	if err != nil {
+		s.logf("warning: reading the sessions: %v", err)
+	}
+	list := s.cat.List()
+	for _, i := range list {
+		if i.Err != nil {
+			fmt.Fprintf(logw, "warning: %v\n", i.Err)
+		}
+	}
+	fmt.Fprintf(logw, "%s catalogued\n", humanize.Count(len(list), "session", "sessions"))
 }
 
 // refreshLoop keeps the catalog current until ctx is done.

@@ -2,23 +2,19 @@ package serve
 
 import (
 	"bytes"
-	"container/list"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net"
 	"net/http"
-	"net/url"
 	"path"
-	"strconv"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/piexport/piexport"
 	"github.com/piexport/piexport/catalog"
-	"github.com/piexport/piexport/page"
 	"github.com/piexport/piexport/site"
 )
 
@@ -34,27 +30,36 @@ type server struct {
 	logMu   sync.Mutex
 	lastLog string
 
-	pages *pageCache
+	// pages is the page cache on disk; nil without a cache directory,
+	// when memPages keeps pages instead.
+	pages    *catalog.Pages
+	memPages *memPages
+	flights  flights
 
 	indexMu  sync.Mutex
 	indexGen uint64
+	indexAt  time.Time
 	index    []byte
 
 	followJS []byte
 }
 
-func newServer(cat *catalog.Catalog, opt Options, notice string, loopback bool) *server {
+func newServer(cat *catalog.Catalog, pages *catalog.Pages, opt Options, notice string, loopback bool) *server {
 	js, err := fs.ReadFile(piexport.Assets(), "follow.js")
 	if err != nil {
 		// The file is embedded in the binary: missing, the build is broken.
 		panic(err)
 	}
-	return &server{
+	s := &server{
 		cat: cat, opt: opt, notice: notice, loopback: loopback,
 		stopping: make(chan struct{}),
-		pages:    newPageCache(64 << 20),
+		pages:    pages,
 		followJS: js,
 	}
+	if pages == nil {
+		s.memPages = newMemPages(64 << 20)
+	}
+	return s
 }
 
 // logf writes a line to the log, once for a run of the same line.
@@ -149,32 +154,49 @@ func item(i catalog.Info) site.IndexItem {
 	if i.Err != nil {
 		it.URL = ""
 	}
+	if !i.Indexed {
+		// Listed before it is read: by its file name, for now.
+		it.Summary.Title = filepath.Base(i.Path)
+		it.Summary.End = i.ModTime
+	}
 	return it
 }
+
+// indexEvery bounds how often the index page is made again while the
+// catalog is being read and changes with every file.
+const indexEvery = time.Second
 
 func (s *server) serveIndex(w http.ResponseWriter, r *http.Request) {
 	// The page is made again only when the catalog changed.
 	gen := s.cat.Generation()
 	s.indexMu.Lock()
 	page := s.index
-	if page == nil || s.indexGen != gen {
+	if page == nil || s.indexGen != gen && time.Since(s.indexAt) >= indexEvery {
 		page = nil
 	}
 	s.indexMu.Unlock()
 	if page == nil {
-		infos := s.cat.List()
-		items := make([]site.IndexItem, len(infos))
-		for k, i := range infos {
-			items[k] = item(i)
+		var items []site.IndexItem
+		for _, i := range s.cat.List() {
+			// Sub-agent transcripts are not sessions of their own.
+			if i.Parent == "" {
+				items = append(items, item(i))
+			}
+		}
+		opt := s.indexOptions()
+		if p := s.cat.Progress(); p.Running {
+			n := fmt.Sprintf("Reading the sessions: %d of %d (%d of %d MB). Sessions not read yet are listed by their file name, and search finds what was read so far; reload to see more.",
+				p.Done, p.Files, p.BytesDone>>20, p.Bytes>>20)
+			opt.Notice = strings.TrimSpace(opt.Notice + " " + n)
 		}
 		var buf bytes.Buffer
-		if err := site.WriteIndex(&buf, items, s.indexOptions()); err != nil {
+		if err := site.WriteIndex(&buf, items, opt); err != nil {
 			s.fail(w, err)
 			return
 		}
 		page = buf.Bytes()
 		s.indexMu.Lock()
-		s.index, s.indexGen = page, gen
+		s.index, s.indexGen, s.indexAt = page, gen, time.Now()
 		s.indexMu.Unlock()
 	}
 	writeHTML(w, r, page)
@@ -184,7 +206,7 @@ func (s *server) serveIndex(w http.ResponseWriter, r *http.Request) {
 const maxQuery = 200
 
 // maxHits bounds the entries a search page lists.
-const maxHits = 200
+const maxHits = 50
 
 func (s *server) serveSearch(w http.ResponseWriter, r *http.Request) {
 	q := strings.TrimSpace(r.URL.Query().Get("q"))
@@ -193,7 +215,10 @@ func (s *server) serveSearch(w http.ResponseWriter, r *http.Request) {
 	}
 	res := site.SearchResults{Query: q}
 	if q != "" {
-		found := s.cat.Search(q, maxHits)
+		found, err := s.cat.SearchContext(r.Context(), q, maxHits)
+		if err != nil && r.Context().Err() == nil {
+			s.logf("warning: search %q: %v", q, err)
+		}
 		res.Total, res.Sessions = found.Total, found.Sessions
 		for _, h := range found.Hits {
 			i, ok := s.cat.Info(h.Key)
@@ -211,72 +236,11 @@ func (s *server) serveSearch(w http.ResponseWriter, r *http.Request) {
 	writeHTML(w, r, buf.Bytes())
 }
 
-func (s *server) servePage(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
-	if !validID(id) {
-		http.NotFound(w, r)
-		return
-	}
-	if _, ok := s.cat.Info(id); !ok {
-		http.NotFound(w, r)
-		return
-	}
-	v, err := s.cat.Stat(id)
-	if err != nil {
-		// Deleted since it was catalogued.
-		http.NotFound(w, r)
-		return
-	}
-	body, version, err := s.pages.get(id, v, func() ([]byte, string, error) {
-		sess, info, err := s.cat.Load(id)
-		if err != nil {
-			return nil, "", err
-		}
-		var buf bytes.Buffer
-		err = page.WriteHTML(&buf, sess, s.pageOptions(info.Version()))
-		return buf.Bytes(), info.Version(), err
-	})
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	w.Header().Set("ETag", strconv.Quote(version))
-	writeHTML(w, r, body)
-}
-
-// pageOptions are the options a served page is rendered with.
-func (s *server) pageOptions(version string) page.Options {
-	return page.Options{Theme: s.opt.Theme, Home: s.opt.Home, Generator: s.opt.Generator, FollowURL: followURL(version)}
-}
-
-// followURL is the script a served page loads to follow its file; version
-// is the state of the file the page shows.
-func followURL(version string) string {
-	return "/assets/follow.js?v=" + url.QueryEscape(version)
-}
-
 func (s *server) serveFollowJS(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", "text/javascript; charset=utf-8")
 	h.Set("Cache-Control", "no-cache")
 	w.Write(s.followJS)
-}
-
-// writeHTML sends a whole page; pages are always checked again, since the
-// file behind them can change at any time.
-func writeHTML(w http.ResponseWriter, r *http.Request, page []byte) {
-	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Cache-Control", "no-cache")
-	if etag := h.Get("ETag"); etag != "" && r.Header.Get("If-None-Match") == etag {
-		w.WriteHeader(http.StatusNotModified)
-		return
-	}
-	h.Set("Content-Length", strconv.Itoa(len(page)))
-	if r.Method == http.MethodHead {
-		return
-	}
-	w.Write(page)
 }
 
 // fail answers 500 with err, and logs it.
@@ -288,162 +252,3 @@ func (s *server) fail(w http.ResponseWriter, err error) {
 	}
 	http.Error(w, err.Error(), http.StatusInternalServerError)
 }
-
-// pageCache keeps rendered pages by session id and file version, the
-// least recently used dropped first beyond a total size. Concurrent
-// requests for a page not yet rendered wait for one rendering.
-type pageCache struct {
-	mu       sync.Mutex
-	maxBytes int
-	bytes    int
-	order    *list.List // of *cachedPage, most recent first
-	byID     map[string]*list.Element
-	flights  map[string]*pageFlight
-}
-
-type cachedPage struct {
-	id, version string
-	body        []byte
-}
-
-type pageFlight struct {
-	done    chan struct{}
-	body    []byte
-	version string
-	err     error
-}
-
-func newPageCache(maxBytes int) *pageCache {
-	return &pageCache{maxBytes: maxBytes, order: list.New(), byID: map[string]*list.Element{}, flights: map[string]*pageFlight{}}
-}
-
-// get returns the page of id at version v, rendering it with render when
-// it is not kept. render returns the version it actually rendered, which
-// is newer than v if the file changed meanwhile.
-func (c *pageCache) get(id, v string, render func() ([]byte, string, error)) ([]byte, string, error) {
-	c.mu.Lock()
-	if el := c.byID[id]; el != nil && el.Value.(*cachedPage).version == v {
-		c.order.MoveToFront(el)
-		p := el.Value.(*cachedPage)
-		c.mu.Unlock()
-		return p.body, p.version, nil
-	}
-	key := id + "@" + v
-	if f := c.flights[key]; f != nil {
-		c.mu.Unlock()
-		<-f.done
-		return f.body, f.version, f.err
-	}
-	f := &pageFlight{done: make(chan struct{})}
-	c.flights[key] = f
-	c.mu.Unlock()
-
-	f.body, f.version, f.err = render()
-
-	c.mu.Lock()
-	delete(c.flights, key)
-	if f.err == nil {
-		if el := c.byID[id]; el != nil {
-			c.drop(el)
-		}
-		c.byID[id] = c.order.PushFront(&cachedPage{id: id, version: f.version, body: f.body})
-		c.bytes += len(f.body)
-		for c.order.Len() > 1 && c.bytes > c.maxBytes {
-			c.drop(c.order.Back())
-		}
-	}
-	c.mu.Unlock()
-	close(f.done)
-	return f.body, f.version, f.err
-}
-
-func (c *pageCache) drop(el *list.Element) {
-	p := el.Value.(*cachedPage)
-	c.order.Remove(el)
-	delete(c.byID, p.id)
-	c.bytes -= len(p.body)
-}
-
-// serveEvents streams Server-Sent Events to a page: a "change" event when
-// the session's file is no longer in the state the page shows (the version
-// given as ?v=, or the last event's id on a reconnection), and "gone" when
-// the file is deleted. The file's size and time are polled: cheap, and the
-// same on every system.
-func (s *server) serveEvents(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
-	if !validID(id) {
-		http.NotFound(w, r)
-		return
-	}
-	if _, ok := s.cat.Info(id); !ok {
-		http.NotFound(w, r)
-		return
-	}
-	last := r.Header.Get("Last-Event-ID")
-	if last == "" {
-		last = r.URL.Query().Get("v")
-	}
-	if last == "" {
-		v, err := s.cat.Stat(id)
-		if err != nil {
-			http.NotFound(w, r)
-			return
-		}
-		last = v
-	}
-	rc := http.NewResponseController(w)
-	// The stream lasts as long as the page is open: no write deadline,
-	// but a heartbeat that finds closed connections.
-	if err := rc.SetWriteDeadline(time.Time{}); err != nil && !errors.Is(err, http.ErrNotSupported) {
-		return
-	}
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusOK)
-	if _, err := io.WriteString(w, "retry: 2000\n\n"); err != nil {
-		return
-	}
-	rc.Flush()
-
-	poll := time.NewTicker(pollEvery)
-	defer poll.Stop()
-	beat := time.NewTicker(heartbeatEvery)
-	defer beat.Stop()
-	for {
-		var msg string
-		select {
-		case <-r.Context().Done():
-			return
-		case <-s.stopping:
-			return
-		case <-beat.C:
-			msg = ": ping\n\n"
-		case <-poll.C:
-			v, err := s.cat.Stat(id)
-			switch {
-			case err != nil:
-				io.WriteString(w, "event: gone\ndata: \n\n")
-				rc.Flush()
-				return
-			case v == last:
-				continue
-			}
-			last = v
-			msg = "id: " + v + "\nevent: change\ndata: " + v + "\n\n"
-		}
-		if _, err := io.WriteString(w, msg); err != nil {
-			return
-		}
-		if rc.Flush() != nil {
-			return
-		}
-	}
-}
-
-// The event stream polls the file this often, and sends a comment this
-// often so that a closed connection is noticed.
-var (
-	pollEvery      = 500 * time.Millisecond
-	heartbeatEvery = 15 * time.Second
-)

@@ -42,6 +42,8 @@ func parseFlags(args []string, stdout io.Writer) (*options, error) {
 	fs.BoolVar(&opt.serve, "serve", false, "serve the sessions under PATH (or the default session directories) on a local web server")
 	fs.StringVar(&opt.addr, "addr", "127.0.0.1:8080", "with --serve: the `address` to listen on (port 0 picks a free one)")
 	fs.BoolVar(&opt.open, "open", false, "with --serve: open the index in the web browser")
+	fs.StringVar(&opt.cacheDir, "cache-dir", "", "keep the catalog of sessions and the rendered pages in `DIR` (default $PIEXPORT_CACHE_DIR, else piexport in the user's cache directory)")
+	fs.BoolVar(&opt.noCache, "no-cache", false, "keep no cache: read every session at every start")
 	fs.BoolVarP(&opt.quiet, "quiet", "q", false, "print no progress and no warnings, only errors")
 	fs.BoolVarP(&opt.verbose, "verbose", "v", false, "in an archive, list every warning about the sessions, not a count per session")
 	help := fs.BoolP("help", "h", false, "show this help")
@@ -78,6 +80,9 @@ func parseFlags(args []string, stdout io.Writer) (*options, error) {
 	}
 	if opt.redact.report && (opt.serve || opt.output != "") {
 		return nil, usagef("--redact-report prints a report and writes nothing; it takes no -o or --serve")
+	}
+	if opt.noCache && opt.cacheDir != "" {
+		return nil, usagef("--no-cache and --cache-dir do not go together")
 	}
 	return opt, nil
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -164,9 +165,16 @@ func (p *progress) done() {
 // directories) until ctx ends.
 func runServe(ctx context.Context, opt *options, stdout, stderr io.Writer) error {
 	home, _ := os.UserHomeDir()
+	// The server holds a few sessions and pages at a time, whatever the
+	// history's size; a soft limit keeps the collector from letting the
+	// heap grow to twice what is live.
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(serveMemoryLimit)
+	}
 	sopt := serve.Options{
 		Addr: opt.addr, Paths: opt.files, Theme: opt.theme, Home: home,
 		Generator: "piexport " + version, Log: stderr,
+		CacheDir: opt.cache(), Program: program(), Progress: readProgress(stderr),
 		Ready: func(url string) {
 			fmt.Fprintf(stdout, "piexport: serving on %s (Ctrl-C to stop)\n", url)
 			if opt.open {
@@ -190,6 +198,9 @@ func runServe(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 	}
 	return err
 }
+
+// serveMemoryLimit is the server's soft memory limit.
+const serveMemoryLimit = 200 << 20
 
 // openBrowser opens url with the system's way of opening links.
 func openBrowser(url string) error {

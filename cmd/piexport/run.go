@@ -36,6 +36,9 @@ type options struct {
 	verbose bool
 	redact  redactFlags
 	files   []string
+	// cacheDir and noCache say where the cache goes: see cache.
+	cacheDir string
+	noCache  bool
 
 	// redactor masks each session as redact asks; nil for none.
 	redactor *redact.Redactor

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/piexport/piexport/catalog"
+)
+
+// cache returns the directory the catalog and rendered pages are kept
+// in: --cache-dir, else $PIEXPORT_CACHE_DIR, else piexport in the user's
+// cache directory. It returns "" under --no-cache, and when the system has
+// no cache directory (the catalog then lives in memory).
+func (opt *options) cache() string {
+	switch {
+	case opt.noCache:
+		return ""
+	case opt.cacheDir != "":
+		return opt.cacheDir
+	case os.Getenv("PIEXPORT_CACHE_DIR") != "":
+		return os.Getenv("PIEXPORT_CACHE_DIR")
+	}
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "piexport")
+}
+
+// program identifies this build for the cache: what another build left
+// there is made again, since how it indexed or rendered may differ.
+func program() string {
+	p := "piexport " + version
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" || s.Key == "vcs.modified" {
+				p += " " + s.Key + "=" + s.Value
+			}
+		}
+	}
+	return p
+}
+
+// readProgress reports how far the catalog is in reading the sessions:
+// one line redrawn on a terminal, a line every few seconds otherwise, and
+// a last line when it is done.
+func readProgress(w io.Writer) func(catalog.Progress) {
+	if _, quiet := w.(quietWriter); quiet {
+		return nil
+	}
+	terminal := false
+	if f, ok := w.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			terminal = true
+		}
+	}
+	var last time.Time
+	return func(p catalog.Progress) {
+		if p.Files == 0 {
+			return
+		}
+		secs := time.Since(p.Started).Seconds()
+		rate := float64(p.BytesDone) / 1e6 / max(secs, 1e-3)
+		line := fmt.Sprintf("reading sessions: %d of %d, %s of %s MB, %.0f MB/s",
+			p.Done, p.Files, mb(p.BytesDone), mb(p.Bytes), rate)
+		switch {
+		case !p.Running:
+			line = fmt.Sprintf("read %d sessions (%s MB) in %.1f s, %.0f MB/s", p.Done, mb(p.BytesDone), secs, rate)
+			if terminal {
+				fmt.Fprintf(w, "\r%-78s\n", line)
+			} else {
+				fmt.Fprintln(w, line)
+			}
+		case terminal:
+			fmt.Fprintf(w, "\r%-78s", line)
+		case time.Since(last) >= 5*time.Second:
+			last = time.Now()
+			fmt.Fprintln(w, line)
+		}
+	}
+}
+
+func mb(n int64) string {
+	s := fmt.Sprintf("%d", (n+500_000)/1_000_000)
+	// Thousands separated, as people read them.
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}

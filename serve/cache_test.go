@@ -1,0 +1,148 @@
+package serve
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A page is rendered once per state of its session: a second view, and a
+// view after a restart, read it from the cache. A damaged cached page is
+// never shown: it is made again.
+func TestPageCache(t *testing.T) {
+	dir := project(t, "pi-v3-sdk-branches-labels.jsonl")
+	cache := t.TempDir()
+	srv := start(t, Options{Paths: []string{dir}, CacheDir: cache, Program: "test"})
+	id := ids(t, srv)["Health endpoint"]
+
+	before := renders.Load()
+	_, first := get(t, srv.url+"s/"+id)
+	_, second := get(t, srv.url+"s/"+id)
+	if n := renders.Load() - before; n != 1 {
+		t.Errorf("two views rendered the page %d times, want once", n)
+	}
+	if first != second || !strings.Contains(first, `id="6eea0e7d"`) {
+		t.Error("the cached page differs from the rendered one")
+	}
+	pages := pageFiles(t, cache)
+	if len(pages) != 1 {
+		t.Fatalf("page cache holds %q, want one page", pages)
+	}
+
+	srv.cancel()
+	<-srv.done
+	srv.done <- nil
+	srv = start(t, Options{Paths: []string{dir}, CacheDir: cache, Program: "test"})
+	before = renders.Load()
+	if _, after := get(t, srv.url+"s/"+id); after != first {
+		t.Error("the page after a restart differs")
+	}
+	if n := renders.Load() - before; n != 0 {
+		t.Errorf("a view after a restart rendered the page %d times", n)
+	}
+
+	// Flip bytes in the middle of the stored page.
+	b, err := os.ReadFile(pages[0])
+	must(t, err)
+	copy(b[len(b)/2:], "<script>alert(1)</script>")
+	must(t, os.WriteFile(pages[0], b, 0o600))
+	before = renders.Load()
+	if _, after := get(t, srv.url+"s/"+id); after != first {
+		t.Error("a damaged cached page was served")
+	}
+	if n := renders.Load() - before; n != 1 {
+		t.Errorf("a damaged page was rendered %d times, want once", n)
+	}
+	if !strings.Contains(srv.log.String(), "damaged") {
+		t.Errorf("the log does not say the page was damaged:\n%s", srv.log)
+	}
+}
+
+func pageFiles(t *testing.T, cache string) []string {
+	t.Helper()
+	var out []string
+	filepath.WalkDir(filepath.Join(cache, "pages"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			out = append(out, p)
+		}
+		return err
+	})
+	return out
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// snapshot lists every file under dir with its size and time.
+func snapshot(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		out = append(out, p+" "+fi.Mode().String()+" "+fi.ModTime().Format(time.RFC3339Nano))
+		if !d.IsDir() {
+			out[len(out)-1] += fmt.Sprintf(" %d", fi.Size())
+		}
+		return nil
+	})
+	slices.Sort(out)
+	return out
+}
+
+// The server writes nothing but its cache: not the sessions' directory,
+// not the home or temporary directory.
+func TestWritesOnlyCache(t *testing.T) {
+	home, tmp := t.TempDir(), t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("TMPDIR", tmp)
+	dir := project(t, "pi-v3-sdk-branches-labels.jsonl", "pi-v3-earth0-a.jsonl")
+	cache := filepath.Join(t.TempDir(), "cache")
+	sessions := snapshot(t, dir)
+	srv := start(t, Options{Paths: []string{dir}, CacheDir: cache, Program: "test"})
+	for title, id := range ids(t, srv) {
+		if res, _ := get(t, srv.url+"s/"+id); res.StatusCode != 200 {
+			t.Errorf("%s: %s", title, res.Status)
+		}
+	}
+	get(t, srv.url+"search?q=endpoint")
+	get(t, srv.url+"search?q=%22default+mux%22+after:2020")
+	srv.cancel()
+	<-srv.done
+	srv.done <- nil
+	if got := snapshot(t, dir); !slices.Equal(got, sessions) {
+		t.Errorf("the sessions' directory changed:\n%s\nwas\n%s", strings.Join(got, "\n"), strings.Join(sessions, "\n"))
+	}
+	for _, d := range []string{home, tmp} {
+		if got := snapshot(t, d); len(got) != 1 {
+			t.Errorf("the server wrote to %s: %q", d, got)
+		}
+	}
+	if len(pageFiles(t, cache)) != 2 {
+		t.Errorf("the cache holds %d pages, want 2", len(pageFiles(t, cache)))
+	}
+	var leftovers []string
+	filepath.WalkDir(cache, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(p, ".tmp") {
+			leftovers = append(leftovers, p)
+		}
+		return err
+	})
+	if len(leftovers) > 0 {
+		t.Errorf("temporary files left in the cache: %q", leftovers)
+	}
+}

@@ -1,0 +1,349 @@
+package serve
+
+import (
+	"bytes"
+	"container/list"
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/piexport/piexport/catalog"
+	"github.com/piexport/piexport/page"
+)
+
+// servePage answers a session's page. A page is made once per state of its
+// file: it is kept in the page cache on disk (or, without one, in memory)
+// under a key of the file's content hash and the options, so a second
+// view, or a view after a restart, reads it back. A first view is sent
+// while it is rendered: the page is written end of path first, so the
+// browser draws the leaf's last message before the rest arrives.
+func (s *server) servePage(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	if !validID(id) {
+		http.NotFound(w, r)
+		return
+	}
+	info, err := s.cat.Current(r.Context(), id)
+	switch {
+	case errors.Is(err, catalog.ErrNotFound):
+		http.NotFound(w, r)
+		return
+	case err != nil:
+		// Deleted since it was catalogued, or unreadable.
+		http.NotFound(w, r)
+		return
+	case info.Err != nil:
+		s.fail(w, info.Err)
+		return
+	}
+	key := s.pageKey(info.Hash)
+	h := w.Header()
+	h.Set("ETag", etag(info.Hash, key))
+	if r.Header.Get("If-None-Match") == h.Get("ETag") {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	if s.pages == nil {
+		s.serveFromMemory(w, r, id, info.Hash, key)
+		return
+	}
+	if s.sendCached(w, r, key) {
+		return
+	}
+	// Views of a page not yet made wait for the one making it, then read
+	// it from the cache.
+	fl, first := s.flights.start(key)
+	if !first {
+		<-fl.done
+		if fl.err == nil && s.sendCached(w, r, key) {
+			return
+		}
+		fl, first = s.flights.start(key)
+		if !first {
+			<-fl.done
+		}
+	}
+	if first {
+		fl.err = s.render(w, r, id, key)
+		s.flights.end(key, fl)
+	}
+}
+
+// etag names a page's version: the content hash of its session (the
+// version its follow script watches) and a part of its key, which also
+// changes with the options.
+func etag(hash, key string) string {
+	return strconv.Quote(hash + "." + key[:12])
+}
+
+// pageKey is the key of a session's page in the page cache.
+func (s *server) pageKey(hash string) string {
+	o := s.opt
+	// PrepareKey: a page masked by --redact is never served unmasked, nor
+	// the other way round.
+	return catalog.PageKey("serve", o.Program, o.PrepareKey, o.Theme, o.Home, o.Generator, hash)
+}
+
+// sendCached sends the page stored under key, if there is one. It reports
+// whether the page was sent (or failed while being sent).
+func (s *server) sendCached(w http.ResponseWriter, r *http.Request, key string) bool {
+	p, err := s.pages.Open(key)
+	if err != nil {
+		return false
+	}
+	defer p.Close()
+	setHTML(w.Header())
+	w.Header().Set("Content-Length", strconv.FormatInt(p.Size, 10))
+	if r.Method == http.MethodHead {
+		return true
+	}
+	n, err := p.WriteTo(w)
+	if err != nil && n == 0 && !isClientGone(r) {
+		// Found damaged before anything was sent: it was removed, and the
+		// page is made anew.
+		w.Header().Del("Content-Length")
+		s.logf("warning: %v", err)
+		return false
+	}
+	if err != nil {
+		// Part of the page went out: end the response as broken rather
+		// than let it pass for a whole page.
+		panic(http.ErrAbortHandler)
+	}
+	return true
+}
+
+func isClientGone(r *http.Request) bool { return r.Context().Err() != nil }
+
+// render loads the session, sends its page as it is written, and stores
+// it under key. A reader who leaves early does not stop it: the page is
+// finished for the next one.
+func (s *server) render(w http.ResponseWriter, r *http.Request, id, key string) error {
+	renders.Add(1)
+	sess, info, err := s.cat.Load(id)
+	if err != nil {
+		s.fail(w, err)
+		return err
+	}
+	if k := s.pageKey(info.Hash); k != key {
+		// The file changed since the request began: this is its page now.
+		key = k
+		w.Header().Set("ETag", etag(info.Hash, key))
+	}
+	pg, err := page.NewPage(sess, s.pageOptions(info.Hash))
+	if err != nil {
+		s.fail(w, err)
+		return err
+	}
+	pw, err := s.pages.Create(key)
+	if err != nil {
+		s.logf("warning: %v", err)
+	}
+	setHTML(w.Header())
+	out := &pageOut{w: w, rc: http.NewResponseController(w), head: r.Method == http.MethodHead}
+	var sink io.Writer = out
+	if pw != nil {
+		sink = io.MultiWriter(pw, out)
+	}
+	err = pg.Write(sink)
+	if err != nil {
+		if pw != nil {
+			pw.Abort()
+		}
+		s.logf("error: %s: %v", info.Path, err)
+		if out.n == 0 {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return err
+		}
+		panic(http.ErrAbortHandler)
+	}
+	if pw != nil {
+		if err := pw.Commit(); err != nil {
+			s.logf("warning: %v", err)
+		}
+	}
+	return nil
+}
+
+// renders counts the pages rendered, for tests.
+var renders atomic.Int64
+
+// pageOut sends a page as it is written, flushing each piece the renderer
+// hands over (its buffer is 256 KB), so the browser starts drawing early.
+// Once the reader has gone it only counts: the page is still finished for
+// the cache.
+type pageOut struct {
+	w    io.Writer
+	rc   *http.ResponseController
+	head bool
+	gone bool
+	n    int64
+}
+
+func (o *pageOut) Write(b []byte) (int, error) {
+	o.n += int64(len(b))
+	if o.gone || o.head {
+		return len(b), nil
+	}
+	if _, err := o.w.Write(b); err != nil {
+		o.gone = true
+		return len(b), nil
+	}
+	if o.rc.Flush() != nil {
+		o.gone = true
+	}
+	return len(b), nil
+}
+
+// serveFromMemory answers a page without a page cache on disk: rendered
+// pages are kept in memory, the least recently used dropped first.
+func (s *server) serveFromMemory(w http.ResponseWriter, r *http.Request, id, hash, key string) {
+	body, err := s.memPages.get(key, func() ([]byte, error) {
+		sess, info, err := s.cat.Load(id)
+		if err != nil {
+			return nil, err
+		}
+		var buf bytes.Buffer
+		err = page.WriteHTML(&buf, sess, s.pageOptions(info.Hash))
+		return buf.Bytes(), err
+	})
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	writeHTML(w, r, body)
+}
+
+// pageOptions are the options a served page is rendered with; version is
+// the content hash of the session it shows.
+func (s *server) pageOptions(version string) page.Options {
+	return page.Options{Theme: s.opt.Theme, Home: s.opt.Home, Generator: s.opt.Generator, FollowURL: followURL(version)}
+}
+
+// followURL is the script a served page loads to follow its file; version
+// is the state of the file the page shows.
+func followURL(version string) string {
+	return "/assets/follow.js?v=" + url.QueryEscape(version)
+}
+
+// flights are renderings under way, by page key.
+type flights struct {
+	mu sync.Mutex
+	m  map[string]*flight
+}
+
+type flight struct {
+	done chan struct{}
+	err  error
+}
+
+// start returns the flight for key, and whether the caller is the first
+// and must do the work.
+func (f *flights) start(key string) (*flight, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.m == nil {
+		f.m = map[string]*flight{}
+	}
+	if fl := f.m[key]; fl != nil {
+		return fl, false
+	}
+	fl := &flight{done: make(chan struct{})}
+	f.m[key] = fl
+	return fl, true
+}
+
+func (f *flights) end(key string, fl *flight) {
+	f.mu.Lock()
+	delete(f.m, key)
+	f.mu.Unlock()
+	close(fl.done)
+}
+
+// memPages keeps rendered pages in memory by key, the least recently used
+// dropped first beyond a total size. Concurrent requests for a page not
+// yet rendered wait for one rendering.
+type memPages struct {
+	mu       sync.Mutex
+	maxBytes int
+	bytes    int
+	order    *list.List // of *memPage, most recent first
+	byKey    map[string]*list.Element
+	flights  flights
+}
+
+type memPage struct {
+	key  string
+	body []byte
+}
+
+func newMemPages(maxBytes int) *memPages {
+	return &memPages{maxBytes: maxBytes, order: list.New(), byKey: map[string]*list.Element{}}
+}
+
+func (c *memPages) get(key string, render func() ([]byte, error)) ([]byte, error) {
+	for {
+		c.mu.Lock()
+		if el := c.byKey[key]; el != nil {
+			c.order.MoveToFront(el)
+			c.mu.Unlock()
+			return el.Value.(*memPage).body, nil
+		}
+		c.mu.Unlock()
+		fl, first := c.flights.start(key)
+		if !first {
+			<-fl.done
+			if fl.err != nil {
+				return nil, fl.err
+			}
+			continue
+		}
+		body, err := render()
+		if err == nil {
+			c.put(key, body)
+		}
+		fl.err = err
+		c.flights.end(key, fl)
+		return body, err
+	}
+}
+
+func (c *memPages) put(key string, body []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.byKey[key] = c.order.PushFront(&memPage{key: key, body: body})
+	c.bytes += len(body)
+	for c.order.Len() > 1 && c.bytes > c.maxBytes {
+		el := c.order.Back()
+		p := el.Value.(*memPage)
+		c.order.Remove(el)
+		delete(c.byKey, p.key)
+		c.bytes -= len(p.body)
+	}
+}
+
+func setHTML(h http.Header) {
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	// Pages are always checked again: the file behind them can change at
+	// any time.
+	h.Set("Cache-Control", "no-cache")
+}
+
+// writeHTML sends a whole page.
+func writeHTML(w http.ResponseWriter, r *http.Request, page []byte) {
+	h := w.Header()
+	setHTML(h)
+	if etag := h.Get("ETag"); etag != "" && r.Header.Get("If-None-Match") == etag {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	h.Set("Content-Length", strconv.Itoa(len(page)))
+	if r.Method == http.MethodHead {
+		return
+	}
+	w.Write(page)
+}
