@@ -263,7 +263,7 @@
     var utf8 = typeof TextDecoder === 'undefined' ? null : new TextDecoder();
     function fillPacked(r) {
       var data = chunks.get(r.chunk);
-      packedBody[r.entry] = null;
+      if (r.entry >= 0) packedBody[r.entry] = null;
       r.body.removeAttribute('data-packed');
       if (data instanceof Uint8Array) {
         var lazy = doc.createElement('noscript');
@@ -444,6 +444,7 @@
       pathList = next;
       localTimes();
       pathTokens();
+      editBadges();
     }
 
     var selected = -1;
@@ -580,6 +581,74 @@
       }
     }
 
+    // ---- context edits -----------------------------------------------------
+
+    // An entry a context edit changes for the model carries a badge for
+    // each edit aimed at it; the one shown is the latest edit on the path
+    // in view (see editBadges in page/settings.go), so a path that leaves
+    // the edit behind shows the entry without one.
+    var edits = idx.edits || {};
+    var badgeEls = []; // [{ edits: [index], els: [element] }]
+    // A tool result shown in its call's card has no entry of its own: its
+    // badges are on the head of the call's entry, so badges are found by
+    // the edit they stand for.
+    Object.keys(edits).forEach(function (t) {
+      var list = edits[t];
+      var els = [];
+      for (var j = 0; j < list.length; j++) {
+        els.push(doc.querySelector('.entry-head .edit-badge[data-edit="' + CSS.escape(ids[list[j]]) + '"]'));
+      }
+      badgeEls.push({ edits: list, els: els });
+    });
+    function editBadges() {
+      for (var j = 0; j < badgeEls.length; j++) {
+        var b = badgeEls[j];
+        var show = -1;
+        for (var e = 0; e < b.edits.length; e++) if (onPath[b.edits[e]]) show = e;
+        for (e = 0; e < b.els.length; e++) if (b.els[e]) b.els[e].hidden = e !== show;
+      }
+    }
+
+    // ---- sub-agent transcripts ------------------------------------------------
+
+    // A task call lists the agents it started; each one's transcript comes
+    // packed at the end of the page (see page/subagents.go) and opens under
+    // the agent's line, unpacked the first time.
+    doc.addEventListener('click', function (ev) {
+      var a = ev.target.closest ? ev.target.closest('a.open-subagent') : null;
+      if (!a || ev.button !== 0 || ev.metaKey || ev.ctrlKey) return;
+      ev.preventDefault();
+      var panel = doc.getElementById(a.getAttribute('data-subagent'));
+      if (!panel) return;
+      var opening = panel.hidden || a.getAttribute('aria-expanded') !== 'true';
+      doc.querySelectorAll('a.open-subagent[aria-controls="' + CSS.escape(panel.id) + '"]').forEach(function (l) {
+        l.setAttribute('aria-expanded', 'false');
+      });
+      if (!opening) { panel.hidden = true; return; }
+      a.setAttribute('aria-expanded', 'true');
+      var li = a.closest('li') || a.parentElement;
+      li.appendChild(panel);
+      var body = panel.querySelector(':scope > .subagent-body');
+      var ref = body && body.getAttribute('data-packed');
+      function show() {
+        panel.hidden = false;
+        materialize(panel, ':scope > .subagent-body > noscript.lazy');
+      }
+      if (!ref) { show(); return; }
+      var parts = ref.split(':');
+      var r = { entry: -1, body: body, chunk: Number(parts[0]), off: Number(parts[1]), len: Number(parts[2]) };
+      var c = chunks.get(r.chunk);
+      if (c instanceof Uint8Array || c === 'failed') { fillPacked(r); show(); return; }
+      busy(1);
+      if (!c) {
+        c = unpackChunk(r.chunk).then(
+          function (bytes) { chunks.set(r.chunk, bytes); },
+          function () { chunks.set(r.chunk, 'failed'); });
+        chunks.set(r.chunk, c);
+      }
+      c.then(function () { busy(-1); fillPacked(r); show(); });
+    });
+
     // ---- tree: depth, filters, search -----------------------------------
 
     for (i = 0; i < n; i++) {
@@ -595,11 +664,16 @@
     var searchEl = doc.getElementById('tree-search');
     var statusEl = doc.getElementById('tree-status');
 
+    // Settings, context edits and usage entries are bookkeeping: pi's own
+    // tree hides them but under "All" (usage entries even there).
+    function bookkeeping(kind) {
+      return kind === 'settings' || kind === 'context-edit' || kind === 'usage';
+    }
     function passes(i) {
       var kind = kinds[i];
       switch (filter) {
-        case 'default': return kind !== 'settings' && kind !== 'assistant-tools';
-        case 'no-tools': return kind !== 'settings' && kind !== 'assistant-tools' && kind !== 'tool';
+        case 'default': return !bookkeeping(kind) && kind !== 'assistant-tools';
+        case 'no-tools': return !bookkeeping(kind) && kind !== 'assistant-tools' && kind !== 'tool';
         case 'user': return kind === 'user';
         case 'labeled': return labeled[i] === 1;
         default: return true;
@@ -628,6 +702,8 @@
     for (i = 0; i < filterButtons.length; i++) {
       filterButtons[i].addEventListener('click', function (ev) {
         filter = ev.currentTarget.getAttribute('data-filter');
+        // Usage entries show in the path too under "All" (see cards.css).
+        root.classList.toggle('show-usage', filter === 'all');
         for (var j = 0; j < filterButtons.length; j++) {
           filterButtons[j].setAttribute('aria-pressed', String(filterButtons[j] === ev.currentTarget));
         }

@@ -1,7 +1,6 @@
 package page
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -15,7 +14,20 @@ import (
 type sessionRenderer struct {
 	s    *session.Session
 	home string
+	// agents are the transcripts of the session's sub-agents.
+	agents []*session.SubAgent
+	// prefix goes before every id the renderer writes: "" on the page's
+	// own session, "sub-KEY-" in a sub-agent's transcript, so that the ids
+	// of several sessions in one page never collide.
+	prefix string
 }
+
+// key is e's id in the page: prefixed in a sub-agent's transcript. The
+// ids the renderers derive for e (headings, footnotes) start from it.
+func (r *sessionRenderer) key(e *session.Entry) string { return r.prefix + e.ID }
+
+// elementID is the element id of e's entry (or card) in the page.
+func (r *sessionRenderer) elementID(e *session.Entry) string { return elementID(r.key(e)) }
 
 // out collects the HTML of one entry body: markup as constants through
 // Raw, text through Text and Attr, which escape it, and fragments from
@@ -47,10 +59,35 @@ func (r *sessionRenderer) renderEntry(e *session.Entry, v *entryView) {
 		r.compaction(&o, e)
 	case "branch_summary":
 		v.Role = "Branch summary"
-		r.branchSummary(&o, e.ID, e.Summary, e.FromID)
+		r.branchSummary(&o, r.key(e), e.Summary, e.FromID, e.Usage)
 	case "custom_message":
 		v.Role = "Extension message · " + e.CustomType
-		r.customMessage(&o, e.ID, e.CustomType, e.Content, e.Display)
+		r.customMessage(&o, r.key(e), e.CustomType, e.Content, e.Display)
+	case "usage", "model_usage":
+		if e.Work == nil {
+			v.Role = e.Type
+			r.rawJSON(&o, e, e.Type+" entry")
+			break
+		}
+		r.usageEntry(&o, e, v)
+	case "context_edit":
+		r.contextEdit(&o, e, v)
+	case "session_init":
+		if e.Omp == nil || e.Omp.Init == nil {
+			v.Role = e.Type
+			r.rawJSON(&o, e, e.Type+" entry")
+			break
+		}
+		r.sessionInit(&o, e, v)
+	case "service_tier_change", "mode_change", "title_change", "ttsr_injection", "credential_pin":
+		if e.Omp == nil {
+			v.Role = e.Type
+			r.rawJSON(&o, e, e.Type+" entry")
+			break
+		}
+		r.omp(&o, e, v)
+	case "reset_boundary":
+		resetBoundary(&o, v)
 	case "model_change":
 		v.Role = "Model"
 		name := e.ModelID
@@ -70,7 +107,13 @@ func (r *sessionRenderer) renderEntry(e *session.Entry, v *entryView) {
 		v.Role = "Thinking level"
 		o.Raw(`<p class="separator">Thinking level set to <strong>`)
 		o.Text(e.ThinkingLevel)
-		o.Raw(`</strong></p>`)
+		o.Raw(`</strong>`)
+		if e.Omp != nil && e.Omp.ConfiguredThinking != "" {
+			o.Raw(` (the user chose `)
+			o.Text(e.Omp.ConfiguredThinking)
+			o.Raw(`)`)
+		}
+		o.Raw(`</p>`)
 	case "label":
 		v.Role = "Label"
 		o.Raw(`<p class="separator">`)
@@ -98,6 +141,8 @@ func (r *sessionRenderer) renderEntry(e *session.Entry, v *entryView) {
 func (r *sessionRenderer) message(o *out, e *session.Entry, v *entryView) {
 	m := e.Message
 	switch m.Role {
+	case "system":
+		r.systemMessage(o, e, v)
 	case "user":
 		v.Role = "User"
 		r.blocks(o, e, m.Content)
@@ -107,23 +152,8 @@ func (r *sessionRenderer) message(o *out, e *session.Entry, v *entryView) {
 			v.Role += " · " + m.Model
 		}
 		r.blocks(o, e, m.Content)
-		if m.StopReason == "error" || m.StopReason == "aborted" {
-			o.Raw(`<div class="stop-error" data-stop="`)
-			o.Text(m.StopReason)
-			o.Raw(`"><strong>`)
-			if m.StopReason == "aborted" {
-				o.Raw("Aborted")
-			} else {
-				o.Raw("Error")
-			}
-			o.Raw("</strong>")
-			if m.ErrorMessage != "" {
-				o.Raw(": ")
-				o.Text(m.ErrorMessage)
-			}
-			o.Raw("</div>")
-		}
-		v.Foot = usageLine(m)
+		stopNote(o, m)
+		v.Foot = assistantFoot(m)
 	case "toolResult":
 		v.Role = "Tool result"
 		if m.ToolName != "" {
@@ -139,14 +169,14 @@ func (r *sessionRenderer) message(o *out, e *session.Entry, v *entryView) {
 		r.userCommand(o, m)
 	case "custom":
 		v.Role = "Extension message · " + m.CustomType
-		r.customMessage(o, e.ID, m.CustomType, m.Content, m.Display)
+		r.customMessage(o, r.key(e), m.CustomType, m.Content, m.Display)
 	case "branchSummary":
 		v.Role = "Branch summary"
-		r.branchSummary(o, e.ID, m.Summary, m.FromID)
+		r.branchSummary(o, r.key(e), m.Summary, m.FromID, nil)
 	case "compactionSummary":
 		v.Role = "Compaction summary"
 		o.Raw(`<div class="card compaction">`)
-		o.Append(render.Markdown(m.Summary, "e-"+e.ID+"-"))
+		o.Append(render.Markdown(m.Summary, "e-"+r.key(e)+"-"))
 		o.Raw(`</div>`)
 	case "developer":
 		v.Role = "Developer"
@@ -161,17 +191,18 @@ func (r *sessionRenderer) message(o *out, e *session.Entry, v *entryView) {
 // collapsed, tool calls with their results, images inline.
 func (r *sessionRenderer) blocks(o *out, e *session.Entry, content []session.Block) {
 	for i, b := range content {
-		prefix := fmt.Sprintf("e-%s-%d-", e.ID, i)
+		prefix := fmt.Sprintf("e-%s-%d-", r.key(e), i)
 		switch b.Type {
 		case "text":
 			if strings.TrimSpace(b.Text) != "" {
 				o.Append(render.Markdown(b.Text, prefix))
 			}
 		case "thinking":
-			o.Raw(`<details class="thinking"><summary>Thinking</summary>`)
 			if b.Redacted {
-				o.Raw(`<p class="note">The provider redacted this thinking.</p>`)
+				o.Raw(`<details class="thinking redacted"><summary>Thinking (redacted)</summary>`)
+				o.Raw(`<p class="note">The provider sent this thinking encrypted; there is no text to show.</p>`)
 			} else {
+				o.Raw(`<details class="thinking"><summary>Thinking</summary>`)
 				o.Append(render.Markdown(b.Text, prefix))
 			}
 			o.Raw(`</details>`)
@@ -236,56 +267,46 @@ func isBase64(s string) bool {
 	return true
 }
 
-func (r *sessionRenderer) compaction(o *out, e *session.Entry) {
-	o.Raw(`<div class="card compaction"><p class="card-head">Context compacted: <strong>`)
-	o.Text(humanize.Tokens(e.TokensBefore))
-	o.Raw(` tokens</strong> summarised`)
-	if e.FromHook {
-		o.Raw(` by an extension`)
-	}
-	o.Raw(`</p>`)
-	if e.ShortSummary != "" {
-		o.Raw(`<p class="short-summary">`)
-		o.Text(e.ShortSummary)
-		o.Raw(`</p>`)
-	}
-	o.Raw(`<details class="summary"><summary>Summary</summary>`)
-	o.Append(render.Markdown(e.Summary, "e-"+e.ID+"-"))
-	o.Raw(`</details>`)
-	var details struct {
-		ReadFiles     []string `json:"readFiles"`
-		ModifiedFiles []string `json:"modifiedFiles"`
-	}
-	if json.Unmarshal(e.Details, &details) == nil {
-		r.fileList(o, "Files read", details.ReadFiles)
-		r.fileList(o, "Files modified", details.ModifiedFiles)
-	}
-	o.Raw(`</div>`)
-}
-
-func (r *sessionRenderer) fileList(o *out, title string, files []string) {
-	if len(files) == 0 {
+// stopNote says when an answer did not end normally: cut short, aborted,
+// failed, or deferred to be fetched later.
+func stopNote(o *out, m *session.Message) {
+	var what string
+	switch m.StopReason {
+	case "error":
+		what = "Error"
+	case "aborted":
+		what = "Aborted"
+	case "length":
+		what = "Cut short at the output limit"
+	case "deferred":
+		what = "Deferred: the provider answers later"
+	default:
 		return
 	}
-	o.Raw(`<details class="files"><summary>`)
-	o.Text(fmt.Sprintf("%s (%d)", title, len(files)))
-	o.Raw(`</summary><ul>`)
-	for _, f := range files {
-		o.Raw(`<li><code>`)
-		o.Text(session.ShortenHome(f, r.home))
-		o.Raw(`</code></li>`)
+	o.Raw(`<div class="stop-error" data-stop="`)
+	o.Text(m.StopReason)
+	o.Raw(`"><strong>`)
+	o.Text(what)
+	o.Raw(`</strong>`)
+	if m.ErrorMessage != "" {
+		o.Raw(`: `)
+		o.Text(m.ErrorMessage)
 	}
-	o.Raw(`</ul></details>`)
-}
-
-func (r *sessionRenderer) branchSummary(o *out, id, summary, fromID string) {
-	o.Raw(`<div class="card branch-summary"><p class="card-head">Summary of an abandoned branch`)
-	if fromID != "" {
-		o.Raw(` that left off at `)
-		r.entryLink(o, fromID)
+	if d := m.Deferred; d != nil {
+		o.Raw(` <span class="muted">(`)
+		var parts []string
+		if model := modelName(d.Provider, d.ModelID); model != "" {
+			parts = append(parts, model)
+		}
+		if d.ID != "" {
+			parts = append(parts, "request "+d.ID)
+		}
+		if !d.ExpiresAt.IsZero() {
+			parts = append(parts, "until "+d.ExpiresAt.UTC().Format("2006-01-02 15:04 UTC"))
+		}
+		o.Text(strings.Join(parts, ", "))
+		o.Raw(`)</span>`)
 	}
-	o.Raw(`</p>`)
-	o.Append(render.Markdown(summary, "e-"+id+"-"))
 	o.Raw(`</div>`)
 }
 
@@ -307,7 +328,7 @@ func (r *sessionRenderer) entryLink(o *out, id string) {
 		return
 	}
 	o.Raw(`<a href="#`)
-	o.Text(elementID(target.ID))
+	o.Text(r.elementID(target))
 	o.Raw(`">`)
 	p := r.s.Preview(target, r.home)
 	o.Text(humanize.OneLine(strings.TrimSpace(p.Role+" "+p.Text), 60))
@@ -344,10 +365,19 @@ func (r *sessionRenderer) rawJSON(o *out, e *session.Entry, what string) {
 	o.Raw(`</details>`)
 }
 
-// usageLine is an assistant message's footer: tokens and cost.
-func usageLine(m *session.Message) string {
-	if m.Usage == (session.Usage{}) {
-		return ""
+// assistantFoot is an assistant message's footer: the model that answered
+// where it is not the one asked for, the thinking level asked for, tokens
+// and cost.
+func assistantFoot(m *session.Message) string {
+	var parts []string
+	if m.ResponseModel != "" && m.ResponseModel != m.Model {
+		parts = append(parts, "answered by "+m.ResponseModel)
 	}
-	return strings.Join(humanize.Usage(m.Usage, "in", "out"), " · ")
+	if m.ThinkingLevel != "" {
+		parts = append(parts, "thinking "+m.ThinkingLevel)
+	}
+	if m.Usage != (session.Usage{}) {
+		parts = append(parts, humanize.Usage(m.Usage, "in", "out")...)
+	}
+	return strings.Join(parts, " · ")
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/piexport/piexport/session"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -16,14 +18,34 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/go
 // TestGoldenPages compares whole pages of small sessions with
 // testdata/golden (go test ./page -update rewrites them).
 func TestGoldenPages(t *testing.T) {
-	for _, tc := range []struct{ name, file, leaf string }{
-		{"page-branches-labels.html", "pi-v3-sdk-branches-labels.jsonl", ""},
-		{"page-branches-labels-first-branch.html", "pi-v3-sdk-branches-labels.jsonl", "6eea0e7d"},
-		{"page-compaction-custom.html", "pi-v3-sdk-compaction-custom.jsonl", ""},
-		{"page-v1-fixture.html", "pi-v1-pimono-migration-test-fixture.jsonl", ""},
+	for _, tc := range []struct {
+		name, file, leaf string
+		subAgents        bool
+	}{
+		{"page-branches-labels.html", "pi-v3-sdk-branches-labels.jsonl", "", false},
+		{"page-branches-labels-first-branch.html", "pi-v3-sdk-branches-labels.jsonl", "6eea0e7d", false},
+		{"page-compaction-custom.html", "pi-v3-sdk-compaction-custom.jsonl", "", false},
+		{"page-v1-fixture.html", "pi-v1-pimono-migration-test-fixture.jsonl", "", false},
+		// pi 1.5: system prompt cards, a usage entry, context edits and
+		// their badges, pi's totals and cost by model, redacted thinking,
+		// nested calls, responseModel, a compaction's checkpoint.
+		{"page-pi15-usage-contextedit.html", "pi15-sdk-usage-contextedit-main.jsonl", "", false},
+		// Three roots, edits of edits, a deferred and an aborted answer.
+		{"page-pi15-roots-edits.html", "pi15-sdk-roots-edits.jsonl", "", false},
+		{"page-pi15-no-prompt.html", "pi15-sdk-no-prompt.jsonl", "", false},
+		// omp 18: its own entries and a task call's sub-agents, carried.
+		{"page-omp18-subagents.html", "omp18-task-subagents.jsonl", "", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			page := exportPage(t, loadCorpus(t, tc.file), Options{Leaf: tc.leaf, Home: "/home/dev", Generator: "piexport test"})
+			opt := Options{Leaf: tc.leaf, Home: "/home/dev", Generator: "piexport test"}
+			if tc.subAgents {
+				var warnings []session.Warning
+				opt.SubAgents, warnings = session.LoadSubAgents(filepath.Join("../testdata/corpus", tc.file))
+				if len(opt.SubAgents) == 0 || len(warnings) > 0 {
+					t.Fatalf("sub-agents %v, warnings %v", opt.SubAgents, warnings)
+				}
+			}
+			page := exportPage(t, loadCorpus(t, tc.file), opt)
 			checkPageIDs(t, page)
 			page = goldenForm(unpackPage(t, page))
 			path := filepath.Join("../testdata/golden", tc.name)

@@ -16,7 +16,10 @@ const (
 	kindCompaction     = "compaction"      // a compaction summary
 	kindBranchSummary  = "branch-summary"  // the summary of an abandoned branch
 	kindCustomMessage  = "custom-message"  // a message an extension injected
-	kindSettings       = "settings"        // label, session_info, model or thinking level change, custom
+	kindSettings       = "settings"        // label, session_info, model or thinking level change, custom, omp's settings
+	kindSystem         = "system"          // a system prompt or a change to it; omp's session_init
+	kindUsage          = "usage"           // model work outside the conversation: hidden but under "All"
+	kindContextEdit    = "context-edit"    // a change to what the model sees of an earlier entry
 	kindError          = "error"           // an assistant message that stopped with an error or was aborted
 	kindOther          = "other"           // an entry type this version does not know
 )
@@ -30,6 +33,8 @@ func kindOf(e *session.Entry) string {
 			return kindOther
 		}
 		switch m.Role {
+		case "system":
+			return kindSystem
 		case "user":
 			return kindUser
 		case "assistant":
@@ -68,8 +73,15 @@ func kindOf(e *session.Entry) string {
 	case "custom_message":
 		return kindCustomMessage
 	case "label", "session_info", "model_change", "thinking_level_change", "custom",
-		"ttsr_injection", "session_init", "mcp_tool_selection", "mode_change":
+		"ttsr_injection", "mcp_tool_selection", "mode_change", "service_tier_change",
+		"title_change", "credential_pin", "reset_boundary":
 		return kindSettings
+	case "session_init":
+		return kindSystem
+	case "usage", "model_usage":
+		return kindUsage
+	case "context_edit":
+		return kindContextEdit
 	}
 	return kindOther
 }

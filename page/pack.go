@@ -86,13 +86,22 @@ func (p *packer) done() {
 }
 
 // pack passes entries through in order, moving the bodies of those off
-// the path into p. The chunks are complete once the returned channel is
-// closed. Closing stop ends it early.
-func (p *packer) pack(in <-chan entryView, stop <-chan struct{}) <-chan entryView {
+// the path into p, and then the sub-agent transcripts. The chunks are
+// complete once the returned channel is closed. Closing stop ends it
+// early.
+func (p *packer) pack(in <-chan entryView, stop <-chan struct{}, panels []subAgentPanel) <-chan entryView {
 	out := make(chan entryView)
 	go func() {
 		defer close(out)
 		defer p.done()
+		defer func() {
+			for i := range panels {
+				if panels[i].Body != "" {
+					panels[i].Packed = p.add(string(panels[i].Body))
+					panels[i].Body = ""
+				}
+			}
+		}()
 		for e := range in {
 			if !e.OnPath && e.Body != "" {
 				e.Packed = p.add(string(e.Body))

@@ -16,7 +16,7 @@ import (
 
 var (
 	packScriptRE = regexp.MustCompile(`<script type="` + regexp.QuoteMeta(packScriptType) + `" id="pack-(\d+)">([^<]*)</script>`)
-	packedBodyRE = regexp.MustCompile(`<div class="entry-body" data-packed="(\d+):(\d+):(\d+)"></div>`)
+	packedBodyRE = regexp.MustCompile(`<div class="(?:entry|subagent)-body" data-packed="(\d+):(\d+):(\d+)"></div>`)
 	packAlphabet = regexp.MustCompile(`^[A-Za-z0-9_-]*$`)
 )
 

@@ -36,6 +36,14 @@ type Options struct {
 	// page's Content-Security-Policy then allows scripts and connections
 	// from that origin too.
 	FollowURL string
+	// ParentURL, when set, links the session the header's parentSession
+	// names (pi's /fork and /clone, omp's sub-agents): the archive and the
+	// server know where its page is. A single page shows the path as text.
+	ParentURL string
+	// SubAgents are the transcripts of the session's sub-agents
+	// (session.LoadSubAgents): each is carried in the page, packed, and
+	// opens from the task call that started it.
+	SubAgents []*session.SubAgent
 }
 
 // Themes lists the values Options.Theme accepts.
@@ -111,7 +119,7 @@ func preparePage(s *session.Session, opt Options) (*pageView, *sessionRenderer, 
 	if s.Header != nil {
 		cwd = s.Header.Cwd
 	}
-	r := &sessionRenderer{s: s, home: session.HomeOf(cwd, opt.Home)}
+	r := &sessionRenderer{s: s, home: session.HomeOf(cwd, opt.Home), agents: opt.SubAgents}
 
 	nodes := s.Flatten()
 	onPath := map[*session.Entry]bool{}
@@ -149,11 +157,13 @@ func preparePage(s *session.Session, opt Options) (*pageView, *sessionRenderer, 
 			Kinds:   make([]string, len(nodes)),
 			Labeled: []int{},
 			Usage:   map[int][5]float64{},
+			Edits:   map[int][]int{},
 			Leaf:    -1,
 			View:    -1,
 		},
 	}
 	previews := previewsOf(s, nodes, r.home)
+	badges := editBadges(s, path)
 	for i, n := range nodes {
 		e := n.Entry
 		kind := kindOf(e)
@@ -171,9 +181,23 @@ func preparePage(s *session.Session, opt Options) (*pageView, *sessionRenderer, 
 		if e.Label != "" {
 			v.Index.Labeled = append(v.Index.Labeled, i)
 		}
-		if m := e.Message; m != nil && m.Role == "assistant" && m.Usage != (session.Usage{}) {
-			u := m.Usage
+		if u, _, ok := e.UsageRecord(); ok && u != (session.Usage{}) {
 			v.Index.Usage[i] = [5]float64{float64(u.Input), float64(u.Output), float64(u.CacheRead), float64(u.CacheWrite), u.Cost}
+		}
+		v.Entries[i].Badges = append(v.Entries[i].Badges, badges[e]...)
+		if v.Entries[i].Absorbed && len(badges[e]) > 0 {
+			// A result shown in its call's card has no head of its own:
+			// its badges go on the head of the call's entry.
+			owner, call := s.CallOf(e)
+			for _, b := range badges[e] {
+				b.Text = call.Name + " result " + b.Text
+				v.Entries[pos[owner]].Badges = append(v.Entries[pos[owner]].Badges, b)
+			}
+		}
+	}
+	for target, list := range badges {
+		for _, b := range list {
+			v.Index.Edits[pos[target]] = append(v.Index.Edits[pos[target]], pos[s.Entry(b.Edit)])
 		}
 	}
 	if s.Leaf != nil {
@@ -196,11 +220,12 @@ func preparePage(s *session.Session, opt Options) (*pageView, *sessionRenderer, 
 			v.Order = append(v.Order, i)
 		}
 	}
-	v.Header = r.header(sum, path)
+	v.Header = r.header(sum, path, opt.ParentURL)
+	v.SubAgents = r.subAgentPanels()
 	return v, r, nodes, nil
 }
 
-func (r *sessionRenderer) header(sum session.Summary, path []*session.Entry) headerView {
+func (r *sessionRenderer) header(sum session.Summary, path []*session.Entry, parentURL string) headerView {
 	s := r.s
 	h := headerView{
 		EntryCount: sum.Entries, MessageCount: sum.Messages, ToolCalls: sum.ToolCalls,
@@ -209,6 +234,17 @@ func (r *sessionRenderer) header(sum session.Summary, path []*session.Entry) hea
 	if s.Header != nil {
 		h.Cwd = session.ShortenHome(s.Header.Cwd, r.home)
 		h.SessionID = s.Header.ID
+		if p := s.Header.ParentSession; p != "" {
+			h.Parent = session.ShortenHome(p, r.home)
+			h.ParentURL = parentURL
+			h.ParentRole = "Forked from"
+			for _, e := range s.Entries {
+				if e.Type == "session_init" {
+					h.ParentRole = "Sub-agent of"
+					break
+				}
+			}
+		}
 	}
 	if s.Redaction != nil {
 		h.Redaction = s.Redaction.Summary()
@@ -216,10 +252,13 @@ func (r *sessionRenderer) header(sum session.Summary, path []*session.Entry) hea
 	if !h.Start.IsZero() && h.End.After(h.Start) {
 		h.Duration = humanize.Duration(h.End.Sub(h.Start))
 	}
-	h.File = sum.Usage
-	for _, e := range path {
-		if e.Role() == "assistant" {
-			h.Path.Add(e.Message.Usage)
+	// The file's totals are pi's: every kind of model work it records.
+	st := s.Stats()
+	h.File = st.Usage
+	h.Path = session.PathUsage(path)
+	if len(st.Breakdown) > 1 || len(st.Breakdown) == 1 && st.Breakdown[0].Key == session.ToolsAndSummaries {
+		for _, row := range st.Breakdown {
+			h.Breakdown = append(h.Breakdown, costRow{Key: row.Key, Tokens: humanize.Tokens(row.Tokens), Cost: humanize.Cost(row.Cost)})
 		}
 	}
 	return h

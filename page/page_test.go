@@ -125,7 +125,13 @@ func TestCorpusExports(t *testing.T) {
 					checked++
 				}
 			}
-			if checked == 0 {
+			switch {
+			case len(s.Entries) == 0:
+				// A header and nothing else: the page says so.
+				if !bytes.Contains(page, []byte("This session has no entries")) {
+					t.Errorf("the page of a session without entries does not say so")
+				}
+			case checked == 0:
 				t.Errorf("no text checked")
 			}
 			checkPageIDs(t, page)
@@ -362,6 +368,38 @@ func TestBuildPageKeepsBodies(t *testing.T) {
 	for _, e := range v.Entries {
 		if e.Body == "" && !e.Absorbed {
 			t.Errorf("entry %s has no body", e.ID)
+		}
+	}
+}
+
+// TestEditBadges: an entry edited several times carries a badge per edit,
+// and the one active is the latest edit on the path in view; on a path
+// without the edits none is.
+func TestEditBadges(t *testing.T) {
+	s := loadCorpus(t, "pi15-sdk-roots-edits.jsonl")
+	var target, end *session.Entry
+	for _, e := range s.Entries {
+		switch {
+		case e.Role() == "user" && strings.Contains(e.Message.Text(), "ROOT-TWO"):
+			target = e
+		case e.Role() == "assistant" && strings.Contains(e.Message.Text(), "OPENAI"):
+			end = e
+		}
+	}
+	badges := editBadges(s, s.Path(end))[target]
+	var got []string
+	for _, b := range badges {
+		got = append(got, fmt.Sprintf("%s:%v", b.Text, b.Active))
+	}
+	want := "replaced for the model later:false hidden from the model later:false replaced for the model later:true"
+	if strings.Join(got, " ") != want {
+		t.Errorf("badges %v, want %s", got, want)
+	}
+	for e, list := range editBadges(s, s.Path(s.Leaf)) {
+		for _, b := range list {
+			if b.Active {
+				t.Errorf("on the third root's path %s has an active badge %+v", e.ID, b)
+			}
 		}
 	}
 }

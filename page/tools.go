@@ -1,8 +1,10 @@
 package page
 
 import (
+	"fmt"
 	"html/template"
 	"strings"
+	"time"
 
 	"github.com/piexport/piexport/humanize"
 	"github.com/piexport/piexport/render"
@@ -32,9 +34,9 @@ func (r *sessionRenderer) tool(o *out, result *session.Entry, call *session.Bloc
 		if r.absorbed(result) {
 			// The card stands for the result's entry too: links to
 			// that entry land here.
-			o.Attr("id", elementID(result.ID))
+			o.Attr("id", r.elementID(result))
 		}
-		o.Attr("data-result", result.ID)
+		o.Attr("data-result", r.key(result))
 	}
 	o.Attr("data-tool", name)
 	o.Attr("data-status", status)
@@ -81,6 +83,9 @@ func (r *sessionRenderer) tool(o *out, result *session.Entry, call *session.Bloc
 		if status != "ok" {
 			r.output(o, res, output, plainText, "output")
 		}
+	case "task": // omp: sub-agents
+		r.task(o, call, result, owner)
+		r.output(o, res, output, plainText, "output")
 	default:
 		if call != nil && name != "grep" && name != "find" && name != "ls" && len(args) > 0 {
 			o.Raw(`<details class="tool-input"><summary>Arguments</summary>`)
@@ -95,8 +100,56 @@ func (r *sessionRenderer) tool(o *out, result *session.Entry, call *session.Bloc
 				image(o, b)
 			}
 		}
+		nestedCalls(o, res)
 	}
 	o.Raw(`</section>`)
+}
+
+// milliseconds says a short duration: "12 ms", "2.3 s", "1m 5s".
+func milliseconds(ms float64) string {
+	switch {
+	case ms < 1000:
+		return fmt.Sprintf("%d ms", int(ms+0.5))
+	case ms < 60_000:
+		return fmt.Sprintf("%.1f s", ms/1000)
+	}
+	return humanize.Duration(time.Duration(ms * float64(time.Millisecond)))
+}
+
+// nestedCalls lists the calls a tool made to other tools (pi 1.5), one
+// line each, and the model work the tool did itself.
+func nestedCalls(o *out, res *session.Message) {
+	if len(res.NestedCalls) > 0 {
+		o.Raw(`<div class="tool-nested"><p class="tool-status">`)
+		o.Text(count(len(res.NestedCalls), "nested call"))
+		if !res.NestedComplete {
+			o.Raw(` (the list is incomplete)`)
+		}
+		o.Raw(`</p><ul class="nested-calls">`)
+		for _, c := range res.NestedCalls {
+			o.Raw(`<li`)
+			o.Attr("data-status", c.Status)
+			o.Raw(`><code>`)
+			o.Text(c.Name)
+			o.Raw(`</code> `)
+			o.Text(c.Status)
+			if c.DurationMs > 0 {
+				o.Text(" · " + milliseconds(c.DurationMs))
+			}
+			if c.Error != "" {
+				o.Raw(` · <span class="nested-error">`)
+				o.Text(humanize.OneLine(c.Error, 200))
+				o.Raw(`</span>`)
+			}
+			o.Raw(`</li>`)
+		}
+		o.Raw(`</ul></div>`)
+	}
+	if res.Role == "toolResult" && res.Usage != (session.Usage{}) {
+		o.Raw(`<p class="tool-status">The tool's own model work: `)
+		o.Text(strings.Join(usageParts(res.Usage), " · "))
+		o.Raw(`</p>`)
+	}
 }
 
 func plainText(s string, _ int) template.HTML { return render.Text(s) }

@@ -73,6 +73,9 @@ type pageView struct {
 	// FollowURL, when set, is a same-origin script the page loads after its
 	// own: the server's live follow (see Options.FollowURL).
 	FollowURL string
+	// SubAgents are the sub-agent transcripts the page carries, packed at
+	// its end with the bodies off the path (see pack.go).
+	SubAgents []subAgentPanel
 }
 
 // headerView is the summary at the top of the page.
@@ -86,12 +89,25 @@ type headerView struct {
 	// EntryCount counts every entry, MessageCount the user, assistant and
 	// tool result messages, ToolCalls the tool calls of assistant messages.
 	EntryCount, MessageCount, ToolCalls int
-	// File sums the usage of the whole file, Path that of the path in view
-	// at load.
+	// File sums the usage of the whole file, as pi's /session counts it
+	// (session.Stats), Path the same kinds of usage along the path in
+	// view at load.
 	File, Path session.Usage
 	// Redaction says what was masked (session.Redaction.Summary); "" when
 	// the session was not redacted.
 	Redaction string
+	// Breakdown is the file's cost by model, largest first; empty when
+	// one model did all the work.
+	Breakdown []costRow
+	// Parent is the session this one was forked from (or, for a
+	// sub-agent, started by), as the header names it; ParentURL its page
+	// when the caller knows it; ParentRole says which.
+	Parent, ParentURL, ParentRole string
+}
+
+// costRow is one row of the cost by model.
+type costRow struct {
+	Key, Tokens, Cost string
 }
 
 // treeNodeView is one row of the sidebar tree.
@@ -144,6 +160,9 @@ type entryView struct {
 	Body template.HTML
 	// Foot is an optional one-line footer, e.g. "1.2k in · 300 out · $0.0123".
 	Foot string
+	// Badges are the context edits aimed at the entry, each shown while
+	// it is the latest such edit on the path in view.
+	Badges []editBadge
 }
 
 // pageIndex is the navigation data of the page script. Its slices are
@@ -153,11 +172,15 @@ type pageIndex struct {
 	Parents []int    `json:"parents"` // index of the parent, -1 for a root
 	Kinds   []string `json:"kinds"`
 	Labeled []int    `json:"labeled"` // indexes of the entries with a label
-	// Usage holds, per assistant entry, input, output, cacheRead,
-	// cacheWrite and cost; the script sums it along the path in view.
+	// Usage holds, per entry that records model usage (session.Entry.
+	// UsageRecord), input, output, cacheRead, cacheWrite and cost; the
+	// script sums it along the path in view.
 	Usage map[int][5]float64 `json:"usage"`
-	Leaf  int                `json:"leaf"` // the session's leaf
-	View  int                `json:"view"` // the end of the path in view at load
+	// Edits maps an entry to the context edits aimed at it, in file
+	// order; the script shows the badge of the latest one on the path.
+	Edits map[int][]int `json:"edits,omitempty"`
+	Leaf  int           `json:"leaf"` // the session's leaf
+	View  int           `json:"view"` // the end of the path in view at load
 }
 
 // EntryStream yields the page's entries in the order they are written
@@ -179,7 +202,7 @@ func (v *pageView) EntryStream() <-chan entryView {
 		in = ch
 	}
 	v.packs = &packer{}
-	return v.packs.pack(in, v.stop)
+	return v.packs.pack(in, v.stop, v.SubAgents)
 }
 
 // slotGroupSize is how many entries' slots share one group in the page's

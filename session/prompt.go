@@ -56,6 +56,16 @@ func (p *Prompt) apply(m *Message) {
 	}
 }
 
+// PromptOf returns the prompt one system message declares on its own, as
+// a compaction's checkpoint does.
+func PromptOf(m *Message) Prompt {
+	var p Prompt
+	if m != nil {
+		p.apply(m)
+	}
+	return p
+}
+
 // PromptChange is what one system message did to the prompt in force
 // before it.
 type PromptChange struct {
