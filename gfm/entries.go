@@ -37,9 +37,31 @@ func (m *mdWriter) entry(e *session.Entry) {
 		if json.Unmarshal(e.Details, &details) == nil {
 			parts = append(parts, m.fileList("Files read", details.ReadFiles), m.fileList("Files modified", details.ModifiedFiles))
 		}
+		parts = append(parts, summaryCost(e.Usage))
 		m.quote(parts...)
+		if e.SystemMessage != nil {
+			p := session.PromptOf(e.SystemMessage)
+			m.openDetails("The prompt from here on · " + promptCounts(p))
+			m.promptBody(p)
+			m.closeDetails()
+		}
 	case "branch_summary":
-		m.quote("**Summary of an abandoned branch.**", e.Summary)
+		m.quote("**Summary of an abandoned branch.**", e.Summary, summaryCost(e.Usage))
+	case "usage", "model_usage":
+		// Hidden, as pi hides them; counted in the head's totals.
+		if e.Work == nil {
+			m.rawJSON(e.Type+" entry", e.Raw)
+		}
+	case "context_edit":
+		m.contextEdit(e)
+	case "reset_boundary":
+		m.note("Context reset: the model starts afresh here")
+	case "service_tier_change", "mode_change", "title_change", "ttsr_injection", "credential_pin", "session_init":
+		if e.Omp == nil || e.Type == "session_init" && e.Omp.Init == nil {
+			m.rawJSON(e.Type+" entry", e.Raw)
+			return
+		}
+		m.omp(e)
 	case "custom_message":
 		m.customMessage(e.CustomType, e.Content, e.Display)
 	case "model_change":
@@ -53,7 +75,11 @@ func (m *mdWriter) entry(e *session.Entry) {
 		}
 		m.note(line)
 	case "thinking_level_change":
-		m.note("Thinking level set to " + mdInline(e.ThinkingLevel))
+		line := "Thinking level set to " + mdInline(e.ThinkingLevel)
+		if e.Omp != nil && e.Omp.ConfiguredThinking != "" {
+			line += " (the user chose " + mdInline(e.Omp.ConfiguredThinking) + ")"
+		}
+		m.note(line)
 	case "label":
 		target := "an entry not in this file (" + codeSpan(e.TargetID) + ")"
 		if t := m.s.Entry(e.TargetID); t != nil {
@@ -79,22 +105,17 @@ func (m *mdWriter) entry(e *session.Entry) {
 func (m *mdWriter) message(e *session.Entry) {
 	msg := e.Message
 	switch msg.Role {
+	case "system":
+		m.systemMessage(e)
 	case "user":
 		m.heading("User")
 		m.blocks(e, msg.Content)
 	case "assistant":
 		m.heading("Assistant")
 		m.blocks(e, msg.Content)
-		switch msg.StopReason {
-		case "aborted", "error":
-			line := "**Aborted**"
-			if msg.StopReason == "error" {
-				line = "**Error**"
-			}
-			if msg.ErrorMessage != "" {
-				line += ": " + mdInline(msg.ErrorMessage)
-			}
-			m.block(line)
+		m.block(stopNote(msg))
+		if msg.ResponseModel != "" && msg.ResponseModel != msg.Model {
+			m.block("_Answered by " + codeSpan(msg.ResponseModel) + "._")
 		}
 	case "toolResult":
 		if _, call := m.s.CallOf(e); call != nil {
@@ -130,8 +151,8 @@ func (m *mdWriter) blocks(e *session.Entry, content []session.Block) {
 		case "thinking":
 			switch {
 			case b.Redacted:
-				m.openDetails("Thinking")
-				m.block("_The provider redacted this thinking._")
+				m.openDetails("Thinking (redacted)")
+				m.block("_The provider sent this thinking encrypted; there is no text to show._")
 				m.closeDetails()
 			case strings.TrimSpace(b.Text) != "":
 				m.openDetails("Thinking")
@@ -199,6 +220,14 @@ func (m *mdWriter) quote(parts ...string) {
 	}
 	m.block(safeMarkdown(b.String()))
 	m.turn = "" // what follows starts a new section
+}
+
+// summaryCost says what writing a summary cost, or "".
+func summaryCost(u *session.Usage) string {
+	if u == nil || *u == (session.Usage{}) {
+		return ""
+	}
+	return "Writing the summary took " + mdUsage(*u) + "."
 }
 
 func (m *mdWriter) fileList(title string, files []string) string {

@@ -58,6 +58,9 @@ func WriteMarkdown(w io.Writer, s *session.Session, opt Options) error {
 	m := &mdWriter{s: s, home: home}
 	path := s.Path(leaf)
 	m.head(path, leaf)
+	if len(path) == 0 {
+		m.note("This session has no entries: it was opened and closed without a turn")
+	}
 	for _, e := range path {
 		m.entry(e)
 	}

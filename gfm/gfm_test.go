@@ -73,6 +73,11 @@ func TestMarkdownGolden(t *testing.T) {
 		{"md-branches-labels-first-branch.md", "pi-v3-sdk-branches-labels.jsonl", "6eea0e7d"},
 		{"md-compaction-custom.md", "pi-v3-sdk-compaction-custom.jsonl", ""},
 		{"md-earth0-tiny.md", "pi-v3-earth0-tiny.jsonl", ""},
+		// pi 1.5: system prompt folded, usage in the totals, context edits.
+		{"md-pi15-usage-contextedit.md", "pi15-sdk-usage-contextedit-main.jsonl", ""},
+		{"md-pi15-roots-edits.md", "pi15-sdk-roots-edits.jsonl", ""},
+		// omp 18's entries and a task call's agents.
+		{"md-omp18-subagents.md", "omp18-task-subagents.jsonl", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			doc := exportMarkdown(t, loadMarkdownCorpus(t, tc.file), Options{Leaf: tc.leaf, Home: "/home/dev", Generator: "piexport test"})

@@ -29,6 +29,9 @@ func (m *mdWriter) head(path []*session.Entry, leaf *session.Entry) {
 		if h.ID != "" {
 			meta = append(meta, "**Session:** "+codeSpan(h.ID))
 		}
+		if h.ParentSession != "" {
+			meta = append(meta, "**Forked from:** "+codeSpan(session.ShortenHome(h.ParentSession, m.home)))
+		}
 	}
 	var start, end time.Time
 	var models []string
@@ -61,7 +64,6 @@ func (m *mdWriter) head(path []*session.Entry, leaf *session.Entry) {
 		case "assistant":
 			messages++
 			addModel(e.Message.Provider, e.Message.Model)
-			usage.Add(e.Message.Usage)
 			for _, b := range e.Message.Content {
 				if b.Type == "toolCall" {
 					calls++
@@ -69,6 +71,9 @@ func (m *mdWriter) head(path []*session.Entry, leaf *session.Entry) {
 			}
 		}
 	}
+	// The same kinds of usage as pi's totals: assistant turns, usage
+	// entries, summaries and tools' own work.
+	usage = session.PathUsage(path)
 	if start.IsZero() && s.Header != nil {
 		start, end = s.Header.Time, s.Header.Time
 	}
@@ -93,6 +98,14 @@ func (m *mdWriter) head(path []*session.Entry, leaf *session.Entry) {
 		// Each figure's line holds one "$": two on a line can read as
 		// TeX math on GitHub.
 		meta = append(meta, "**All branches:** "+mdUsage(sum.Usage))
+	}
+	if st := s.Stats(); len(st.Breakdown) > 1 {
+		rows := []string{"**Cost by model:**"}
+		for _, row := range st.Breakdown {
+			// One "$" per line, as above.
+			rows = append(rows, "  - "+codeSpan(row.Key)+": "+humanize.Tokens(row.Tokens)+" tokens, "+humanize.Cost(row.Cost))
+		}
+		meta = append(meta, strings.Join(rows, "\n"))
 	}
 	if leaf != nil && (sum.Leaves > 1 || leaf != s.Leaf) {
 		b := "**Branch:** the path to entry " + codeSpan(leaf.ID)

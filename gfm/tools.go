@@ -62,6 +62,11 @@ func (m *mdWriter) tool(call *session.Block, result *session.Entry) {
 		if res == nil || res.IsError {
 			m.output(res, output, "text")
 		}
+	case "task": // omp: sub-agents
+		if call != nil {
+			m.taskAgents(call, result)
+		}
+		m.output(res, output, "text")
 	default:
 		if call != nil && name != "grep" && name != "find" && name != "ls" && len(args) > 0 {
 			m.block(fenced("json", indentJSON(rawArgs)))
@@ -74,6 +79,7 @@ func (m *mdWriter) tool(call *session.Block, result *session.Entry) {
 				m.block(imageNote(b))
 			}
 		}
+		m.nested(res)
 	}
 	m.closeDetails()
 }
