@@ -78,6 +78,8 @@ func TestExitCodes(t *testing.T) {
 		{"empty file", []string{empty}, 1, "empty.jsonl: not a pi session file: the file is empty"},
 		{"event stream", []string{corpus + "edge-v3-jsonmode-eventstream-crew-worker.jsonl"}, 1, "event streams"},
 		{"unknown leaf", []string{"-o", filepath.Join(dir, "x.html"), "--leaf", "nope", corpus + "pi-v3-earth0-tiny.jsonl"}, 1, `no entry has the id "nope"`},
+		// A header and nothing else is a session with no entries.
+		{"header only", []string{"-o", filepath.Join(dir, "h.html"), corpus + "pi15-header-only.jsonl"}, 0, "the session has no entries"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

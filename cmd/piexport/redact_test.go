@@ -357,3 +357,33 @@ func TestRedactServer(t *testing.T) {
 		}
 	}
 }
+
+// TestRedactSubAgents: the transcripts of a session's sub-agents, which
+// the page carries, are masked as the session is.
+func TestRedactSubAgents(t *testing.T) {
+	asAda(t)
+	dir := t.TempDir()
+	main := filepath.Join(dir, "main.jsonl")
+	src, err := os.ReadFile(filepath.Join(testdataRoot, "corpus", "omp18-task-subagents.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(main, src, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	// The planted session stands as the sub-agent the task call started.
+	secrets := plantedSession(t, filepath.Join(dir, "main", "Lexer.jsonl"), 7)
+	out := filepath.Join(dir, "page.html")
+	if _, errOut, code := runCLI(t, "--redact", "-q", "-o", out, main); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	page, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := unpacked(t, page)
+	if !bytes.Contains(all, []byte(`class="subagent-body"`)) {
+		t.Fatal("the page carries no sub-agent transcript")
+	}
+	noLeaks(t, "page with a sub-agent", all, secrets)
+}

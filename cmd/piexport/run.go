@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"golang.org/x/term"
@@ -128,6 +129,9 @@ func writeHTML(opt *options, stdout, stderr io.Writer) error {
 	if err := redactSession(opt.redactor, s, &opt.redact, stdout, stderr); err != nil {
 		return err
 	}
+	if len(s.Entries) == 0 {
+		fmt.Fprintf(stderr, "%s: the session has no entries (it was opened and closed without a turn)\n", file)
+	}
 	home, _ := os.UserHomeDir()
 	generator := "piexport " + version
 	write := func(w io.Writer) error {
@@ -135,7 +139,19 @@ func writeHTML(opt *options, stdout, stderr io.Writer) error {
 	}
 	ext := ".md"
 	if opt.format == "html" {
-		p, err := page.NewPage(s, page.Options{Theme: opt.theme, Leaf: opt.leaf, Home: home, Generator: generator})
+		// omp keeps sub-agent transcripts beside the session; the page
+		// carries them, masked as the session is.
+		agents, warnings := session.LoadSubAgents(file)
+		printWarnings(stderr, warnings)
+		for stack := agents; len(stack) > 0; {
+			a := stack[0]
+			stack = append(slices.Clone(a.Agents), stack[1:]...)
+			printWarnings(stderr, a.Session.Warnings)
+			if err := redactSession(opt.redactor, a.Session, &opt.redact, stdout, stderr); err != nil {
+				return err
+			}
+		}
+		p, err := page.NewPage(s, page.Options{Theme: opt.theme, Leaf: opt.leaf, Home: home, Generator: generator, SubAgents: agents})
 		if err != nil {
 			return err
 		}
