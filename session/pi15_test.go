@@ -6,6 +6,7 @@ import (
 	"math"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -278,7 +279,7 @@ func TestSubAgents(t *testing.T) {
 	var keys []string
 	for stack := agents; len(stack) > 0; {
 		a := stack[0]
-		stack = append(a.Agents, stack[1:]...)
+		stack = append(slices.Clone(a.Agents), stack[1:]...)
 		keys = append(keys, a.Key)
 	}
 	if got := strings.Join(keys, ","); got != "Lexer,Lexer/Tokens,Parser" {
