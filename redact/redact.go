@@ -152,11 +152,18 @@ func (r *Redactor) Session(s *session.Session) *Report {
 	})
 
 	rep := &Report{File: s.File, Images: images}
+	type place struct {
+		entry       *session.Entry
+		placeholder string
+	}
+	seen := map[place]bool{} // an entry's text and its raw JSON are one place
 	for i, res := range results {
 		for _, f := range res.findings {
-			if slots[i].derived {
+			p := place{slots[i].entry, f.Placeholder}
+			if slots[i].derived || seen[p] {
 				continue
 			}
+			seen[p] = true
 			if e := slots[i].entry; e != nil {
 				f.EntryID = e.ID
 			}

@@ -30,7 +30,8 @@ type Finding struct {
 	Rule string
 	// Placeholder is what replaced it: [REDACTED:aws-access-token#2].
 	Placeholder string
-	// EntryID is the entry it was in; "" for the session header.
+	// EntryID is the entry it was in; "" for the session header. An entry
+	// masked in several fields (its text and its raw JSON) counts once.
 	EntryID string
 	// Line is the line of the file the entry was read from.
 	Line int
@@ -126,6 +127,11 @@ func plural(n int, one, many string) string {
 // otherwise.
 func Preview(value string) string {
 	n := utf8.RuneCountInString(value)
+	if strings.HasPrefix(value, "-----BEGIN") {
+		if end := strings.Index(value[10:], "-----"); end >= 0 {
+			return value[:10+end+5] + fmt.Sprintf("… (%d characters)", n)
+		}
+	}
 	if n < 20 || strings.ContainsAny(value, "\n") {
 		return fmt.Sprintf("(%d characters)", n)
 	}
