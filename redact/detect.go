@@ -229,14 +229,14 @@ func (d *detector) tryAt(r *rule, text string, p int, out []finding) []finding {
 	if r.wordStart && p > 0 && isWordByte(text[p-1]) == isWordByte(text[p]) {
 		return out
 	}
-	if r.gate != nil && !r.gate.pass(text, p) {
-		return out
-	}
 	end := len(text)
 	if r.maxLen >= 0 {
 		// One byte more than a match can take, so that an end of text or
 		// a word boundary is never seen where the window is cut.
 		end = min(end, p+r.maxLen+1)
+	}
+	if r.gate != nil && !r.gate.pass(text, p, end) {
+		return out
 	}
 	loc := r.at.FindStringSubmatchIndex(text[p:end])
 	if loc == nil {

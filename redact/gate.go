@@ -2,6 +2,8 @@ package redact
 
 import (
 	"regexp/syntax"
+	"slices"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -142,6 +144,10 @@ type gate struct {
 	skip, next byteSet
 	minLead    int
 	reach      int
+	// must, when set, lists literals one of which a match holds after
+	// its anchor: curl-auth-user's "-u" or "--user", far after "curl".
+	must    []string
+	hasNext bool
 }
 
 // newGate reads the gate of an anchored regex, or returns nil when it has
@@ -162,6 +168,8 @@ func newGate(re *syntax.Regexp) *gate {
 			lead = false
 		case lead:
 			return nil // an optional part before the anchor: dropLeadIn kept it
+		case minLen == 0 && g.hasNext:
+			// After the first part that must be there: only must is read.
 		case minLen == 0:
 			g.skip.allBytes(s)
 			if maxLen < 0 || g.reach < 0 {
@@ -170,17 +178,63 @@ func newGate(re *syntax.Regexp) *gate {
 				g.reach += maxLen
 			}
 		default:
-			if !g.next.firstBytes(s) {
-				return nil
+			if g.must == nil {
+				// The first part that must be there and begins with one
+				// of a few literals, spelled out in their case.
+				if lits, ok := exactPrefixes(s); ok && len(lits) <= 8 && !slices.ContainsFunc(lits, func(l string) bool { return len(l) < 2 }) {
+					g.must = lits
+				}
 			}
-			return g
+			if !g.hasNext {
+				if !g.next.firstBytes(s) {
+					return nil
+				}
+				g.hasNext = true
+			}
 		}
 	}
-	return nil
+	if !g.hasNext {
+		return nil
+	}
+	return g
 }
 
-// pass says whether the anchored regex may match at p.
-func (g *gate) pass(text string, p int) bool {
+// exactPrefixes lists strings, in their case, one of which begins every
+// match of re; ok is false when re can begin otherwise, or ignores case.
+func exactPrefixes(re *syntax.Regexp) ([]string, bool) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase != 0 {
+			return nil, false
+		}
+		return []string{string(re.Rune)}, true
+	case syntax.OpCapture:
+		return exactPrefixes(re.Sub[0])
+	case syntax.OpAlternate:
+		var out []string
+		for _, s := range re.Sub {
+			p, ok := exactPrefixes(s)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, p...)
+		}
+		return out, true
+	case syntax.OpConcat:
+		if len(re.Sub) == 0 {
+			return nil, false
+		}
+		return exactPrefixes(re.Sub[0])
+	}
+	return nil, false
+}
+
+// pass says whether the anchored regex may match at p, in text up to
+// limit.
+func (g *gate) pass(text string, p, limit int) bool {
+	if g.must != nil && !slices.ContainsFunc(g.must, func(l string) bool { return strings.Contains(text[p:limit], l) }) {
+		return false
+	}
 	end := len(text)
 	if g.reach >= 0 {
 		end = min(end, p+g.reach+1)
