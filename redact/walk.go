@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/piexport/piexport/session"
 )
@@ -35,6 +36,12 @@ var (
 	rawType   = reflect.TypeFor[json.RawMessage]()
 )
 
+// blockTypeField is the index of Block.Type.
+var blockTypeField = func() int {
+	f, _ := blockType.FieldByName("Type")
+	return f.Index[0]
+}()
+
 // identifiers are the fields that hold ids.
 var identifiers = map[string]bool{
 	"ID": true, "FileID": true, "ParentID": true, "TargetID": true,
@@ -58,7 +65,8 @@ type walker struct {
 }
 
 // collect returns the slots of s in file order: the session's own fields
-// and header first, then each entry's.
+// and header first, then each entry's. Entries are walked on every core,
+// in runs whose slots are then joined in order.
 func collect(s *session.Session, noImages bool) ([]slot, int) {
 	w := &walker{noImages: noImages}
 	v := reflect.ValueOf(s).Elem()
@@ -76,11 +84,76 @@ func collect(s *session.Session, noImages bool) ([]slot, int) {
 		w.walk(v.Field(i))
 	}
 	w.derived = false
-	for _, e := range s.Entries {
-		w.entry, w.line = e, e.Line
-		w.walk(reflect.ValueOf(e).Elem())
+	const run = 256
+	runs := make([]*walker, (len(s.Entries)+run-1)/run)
+	parallel(len(runs), func(k int) {
+		rw := &walker{noImages: noImages}
+		for _, e := range s.Entries[k*run : min(len(s.Entries), (k+1)*run)] {
+			rw.entry, rw.line = e, e.Line
+			rw.walk(reflect.ValueOf(e).Elem())
+		}
+		runs[k] = rw
+	})
+	slots, images := w.slots, w.images
+	for _, rw := range runs {
+		slots = append(slots, rw.slots...)
+		images += rw.images
 	}
-	return w.slots, w.images
+	return slots, images
+}
+
+// A plan says which fields of a struct type the walk visits: exported
+// ones that can hold text, ids left out. Plans are made once per type.
+type plan struct {
+	fields []planField
+}
+
+type planField struct {
+	index   int
+	derived bool
+}
+
+var plans sync.Map // reflect.Type → *plan
+
+func planOf(t reflect.Type) *plan {
+	if p, ok := plans.Load(t); ok {
+		return p.(*plan)
+	}
+	p := &plan{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() || identifiers[f.Name] || !exportedText(f.Type, map[reflect.Type]bool{}) {
+			continue
+		}
+		p.fields = append(p.fields, planField{index: i, derived: derivedFields[t.Name()+"."+f.Name]})
+	}
+	plans.Store(t, p)
+	return p
+}
+
+// exportedText says whether a value of type t holds text the walk can
+// reach: a string, JSON, or exported fields, elements or pointers to them.
+func exportedText(t reflect.Type, seen map[reflect.Type]bool) bool {
+	if t == rawType {
+		return true
+	}
+	if seen[t] {
+		return false
+	}
+	seen[t] = true
+	switch t.Kind() {
+	case reflect.String:
+		return true
+	case reflect.Pointer, reflect.Slice, reflect.Array:
+		return exportedText(t.Elem(), seen)
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if f := t.Field(i); f.IsExported() && exportedText(f.Type, seen) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (w *walker) walk(v reflect.Value) {
@@ -108,18 +181,14 @@ func (w *walker) walk(v reflect.Value) {
 		}
 	case reflect.Struct:
 		t := v.Type()
-		if t == blockType && v.FieldByName("Type").String() == "image" {
+		if t == blockType && v.Field(blockTypeField).String() == "image" {
 			w.image(v)
 			return
 		}
-		for i := range t.NumField() {
-			f := t.Field(i)
-			if !f.IsExported() || identifiers[f.Name] {
-				continue
-			}
+		for _, f := range planOf(t).fields {
 			was := w.derived
-			w.derived = was || derivedFields[t.Name()+"."+f.Name]
-			w.walk(v.Field(i))
+			w.derived = was || f.derived
+			w.walk(v.Field(f.index))
 			w.derived = was
 		}
 	case reflect.Map:
