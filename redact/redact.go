@@ -175,7 +175,7 @@ func (r *Redactor) Session(s *session.Session) *Report {
 		rep.Images += res.images
 	}
 	rep.count(t)
-	s.Redaction = &session.Redaction{Values: map[string]int{}, Places: len(rep.Findings),
+	s.Redaction = &session.Redaction{Secrets: r.opt.Secrets, Values: map[string]int{}, Places: len(rep.Findings),
 		Home: r.opt.Home != "" || len(r.opt.Users) > 0, Images: rep.Images}
 	for _, c := range rep.Rules {
 		s.Redaction.Values[c.Rule] = c.Values

@@ -9,6 +9,8 @@ import (
 
 // Redaction says what was masked in a session's text.
 type Redaction struct {
+	// Secrets says secrets were looked for (not only images dropped).
+	Secrets bool
 	// Values counts the distinct values masked, by the id of the rule
 	// that found them: "aws-access-token": 2.
 	Values map[string]int
@@ -37,9 +39,10 @@ func (r *Redaction) Summary() string {
 	}
 	slices.SortFunc(counts, func(a, b count) int { return cmp.Or(cmp.Compare(b.n, a.n), cmp.Compare(a.rule, b.rule)) })
 	var parts []string
-	if total == 0 {
+	switch {
+	case total == 0 && r.Secrets:
 		parts = append(parts, "no secrets found")
-	} else {
+	case total > 0:
 		rules := make([]string, len(counts))
 		for i, c := range counts {
 			rules[i] = fmt.Sprintf("%d %s", c.n, c.rule)
