@@ -144,7 +144,7 @@ func (d *detector) find(text string) []finding {
 // runRule runs r where its keywords were found, hits sorted by start.
 func (d *detector) runRule(r *rule, text string, hits []hit, sc *scratch, out []finding) []finding {
 	switch {
-	case r.re == nil && r.find == nil:
+	case r.expr == "" && r.find == nil:
 		for _, h := range hits {
 			if wordHit(r, text, d.keywords.words[h.word], int(h.start), int(h.end)) {
 				out = append(out, finding{int(h.start), int(h.end), r})
@@ -211,7 +211,7 @@ func (d *detector) runRule(r *rule, text string, hits []hit, sc *scratch, out []
 		}
 		sc.wins = wins
 		for _, w := range wins {
-			for _, loc := range r.re.FindAllStringSubmatchIndex(text[w[0]:w[1]], -1) {
+			for _, loc := range r.whole().FindAllStringSubmatchIndex(text[w[0]:w[1]], -1) {
 				for k := range loc {
 					if loc[k] >= 0 {
 						loc[k] += w[0]
@@ -258,7 +258,7 @@ func (d *detector) accept(r *rule, text string, loc []int, out []finding) []find
 		// The whole match is the secret: take the lead-in back, as the
 		// whole regex would match it.
 		lo := max(0, loc[1]-r.maxLen)
-		for _, m := range r.re.FindAllStringIndex(text[lo:loc[1]], -1) {
+		for _, m := range r.whole().FindAllStringIndex(text[lo:loc[1]], -1) {
 			if lo+m[1] == loc[1] {
 				loc = []int{lo + m[0], loc[1]}
 			}
@@ -303,7 +303,7 @@ func (d *detector) accept(r *rule, text string, loc []int, out []finding) []find
 		// The match as the whole regex has it, lead-in included, for the
 		// allowlists that look at it ("capital" is allowed, not "apital").
 		lo := max(0, loc[0]-leadInMax)
-		if m := r.re.FindStringIndex(text[lo:loc[1]]); m != nil && lo+m[0] <= loc[0] {
+		if m := r.whole().FindStringIndex(text[lo:loc[1]]); m != nil && lo+m[0] <= loc[0] {
 			match = text[lo+m[0] : loc[1]]
 		}
 	}

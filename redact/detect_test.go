@@ -139,10 +139,10 @@ func TestFindsWhatGitleaksFinds(t *testing.T) {
 		found := d.find(text)
 		lower := strings.ToLower(text)
 		for _, r := range d.rules {
-			if r.re == nil || !slices.ContainsFunc(r.keywords, func(k string) bool { return strings.Contains(lower, k) }) {
+			if r.expr == "" || !slices.ContainsFunc(r.keywords, func(k string) bool { return strings.Contains(lower, k) }) {
 				continue // gitleaks runs a rule only when its keywords are in the text
 			}
-			for _, loc := range r.re.FindAllStringSubmatchIndex(text, -1) {
+			for _, loc := range r.whole().FindAllStringSubmatchIndex(text, -1) {
 				want := d.accept(r, text, loc, nil)
 				if len(want) == 0 {
 					continue

@@ -173,6 +173,7 @@ func (r *Redactor) Session(s *session.Session) *Report {
 		rep.Home += res.home
 		rep.Users += res.users
 		rep.Images += res.images
+		rep.Grown += int64(res.grown)
 	}
 	rep.count(t)
 	s.Redaction = &session.Redaction{Secrets: r.opt.Secrets, Values: map[string]int{}, Places: len(rep.Findings),

@@ -21,6 +21,10 @@ type Report struct {
 	// Home and Users count the places where the home directory and a
 	// user name were replaced; Images the images dropped.
 	Home, Users, Images int
+	// Grown counts the bytes of the strings that were written anew, which
+	// the session now holds besides (until the old ones are collected)
+	// what it held.
+	Grown int64
 }
 
 // Finding is one place where a value was masked.

@@ -142,6 +142,8 @@ const shortValue = 8
 type slotResult struct {
 	findings            []Finding
 	home, users, images int
+	// grown counts the bytes of the strings written anew.
+	grown int
 }
 
 // rewriteSlot masks one slot: the spans found in it, and every other
@@ -155,6 +157,7 @@ func rewriteSlot(sl *slot, found []piece, t *table, search *finder) slotResult {
 		}
 		if out, ok := rewriteText(sl.v.String(), own, t, search, &res); ok {
 			sl.v.SetString(out)
+			res.grown += len(out)
 		}
 		return res
 	}
@@ -185,6 +188,7 @@ func rewriteSlot(sl *slot, found []piece, t *table, search *finder) slotResult {
 	if buf != nil {
 		buf = append(buf, raw[done:]...)
 		sl.v.SetBytes(buf)
+		res.grown += len(buf)
 	}
 	return res
 }

@@ -7,6 +7,7 @@ import (
 	"regexp/syntax"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/pelletier/go-toml/v2"
 )
@@ -50,8 +51,15 @@ type tomlAllowlist struct {
 type rule struct {
 	id       string
 	keywords []string // lower case; a match holds one of them
-	// re is the rule's regular expression as the rule set writes it.
-	re *regexp.Regexp
+	// expr is the rule's regular expression as the rule set writes it
+	// (widened, see widenEdges); "" for rules without one. Its compiled
+	// form is kept in re only for rules that run it on windows; the others
+	// compile it when they need it (whole), rarely: compiled regexes are
+	// most of the rule set's memory, and memory the page's renderer then
+	// lacks costs it garbage collections.
+	expr   string
+	re     *regexp.Regexp
+	reOnce sync.Once
 	// at, when set, is re without its optional lead-in (such as
 	// `[\w.-]{0,50}?`, which only widens the match), anchored at the
 	// start: every match of re starts, after the lead-in, with a literal,
@@ -106,7 +114,7 @@ type allowlist struct {
 	and       bool   // condition AND: every check must hold
 	target    string // "secret" (default), "match" or "line"
 	regexes   []*regexp.Regexp
-	stopWords *automaton // found in the secret, in any case
+	stopWords []string // lower case
 	// impossible is set for an AND list that also needs a path or a
 	// commit: text in a session has neither, so it never applies.
 	impossible bool
@@ -132,11 +140,12 @@ func (a *allowlist) allows(secret, match, line string) bool {
 		}
 	}
 	stopOK := false
-	if a.stopWords != nil {
-		a.stopWords.scan(secret, func(int, int) { stopOK = true })
+	if len(a.stopWords) > 0 {
+		lower := strings.ToLower(secret)
+		stopOK = slices.ContainsFunc(a.stopWords, func(w string) bool { return strings.Contains(lower, w) })
 	}
 	if a.and {
-		return (len(a.regexes) == 0 || regexOK) && (a.stopWords == nil || stopOK)
+		return (len(a.regexes) == 0 || regexOK) && (len(a.stopWords) == 0 || stopOK)
 	}
 	return regexOK || stopOK
 }
@@ -226,10 +235,10 @@ func compileAllowlist(t *tomlAllowlist) (*allowlist, error) {
 		}
 		a.regexes = append(a.regexes, re)
 	}
-	if len(t.StopWords) > 0 {
-		a.stopWords = newAutomaton(t.StopWords)
+	for _, w := range t.StopWords {
+		a.stopWords = append(a.stopWords, strings.ToLower(w))
 	}
-	if len(a.regexes) == 0 && a.stopWords == nil && !a.impossible {
+	if len(a.regexes) == 0 && len(a.stopWords) == 0 && !a.impossible {
 		return nil, nil // a list of paths only
 	}
 	return a, nil
@@ -250,18 +259,20 @@ func compileRule(id, expr string, keywords []string, widen bool) (*rule, error) 
 		// Not generic-api-key: in prose, "keys: alpha/beta," would be one.
 		widenEdges(tree)
 	}
-	re, err := regexp.Compile(tree.String())
+	r.expr = tree.String()
+	re, err := regexp.Compile(r.expr)
 	if err != nil {
 		return nil, err
 	}
-	r.re = re
 	r.maxLen = maxLength(tree)
 	rest, wordStart, ok := dropLeadIn(tree)
 	if !ok {
+		r.re = re
 		return r, nil
 	}
 	prefixes, ok := literalPrefixes(rest, 64)
 	if !ok || len(prefixes) == 0 || slices.Contains(prefixes, "") {
+		r.re = re
 		return r, nil
 	}
 	anchored := &syntax.Regexp{Op: syntax.OpConcat, Sub: []*syntax.Regexp{{Op: syntax.OpBeginText}, rest}}
@@ -280,6 +291,16 @@ func compileRule(id, expr string, keywords []string, widen bool) (*rule, error) 
 		r.anchorLen = maxLength(rest)
 	}
 	return r, nil
+}
+
+// whole returns the rule's regex, compiled the first time it is needed.
+func (r *rule) whole() *regexp.Regexp {
+	r.reOnce.Do(func() {
+		if r.re == nil {
+			r.re = regexp.MustCompile(r.expr) // it compiled when the rule was read
+		}
+	})
+	return r.re
 }
 
 func uniqueLower(words []string) []string {

@@ -84,7 +84,7 @@ func writeTrees(opt *options, stdout, stderr io.Writer) error {
 			return inputError(file, err)
 		}
 		printWarnings(stderr, s.Warnings)
-		if err := redactSession(opt.redactor, s, &opt.redact, stdout, stderr); err != nil {
+		if _, err := redactSession(opt.redactor, s, &opt.redact, stdout, stderr); err != nil {
 			return err
 		}
 		if opt.format == "tree-json" {
@@ -126,8 +126,12 @@ func writeHTML(opt *options, stdout, stderr io.Writer) error {
 		return inputError(file, err)
 	}
 	printWarnings(stderr, s.Warnings)
-	if err := redactSession(opt.redactor, s, &opt.redact, stdout, stderr); err != nil {
+	rep, err := redactSession(opt.redactor, s, &opt.redact, stdout, stderr)
+	if err != nil {
 		return err
+	}
+	if rep != nil {
+		roomForRedaction(opt.redact.held + rep.Grown)
 	}
 	if len(s.Entries) == 0 {
 		fmt.Fprintf(stderr, "%s: the session has no entries (it was opened and closed without a turn)\n", file)
@@ -147,8 +151,12 @@ func writeHTML(opt *options, stdout, stderr io.Writer) error {
 			a := stack[0]
 			stack = append(slices.Clone(a.Agents), stack[1:]...)
 			printWarnings(stderr, a.Session.Warnings)
-			if err := redactSession(opt.redactor, a.Session, &opt.redact, stdout, stderr); err != nil {
+			rep, err := redactSession(opt.redactor, a.Session, &opt.redact, stdout, stderr)
+			if err != nil {
 				return err
+			}
+			if rep != nil {
+				roomForRedaction(rep.Grown)
 			}
 		}
 		p, err := page.NewPage(s, page.Options{Theme: opt.theme, Leaf: opt.leaf, Home: home, Generator: generator, SubAgents: agents})
