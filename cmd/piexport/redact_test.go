@@ -123,6 +123,10 @@ func TestRedactEveryOutput(t *testing.T) {
 	secrets := plantedSession(t, in, 1)
 	other := filepath.Join(dir, "sessions", "--home-ada-work-api--", "2026-11-21T09-00-00-000Z_0195b000.jsonl")
 	secrets = append(secrets, plantedSession(t, other, 2)...)
+	// A sub-agent's transcript, kept beside its session as omp does: a
+	// page that carries it must carry it masked.
+	sub := filepath.Join(strings.TrimSuffix(in, ".jsonl"), "0-Explore.jsonl")
+	secrets = append(secrets, plantedSession(t, sub, 3)...)
 	before, _ := os.ReadFile(in)
 
 	for _, tc := range []struct {
