@@ -28,24 +28,27 @@ type Redaction struct {
 // shown as ~, the user name as user".
 func (r *Redaction) Summary() string {
 	total := 0
-	type count struct {
-		rule string
-		n    int
-	}
-	var counts []count
+	var counts []ruleCount
 	for rule, n := range r.Values {
 		total += n
-		counts = append(counts, count{rule, n})
+		counts = append(counts, ruleCount{rule, n})
 	}
-	slices.SortFunc(counts, func(a, b count) int { return cmp.Or(cmp.Compare(b.n, a.n), cmp.Compare(a.rule, b.rule)) })
+	slices.SortFunc(counts, func(a, b ruleCount) int { return cmp.Or(cmp.Compare(b.n, a.n), cmp.Compare(a.rule, b.rule)) })
 	var parts []string
 	switch {
 	case total == 0 && r.Secrets:
 		parts = append(parts, "no secrets found")
 	case total > 0:
-		rules := make([]string, len(counts))
+		// The rules with most values; a line, not a wall, when a
+		// session holds many kinds (the report lists them all).
+		const shown = 5
+		var rules []string
 		for i, c := range counts {
-			rules[i] = fmt.Sprintf("%d %s", c.n, c.rule)
+			if i == shown && len(counts) > shown+1 {
+				rules = append(rules, fmt.Sprintf("%d more by %d other rules", total-sum(counts[:shown]), len(counts)-shown))
+				break
+			}
+			rules = append(rules, fmt.Sprintf("%d %s", c.n, c.rule))
 		}
 		parts = append(parts, plural(total, "value")+" masked: "+strings.Join(rules, ", "))
 	}
@@ -56,4 +59,17 @@ func (r *Redaction) Summary() string {
 		parts = append(parts, plural(r.Images, "image")+" left out")
 	}
 	return strings.Join(parts, "; ")
+}
+
+type ruleCount struct {
+	rule string
+	n    int
+}
+
+func sum(counts []ruleCount) int {
+	n := 0
+	for _, c := range counts {
+		n += c.n
+	}
+	return n
 }
