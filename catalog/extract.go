@@ -46,7 +46,8 @@ type entryRow struct {
 	// if it is the first of the parent's children in the file, and begins
 	// a new one otherwise. Appending entries never renumbers old ones.
 	Branch int
-	// Kind and Text are what entryText gives; Kind is "" for no text.
+	// Kind is what entryText gives, "" for no text; Text is the words of
+	// its text as the index takes them (see appendIndexText).
 	Kind, Text string
 	// Off and Len locate the entry's line in the file.
 	Off, Len int64
@@ -118,6 +119,7 @@ func fromFull(key string, st stamp, s *session.Session, t *tracker) *fileData {
 
 	fallback := fileTime(s, st)
 	var b strings.Builder
+	var buf []byte
 	last := fallback
 	for _, e := range s.Entries {
 		if e.Line > p.Lines {
@@ -131,12 +133,26 @@ func fromFull(key string, st stamp, s *session.Session, t *tracker) *fileData {
 			last = e.Time
 		}
 		er.Time = last.UnixMilli()
-		er.Kind, er.Text = entryText(e, &b)
+		er.Kind, er.Text = indexEntry(e, &b, &buf)
 		er.Off, er.Len = t.lineSpan(e.Line, 0)
 		d.entries = append(d.entries, er)
 	}
 	d.usage = tally(s.Entries, fallback)
 	return d
+}
+
+// indexEntry returns the kind of e's text and its words as the index
+// takes them; b and buf are scratch space.
+func indexEntry(e *session.Entry, b *strings.Builder, buf *[]byte) (kind, text string) {
+	kind, text = entryText(e, b)
+	if kind == "" {
+		return "", ""
+	}
+	*buf = appendIndexText((*buf)[:0], text)
+	if len(*buf) == 0 {
+		return kind, ""
+	}
+	return kind, string(*buf)
 }
 
 // lineSpan returns where line n of the file starts and how long it is;
@@ -190,6 +206,7 @@ func fromAppended(old *fileRow, olds map[string]*oldEntry, st stamp, s *session.
 	}
 	last := fallback
 	var b strings.Builder
+	var buf []byte
 	for _, e := range s.Entries {
 		if e.FileID == "" || olds[e.FileID] != nil {
 			// A v1 entry, whose id comes from its line, or an id used
@@ -232,7 +249,7 @@ func fromAppended(old *fileRow, olds map[string]*oldEntry, st stamp, s *session.
 			last = e.Time
 		}
 		er.Time = last.UnixMilli()
-		er.Kind, er.Text = entryText(e, &b)
+		er.Kind, er.Text = indexEntry(e, &b, &buf)
 		er.Off, er.Len = t.lineSpan(e.Line, old.Lines)
 		d.entries = append(d.entries, er)
 	}

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf8"
 )
 
 // query is a parsed search. Its text part becomes an FTS5 expression; its
@@ -18,13 +17,16 @@ import (
 // a model whose name contains NAME), after:DATE and before:DATE (the
 // entry's time, DATE as 2026-03-01, 2026-03 or 2026, in local time). A
 // word with punctuation in it (main.go, cmd/api) is searched as the phrase
-// of its words.
+// of its words. The commonest English words are not indexed (see
+// stopwords): they are left out of words and phrases.
 type query struct {
 	// match is the FTS5 expression; "" when the query has no word.
 	match string
 	// terms are what to mark in snippets: single words (prefix when
 	// marked so) and the words of each phrase, folded.
-	terms   []queryTerm
+	terms []queryTerm
+	// ignored are the words left out because they are not indexed.
+	ignored []string
 	project []string
 	model   []string
 	// after and before bound the entries' times; zero when unbounded.
@@ -72,11 +74,21 @@ func parseQuery(q string) query {
 		if !quoted && strings.HasSuffix(text, "*") {
 			prefix, text = true, strings.TrimRight(text, "*")
 		}
-		words := foldWords(text)
+		words := indexWords(text)
+		if prefix {
+			// A prefix may be a stopword itself: "the*" finds "then".
+			all := []string{}
+			forWords(text, func(start, end int) { all = append(all, foldWord(text[start:end])) })
+			if len(all) > 0 && isStopword([]byte(all[len(all)-1])) {
+				words = append(words, all[len(all)-1])
+			}
+		}
 		if len(words) == 0 {
+			forWords(text, func(start, end int) { pq.ignored = append(pq.ignored, text[start:end]) })
 			continue
 		}
-		expr := `"` + strings.ReplaceAll(text, `"`, `""`) + `"`
+		// The words are quoted as FTS5 strings: nothing in them is syntax.
+		expr := `"` + strings.Join(words, " ") + `"`
 		if prefix {
 			expr += " *"
 		}
@@ -152,46 +164,4 @@ func parseDate(s string, end bool) (time.Time, bool) {
 		}
 	}
 	return time.Time{}, false
-}
-
-// foldWords splits text into words as the index's tokenizer does (runs of
-// letters and digits) and folds each: lower case, accents removed.
-func foldWords(text string) []string {
-	var out []string
-	forWords(text, func(start, end int) {
-		out = append(out, foldWord(text[start:end]))
-	})
-	return out
-}
-
-// forWords calls f with the byte range of each word of text.
-func forWords(text string, f func(start, end int)) {
-	start := -1
-	for i := 0; i < len(text); {
-		r, n := rune(text[i]), 1
-		if r >= utf8.RuneSelf {
-			r, n = utf8.DecodeRuneInString(text[i:])
-		}
-		if isWordRune(r) {
-			if start < 0 {
-				start = i
-			}
-		} else if start >= 0 {
-			f(start, i)
-			start = -1
-		}
-		i += n
-	}
-	if start >= 0 {
-		f(start, len(text))
-	}
-}
-
-// isWordRune says whether FTS5's unicode61 tokenizer keeps r in a token:
-// letters, numbers and private-use characters.
-func isWordRune(r rune) bool {
-	if r < utf8.RuneSelf {
-		return 'a' <= r && r <= 'z' || '0' <= r && r <= '9' || 'A' <= r && r <= 'Z'
-	}
-	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r)
 }

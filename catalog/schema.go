@@ -63,10 +63,9 @@ var schema = []string{
 		PRIMARY KEY(fid, day, model)
 	) WITHOUT ROWID`,
 	// Contentless: the text stays in the session files, which snippets
-	// are cut from; the index alone is a fraction of their size.
-	// remove_diacritics 2 lets "cafe" find "café".
-	`CREATE VIRTUAL TABLE fts USING fts5(text, content='', contentless_delete=1,
-		tokenize='unicode61 remove_diacritics 2')`,
+	// are cut from; the index alone is a fraction of their size. Its
+	// words are made in Go (tokens.go); ascii only splits them.
+	`CREATE VIRTUAL TABLE fts USING fts5(text, content='', contentless_delete=1, tokenize='ascii')`,
 	// FTS5 keeps new postings in memory until a commit, or until they
 	// pass hashsize, then writes them as a segment it later merges with
 	// the others; batches commit about 64 MB of text (see batch), so a

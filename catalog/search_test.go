@@ -68,7 +68,11 @@ func TestSearchQueries(t *testing.T) {
 		{"load.go", []string{"old/e1"}}, // punctuation: the words, adjacent
 		{"main.go", []string{"new/e2"}},
 		{`"bug in session"`, []string{"old/e1"}}, // a phrase across a line end
-		{`"in bug"`, nil},
+		{`"session bug"`, nil},
+		{`"bug session"`, []string{"old/e1"}}, // "in" is not indexed
+		{`"in bug"`, []string{"old/e1"}},
+		{"the", nil},
+		{"fla*", []string{"old/e3"}},
 		{"über", []string{"new/e1"}},
 		{"UBER", []string{"new/e1"}}, // accents and case folded
 		{"cafe", []string{"new/e1"}},

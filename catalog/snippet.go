@@ -2,11 +2,8 @@ package catalog
 
 import (
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
-
-	"golang.org/x/text/unicode/norm"
 )
 
 // Snippet lengths, in bytes: context before the first match, and the
@@ -15,47 +12,6 @@ const (
 	snippetBefore = 60
 	snippetLen    = 220
 )
-
-// foldCache keeps the folded form of runes met outside ASCII.
-var foldCache sync.Map // rune → rune
-
-// foldWord folds a word as the index's tokenizer does: lower case, and
-// accents removed ("Café" → "cafe").
-func foldWord(w string) string {
-	ascii := true
-	for i := 0; i < len(w); i++ {
-		if w[i] >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
-		return strings.ToLower(w)
-	}
-	var b strings.Builder
-	for _, r := range w {
-		b.WriteRune(foldRune(r))
-	}
-	return b.String()
-}
-
-func foldRune(r rune) rune {
-	if r < utf8.RuneSelf {
-		return unicode.ToLower(r)
-	}
-	if f, ok := foldCache.Load(r); ok {
-		return f.(rune)
-	}
-	f := unicode.ToLower(r)
-	if d := norm.NFD.String(string(f)); d != "" {
-		base, _ := utf8.DecodeRuneInString(d)
-		if base != utf8.RuneError {
-			f = base
-		}
-	}
-	foldCache.Store(r, f)
-	return f
-}
 
 type word struct {
 	start, end int
@@ -66,9 +22,13 @@ type word struct {
 // line, and marks every match in it: byte ranges [start, end) of the
 // snippet, in order.
 func snippet(text string, terms []queryTerm) (string, [][2]int) {
+	// The words as the index has them: stopwords are not there, so a
+	// phrase matches across them.
 	var words []word
 	forWords(text, func(s, e int) {
-		words = append(words, word{s, e, foldWord(text[s:e])})
+		if w := foldWord(text[s:e]); !isStopword([]byte(w)) {
+			words = append(words, word{s, e, w})
+		}
 	})
 	// matches are word index ranges [i, j).
 	var matches [][2]int

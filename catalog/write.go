@@ -194,8 +194,7 @@ func (d *fileData) textBytes() int64 {
 	return n
 }
 
-// writeEntries inserts a file's entries and queues their texts. A text
-// is copied: the session it was cut from can then go.
+// writeEntries inserts a file's entries and queues their texts.
 func (b *batch) writeEntries(ctx context.Context, fid int64, entries []entryRow) error {
 	if len(entries) == 0 {
 		return nil
@@ -237,7 +236,7 @@ func (b *batch) writeEntries(ctx context.Context, fid int64, entries []entryRow)
 			// same low bits: try the next counter.
 		}
 		if kind != "" {
-			b.texts = append(b.texts, ftsText{rid, strings.Clone(e.Text)})
+			b.texts = append(b.texts, ftsText{rid, e.Text})
 		}
 	}
 	return nil
