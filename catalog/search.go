@@ -3,7 +3,6 @@ package catalog
 import (
 	"bufio"
 	"bytes"
-	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -54,7 +53,7 @@ type Results struct {
 // a word in every session would otherwise cost time in proportion to the
 // whole history. The entries of a search that finds more are ranked among
 // the newest ones.
-const maxCandidates = 2000
+const maxCandidates = 1000
 
 // Search runs q (see query for its syntax) over every session of the
 // catalog and returns the best limit hits, ranked by BM25 among the
@@ -83,7 +82,9 @@ func (c *Catalog) SearchContext(ctx context.Context, q string, limit int) (Resul
 	if !pq.before.IsZero() {
 		hi = keyBase(pq.before.UnixMilli(), 0)
 	}
-	rows, err := st.r.QueryContext(ctx, `SELECT e.rid, e.fid, e.id, e.kind, e.branch, e.line, e.part, e.off, e.len, bm25(fts)
+	// First the candidates, newest first: only what ranking and counting
+	// need.
+	rows, err := st.r.QueryContext(ctx, `SELECT fts.rowid, e.fid, bm25(fts)
 		FROM fts JOIN entries e ON e.rid = fts.rowid
 		WHERE fts MATCH ? AND fts.rowid >= ? AND fts.rowid < ?
 		ORDER BY fts.rowid DESC`, pq.match, lo, hi)
@@ -91,50 +92,133 @@ func (c *Catalog) SearchContext(ctx context.Context, q string, limit int) (Resul
 		return Results{}, c.checkStore(err)
 	}
 	defer rows.Close()
-	var cands []candidate
 	var res Results
+	best := newTopK(limit)
+	sessions := map[int64]bool{}
 	for rows.Next() {
 		var k candidate
-		if err := rows.Scan(&k.rid, &k.fid, &k.id, &k.kind, &k.branch, &k.line, &k.part, &k.off, &k.len, &k.score); err != nil {
+		if err := rows.Scan(&k.rid, &k.fid, &k.score); err != nil {
 			return Results{}, c.checkStore(err)
 		}
 		if files[k.fid] == nil {
 			continue
 		}
-		if len(cands) == maxCandidates {
+		if res.Total == maxCandidates {
 			res.More = true
 			break
 		}
-		cands = append(cands, k)
+		res.Total++
+		sessions[k.fid] = true
+		best.add(k)
 	}
 	if err := rows.Err(); err != nil {
 		return Results{}, c.checkStore(err)
 	}
 	rows.Close()
-
-	res.Total = len(cands)
-	sessions := map[int64]bool{}
-	for _, k := range cands {
-		sessions[k.fid] = true
-	}
 	res.Sessions = len(sessions)
-	// BM25 scores are negative, better ones lower; ties go to the newer.
-	slices.SortStableFunc(cands, func(a, b candidate) int { return cmp.Compare(a.score, b.score) })
-	for _, k := range cands[:min(limit, len(cands))] {
+
+	// Then what the best ones show.
+	hits := best.sorted()
+	for i := range hits {
+		k := &hits[i]
+		err := st.r.QueryRowContext(ctx, `SELECT id, kind, branch, line, part, off, len FROM entries WHERE rid = ?`, k.rid).
+			Scan(&k.id, &k.kind, &k.branch, &k.line, &k.part, &k.off, &k.len)
+		if err != nil {
+			return Results{}, c.checkStore(err)
+		}
+	}
+	res.Hits = make([]Hit, len(hits))
+	var wg sync.WaitGroup
+	for i, k := range hits {
 		r := files[k.fid]
-		h := Hit{Key: r.id, EntryID: k.id, Role: k.kind, Branch: k.branch, Line: k.line,
+		h := &res.Hits[i]
+		*h = Hit{Key: r.id, EntryID: k.id, Role: k.kind, Branch: k.branch, Line: k.line,
 			Time: time.UnixMilli(k.rid >> keyShift)}
 		if r.row != nil {
 			h.Branches = r.row.Branches
 		}
-		h.Snippet, h.Marks = c.hitSnippet(r, k, pq.terms)
-		res.Hits = append(res.Hits, h)
+		// Each snippet reads a line of a file: on every core.
+		wg.Go(func() { h.Snippet, h.Marks = c.hitSnippet(r, k, pq.terms) })
 	}
+	wg.Wait()
 	return res, nil
+}
+
+// topK keeps the k best candidates seen: a search ranks thousands to show
+// a few dozen.
+type topK struct {
+	k int
+	h []candidate // a max-heap on worse: its root is the worst kept
+	n int         // candidates seen, to prefer the newer among equals
+}
+
+func newTopK(k int) *topK { return &topK{k: k} }
+
+// worse says whether a ranks below b: a higher BM25 score (they are
+// negative, the best lowest), or an equal one seen later (older).
+func worse(a, b candidate) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	return a.seq > b.seq
+}
+
+func (t *topK) add(c candidate) {
+	c.seq = t.n
+	t.n++
+	if t.k <= 0 {
+		return
+	}
+	if len(t.h) < t.k {
+		t.h = append(t.h, c)
+		for i := len(t.h) - 1; i > 0; {
+			p := (i - 1) / 2
+			if !worse(t.h[i], t.h[p]) {
+				break
+			}
+			t.h[i], t.h[p] = t.h[p], t.h[i]
+			i = p
+		}
+		return
+	}
+	if !worse(t.h[0], c) {
+		return
+	}
+	t.h[0] = c
+	for i := 0; ; {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < len(t.h) && worse(t.h[l], t.h[m]) {
+			m = l
+		}
+		if r < len(t.h) && worse(t.h[r], t.h[m]) {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		t.h[i], t.h[m] = t.h[m], t.h[i]
+		i = m
+	}
+}
+
+// sorted returns the candidates kept, best first.
+func (t *topK) sorted() []candidate {
+	out := slices.Clone(t.h)
+	slices.SortFunc(out, func(a, b candidate) int {
+		switch {
+		case worse(b, a):
+			return -1
+		case worse(a, b):
+			return 1
+		}
+		return 0
+	})
+	return out
 }
 
 // candidate is an entry that matches a query.
 type candidate struct {
+	seq          int // the order found in: newest first
 	rid, fid     int64
 	id, kind     string
 	branch, line int
