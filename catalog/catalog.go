@@ -72,9 +72,11 @@ type Info struct {
 	ForkOf string
 	Forks  []string
 
+	// ParentSession is the session this one was forked from (or, for a
+	// sub-agent, started by), as its header names it: a path.
+	ParentSession string
+
 	stamp stamp
-	// forkOf is the parent session's path as the header gives it.
-	forkOf string
 }
 
 // Version identifies the state of the file the Info describes, as a stat
@@ -456,7 +458,7 @@ func (c *Catalog) info(r *record) Info {
 		return i
 	}
 	i.Cwd, i.SessionID, i.Summary = row.Cwd, row.SessionID, row.Summary
-	i.forkOf = row.ParentSession
+	i.ParentSession = row.ParentSession
 	i.Branches, i.Warnings = row.Branches, row.Warnings
 	return i
 }

@@ -57,16 +57,20 @@ func (c *Catalog) link(list []Info) {
 		} else {
 			i.Parent = ""
 		}
-		if i.forkOf == "" {
+		if i.ParentSession == "" {
 			continue
 		}
-		p, ok := byKey[filepath.Clean(i.forkOf)]
+		p, ok := byKey[filepath.Clean(i.ParentSession)]
 		if !ok {
-			p, ok = byBase[path.Base(filepath.ToSlash(i.forkOf))]
+			p, ok = byBase[path.Base(filepath.ToSlash(i.ParentSession))]
 		}
 		if ok && p >= 0 && p != k {
 			i.ForkOf = list[p].ID
-			list[p].Forks = append(list[p].Forks, i.ID)
+			// A sub-agent's header names the session that started it:
+			// it is listed as its sub-agent, not as a fork.
+			if list[p].ID != i.Parent {
+				list[p].Forks = append(list[p].Forks, i.ID)
+			}
 		}
 	}
 }

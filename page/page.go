@@ -44,6 +44,24 @@ type Options struct {
 	// (session.LoadSubAgents): each is carried in the page, packed, and
 	// opens from the task call that started it.
 	SubAgents []*session.SubAgent
+	// Related links sessions this one has to do with, for an archive or
+	// the server, which know the others: the session a sub-agent works
+	// for and a session's sub-agents, the session it was forked from and
+	// its forks. The header lists them.
+	Related []Related
+}
+
+// Related is a kind of link between sessions ("Sub-agent of", "Forks")
+// and the sessions it links.
+type Related struct {
+	Label string
+	Links []Link
+}
+
+// Link is one linked session: its title, and its URL relative to the page
+// (empty: shown without a link).
+type Link struct {
+	Title, URL string
 }
 
 // Themes lists the values Options.Theme accepts.
@@ -222,6 +240,7 @@ func preparePage(s *session.Session, opt Options) (*pageView, *sessionRenderer, 
 	}
 	v.Header = r.header(sum, path, opt.ParentURL)
 	v.SubAgents = r.subAgentPanels()
+	v.Header.Related = opt.Related
 	return v, r, nodes, nil
 }
 

@@ -277,6 +277,24 @@ func TestLeafOption(t *testing.T) {
 	}
 }
 
+// Links to related sessions are in the header, escaped; an unsafe URL
+// never becomes a link target.
+func TestRelatedLinks(t *testing.T) {
+	s := loadCorpus(t, "pi-v3-sdk-branches-labels.jsonl")
+	out := string(exportPage(t, s, Options{Related: []Related{
+		{Label: "Sub-agent of", Links: []Link{{Title: "The <main> session", URL: "../main.html"}}},
+		{Label: "Forks", Links: []Link{{Title: "one", URL: "javascript:alert(1)"}, {Title: "two"}}},
+	}}))
+	for _, want := range []string{
+		`<div><dt>Sub-agent of</dt><dd><a href="../main.html">The &lt;main&gt; session</a></dd></div>`,
+		`<div><dt>Forks</dt><dd><a href="#ZgotmplZ">one</a>, two</dd></div>`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("page lacks %s", want)
+		}
+	}
+}
+
 // TestPageWritesPathEndFirst exports a chain longer than eagerTail: the
 // entries ready to show come first in the file, and the slots that order
 // the page list every entry in tree order.

@@ -103,6 +103,8 @@ type headerView struct {
 	// sub-agent, started by), as the header names it; ParentURL its page
 	// when the caller knows it; ParentRole says which.
 	Parent, ParentURL, ParentRole string
+	// Related are the links of Options.Related.
+	Related []Related
 }
 
 // costRow is one row of the cost by model.

@@ -40,7 +40,8 @@ func (s *server) servePage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, info.Err)
 		return
 	}
-	key := s.pageKey(info.Hash)
+	links := s.links(id)
+	key := s.pageKey(info.Hash, links)
 	h := w.Header()
 	h.Set("ETag", etag(info.Hash, key))
 	if r.Header.Get("If-None-Match") == h.Get("ETag") {
@@ -48,7 +49,7 @@ func (s *server) servePage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.pages == nil {
-		s.serveFromMemory(w, r, id, info.Hash, key)
+		s.serveFromMemory(w, r, id, key, links)
 		return
 	}
 	if s.sendCached(w, r, key) {
@@ -68,7 +69,7 @@ func (s *server) servePage(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if first {
-		fl.err = s.render(w, r, id, key)
+		fl.err = s.render(w, r, id, key, links)
 		s.flights.end(key, fl)
 	}
 }
@@ -80,12 +81,38 @@ func etag(hash, key string) string {
 	return strconv.Quote(hash + "." + key[:12])
 }
 
-// pageKey is the key of a session's page in the page cache.
-func (s *server) pageKey(hash string) string {
+// pageKey is the key of a session's page in the page cache: its content
+// hash, and all else the page shows: the options, and its links to other
+// sessions.
+func (s *server) pageKey(hash string, links pageLinks) string {
 	o := s.opt
 	// PrepareKey: a page masked by --redact is never served unmasked, nor
 	// the other way round.
-	return catalog.PageKey("serve", o.Program, o.PrepareKey, o.Theme, o.Home, o.Generator, hash)
+	parts := []string{"serve", o.Program, o.PrepareKey, o.Theme, o.Home, o.Generator, hash, links.parent}
+	for _, r := range links.related {
+		parts = append(parts, r.Label)
+		for _, l := range r.Links {
+			parts = append(parts, l.Title, l.URL)
+		}
+	}
+	return catalog.PageKey(parts...)
+}
+
+// pageLinks are a page's links to the sessions it has to do with: the
+// one its header names as the one it came from, and the others.
+type pageLinks struct {
+	parent  string
+	related []page.Related
+}
+
+// links returns the links of a session's page.
+func (s *server) links(id string) pageLinks {
+	list := s.cat.List()
+	byID := make(map[string]catalog.Info, len(list))
+	for _, i := range list {
+		byID[i.ID] = i
+	}
+	return pageLinks{parent: parentURL(byID[id]), related: pageRelated(byID[id], byID)}
 }
 
 // sendCached sends the page stored under key, if there is one. It reports
@@ -122,19 +149,19 @@ func isClientGone(r *http.Request) bool { return r.Context().Err() != nil }
 // render loads the session, sends its page as it is written, and stores
 // it under key. A reader who leaves early does not stop it: the page is
 // finished for the next one.
-func (s *server) render(w http.ResponseWriter, r *http.Request, id, key string) error {
+func (s *server) render(w http.ResponseWriter, r *http.Request, id, key string, links pageLinks) error {
 	renders.Add(1)
 	sess, info, err := s.cat.Load(id)
 	if err != nil {
 		s.fail(w, err)
 		return err
 	}
-	if k := s.pageKey(info.Hash); k != key {
+	if k := s.pageKey(info.Hash, links); k != key {
 		// The file changed since the request began: this is its page now.
 		key = k
 		w.Header().Set("ETag", etag(info.Hash, key))
 	}
-	pg, err := page.NewPage(sess, s.pageOptions(info.Hash))
+	pg, err := page.NewPage(sess, s.pageOptions(info.Hash, links))
 	if err != nil {
 		s.fail(w, err)
 		return err
@@ -201,14 +228,14 @@ func (o *pageOut) Write(b []byte) (int, error) {
 
 // serveFromMemory answers a page without a page cache on disk: rendered
 // pages are kept in memory, the least recently used dropped first.
-func (s *server) serveFromMemory(w http.ResponseWriter, r *http.Request, id, hash, key string) {
+func (s *server) serveFromMemory(w http.ResponseWriter, r *http.Request, id, key string, links pageLinks) {
 	body, err := s.memPages.get(key, func() ([]byte, error) {
 		sess, info, err := s.cat.Load(id)
 		if err != nil {
 			return nil, err
 		}
 		var buf bytes.Buffer
-		err = page.WriteHTML(&buf, sess, s.pageOptions(info.Hash))
+		err = page.WriteHTML(&buf, sess, s.pageOptions(info.Hash, links))
 		return buf.Bytes(), err
 	})
 	if err != nil {
@@ -220,8 +247,9 @@ func (s *server) serveFromMemory(w http.ResponseWriter, r *http.Request, id, has
 
 // pageOptions are the options a served page is rendered with; version is
 // the content hash of the session it shows.
-func (s *server) pageOptions(version string) page.Options {
-	return page.Options{Theme: s.opt.Theme, Home: s.opt.Home, Generator: s.opt.Generator, FollowURL: followURL(version)}
+func (s *server) pageOptions(version string, links pageLinks) page.Options {
+	return page.Options{Theme: s.opt.Theme, Home: s.opt.Home, Generator: s.opt.Generator,
+		FollowURL: followURL(version), ParentURL: links.parent, Related: links.related}
 }
 
 // followURL is the script a served page loads to follow its file; version

@@ -176,11 +176,19 @@ func (s *server) serveIndex(w http.ResponseWriter, r *http.Request) {
 	}
 	s.indexMu.Unlock()
 	if page == nil {
+		list := s.cat.List()
+		byID := make(map[string]catalog.Info, len(list))
+		for _, i := range list {
+			byID[i.ID] = i
+		}
 		var items []site.IndexItem
-		for _, i := range s.cat.List() {
-			// Sub-agent transcripts are not sessions of their own.
+		for _, i := range list {
+			// Sub-agent transcripts are not sessions of their own: they
+			// are listed under their session.
 			if i.Parent == "" {
-				items = append(items, item(i))
+				it := item(i)
+				it.Related = siteRelated(i, byID, "s/")
+				items = append(items, it)
 			}
 		}
 		opt := s.indexOptions()
@@ -219,13 +227,26 @@ func (s *server) serveSearch(w http.ResponseWriter, r *http.Request) {
 		if err != nil && r.Context().Err() == nil {
 			s.logf("warning: search %q: %v", q, err)
 		}
-		res.Total, res.Sessions = found.Total, found.Sessions
+		res.Total, res.Sessions, res.More = found.Total, found.Sessions, found.More
+		// Best first, and the hits of a session together: a session is
+		// where its best hit ranks.
+		bySession := map[string][]catalog.Hit{}
+		var order []string
 		for _, h := range found.Hits {
-			i, ok := s.cat.Info(h.Key)
+			if bySession[h.Key] == nil {
+				order = append(order, h.Key)
+			}
+			bySession[h.Key] = append(bySession[h.Key], h)
+		}
+		for _, key := range order {
+			i, ok := s.cat.Info(key)
 			if !ok {
 				continue
 			}
-			res.Hits = append(res.Hits, site.SearchHit{Session: item(i), EntryID: h.EntryID, Role: h.Role, Snippet: h.Snippet, Marks: h.Marks})
+			for _, h := range bySession[key] {
+				res.Hits = append(res.Hits, site.SearchHit{Session: item(i), EntryID: h.EntryID, Role: h.Role,
+					Snippet: h.Snippet, Marks: h.Marks, Branch: h.Branch, Branches: h.Branches})
+			}
 		}
 	}
 	var buf bytes.Buffer

@@ -34,6 +34,25 @@ type IndexItem struct {
 	// Err, when set, is why the file could not be loaded: the item is
 	// listed with it, apart from the sessions, and not linked.
 	Err error
+	// Related links the sessions this one has to do with: its sub-agents
+	// (omp keeps their transcripts beside it), the session it was forked
+	// from, its forks. The index shows them under its title.
+	Related []Related
+}
+
+// Related is a kind of link between sessions and the sessions it links.
+type Related struct {
+	// Label says how they are related: "Sub-agents", "Forked from",
+	// "Forks".
+	Label string
+	Links []Link
+}
+
+// Link is one linked session.
+type Link struct {
+	Title string
+	// URL is relative to the page; empty: shown without a link.
+	URL string
 }
 
 // Title is what an index calls the session: its name or first user
@@ -170,6 +189,7 @@ type indexRow struct {
 	TokensTitle string
 	Cost        float64
 	Branches    int
+	Related     []Related
 }
 
 type modelName struct{ Full, Short string }
@@ -183,7 +203,7 @@ func newIndexRow(it IndexItem) indexRow {
 	u := s.Usage
 	r := indexRow{
 		URL: it.URL, Title: it.Title(), SessionID: it.SessionID,
-		Start: s.Start, Messages: s.Messages, Branches: s.Leaves,
+		Start: s.Start, Messages: s.Messages, Branches: s.Leaves, Related: it.Related,
 		Tokens: u.Input + u.Output + u.CacheRead + u.CacheWrite, Cost: u.Cost,
 		TokensTitle: fmt.Sprintf("%s in · %s out · %s cache read · %s cache write",
 			humanize.Tokens(u.Input), humanize.Tokens(u.Output), humanize.Tokens(u.CacheRead), humanize.Tokens(u.CacheWrite)),

@@ -116,6 +116,48 @@ func TestWriteIndexEmpty(t *testing.T) {
 	}
 }
 
+// Sub-agents and forks are linked under the session's title, escaped like
+// everything else.
+func TestWriteIndexRelated(t *testing.T) {
+	items := indexItems()
+	items[0].Related = []Related{
+		{Label: "Sub-agents", Links: []Link{{Title: "Lexer", URL: "agents/lexer.html"}, {Title: "<b>Tokens</b>", URL: "javascript:alert(1)"}}},
+		{Label: "Forked from", Links: []Link{{Title: "Elsewhere"}}},
+	}
+	out := renderIndex(t, items, IndexOptions{})
+	for _, want := range []string{
+		`<div class="related">Sub-agents: <a href="agents/lexer.html">Lexer</a>, <a href="#ZgotmplZ">&lt;b&gt;Tokens&lt;/b&gt;</a></div>`,
+		`<div class="related">Forked from: Elsewhere</div>`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("index lacks %s", want)
+		}
+	}
+	checkNoInjectedHTML(t, parseIndexHTML(t, out))
+}
+
+func TestWriteSearchResultsMore(t *testing.T) {
+	items := indexItems()
+	res := SearchResults{Query: "mux", Total: 1000, Sessions: 40, More: true, Hits: []SearchHit{
+		{Session: items[0], EntryID: "a", Role: "user", Snippet: "mux", Branch: 2, Branches: 3},
+		{Session: items[0], EntryID: "b", Role: "user", Snippet: "mux", Branch: 1, Branches: 1},
+	}}
+	var buf bytes.Buffer
+	if err := WriteSearchResults(&buf, res, IndexOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range []string{
+		"More than 1000 matching entries; the best 2 of the newest 1000, in 40 sessions, are shown.",
+		`<span class="role">user · branch 2 of 3</span>`,
+		`<span class="role">user</span>`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("search page lacks %s", want)
+		}
+	}
+}
+
 func TestWriteSearchResults(t *testing.T) {
 	items := indexItems()
 	res := SearchResults{Query: `<b>"mux"</b>`, Total: 5, Sessions: 2, Hits: []SearchHit{
@@ -132,7 +174,7 @@ func TestWriteSearchResults(t *testing.T) {
 	for _, want := range []string{
 		`<a href="web-1.html#6eea0e7d">…registered on the default <mark>mux</mark> after…</a>`,
 		`<a href="web-1.html#id~L40%27">the <mark>Mux</mark></a>`,
-		`5 matching entries in 2 sessions; the first 3 are shown.`,
+		`5 matching entries in 2 sessions; the best 3 are shown.`,
 		`<form class="search" method="get" action="/search" role="search">`,
 		`value="&lt;b&gt;&#34;mux&#34;&lt;/b&gt;"`,
 		`<h1><a href="./">pi sessions</a></h1>`,

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"fmt"
 	"html/template"
 	"io"
 	"net/url"
@@ -14,8 +15,11 @@ import (
 type SearchResults struct {
 	Query string
 	// Total counts every matching entry and Sessions the sessions they are
-	// in; Hits may hold fewer.
+	// in; Hits may hold fewer. More says that more entries match than
+	// were counted: Total is then a lower bound, and the hits the best of
+	// the newest Total.
 	Total, Sessions int
+	More            bool
 	// Hits are in the order to show, the entries of a session together.
 	Hits []SearchHit
 }
@@ -32,6 +36,9 @@ type SearchHit struct {
 	// the byte ranges [start, end) of it to highlight, in order.
 	Snippet string
 	Marks   [][2]int
+	// Branch is the number of the branch the entry is on, of Branches; a
+	// session with more than one says which.
+	Branch, Branches int
 }
 
 // WriteSearchResults renders the page of a search's results to w: the
@@ -47,7 +54,7 @@ func WriteSearchResults(w io.Writer, res SearchResults, opt IndexOptions) error 
 	if res.Query != "" {
 		p.Title = res.Query + " · " + p.Title
 	}
-	v := &searchView{Total: res.Total, Sessions: res.Sessions, Shown: len(res.Hits)}
+	v := &searchView{Total: res.Total, Sessions: res.Sessions, Shown: len(res.Hits), More: res.More}
 	for _, h := range res.Hits {
 		s := h.Session
 		key := s.URL + "\x00" + s.Path
@@ -57,6 +64,9 @@ func WriteSearchResults(w io.Writer, res SearchResults, opt IndexOptions) error 
 		}
 		g := &v.Groups[len(v.Groups)-1]
 		hv := searchHitView{Role: h.Role, Snippet: render.Snippet(h.Snippet, h.Marks)}
+		if h.Branches > 1 {
+			hv.Branch = fmt.Sprintf("branch %d of %d", h.Branch, h.Branches)
+		}
 		if s.URL != "" {
 			hv.Href = s.URL + "#" + url.PathEscape(h.EntryID)
 		}
@@ -68,6 +78,7 @@ func WriteSearchResults(w io.Writer, res SearchResults, opt IndexOptions) error 
 
 type searchView struct {
 	Total, Sessions, Shown int
+	More                   bool
 	Groups                 []searchGroup
 }
 
@@ -83,5 +94,6 @@ type searchGroup struct {
 type searchHitView struct {
 	Href    string // empty: the session is not linked
 	Role    string
+	Branch  string // "branch 2 of 3"; "" for a session that never branched
 	Snippet template.HTML
 }

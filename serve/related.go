@@ -1,0 +1,95 @@
+package serve
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/piexport/piexport/catalog"
+	"github.com/piexport/piexport/page"
+	"github.com/piexport/piexport/site"
+)
+
+// relation is a kind of link between sessions and the sessions it links,
+// by id.
+type relation struct {
+	label string
+	ids   []string
+}
+
+// relations lists the sessions i has to do with: the one it is a
+// sub-agent of, its sub-agents, the one it was forked from, its forks.
+// withParent leaves out the session i came from when its header names it:
+// a session's page shows that one itself (see parentURL).
+func relations(i catalog.Info, withParent bool) []relation {
+	var out []relation
+	add := func(label string, ids ...string) {
+		if len(ids) > 0 && ids[0] != "" {
+			out = append(out, relation{label, ids})
+		}
+	}
+	if withParent || i.ParentSession == "" {
+		add("Sub-agent of", i.Parent)
+	}
+	add("Sub-agents", i.Agents...)
+	if withParent && i.Parent == "" {
+		add("Forked from", i.ForkOf)
+	}
+	add("Forks", i.Forks...)
+	return out
+}
+
+// parentURL is the page of the session i's header names as the one it
+// came from, when the catalog has it: its page links it.
+func parentURL(i catalog.Info) string {
+	if i.ParentSession == "" {
+		return ""
+	}
+	if i.ForkOf != "" {
+		return i.ForkOf
+	}
+	return i.Parent
+}
+
+// linkTitle is what a link to a session says: a sub-agent's id (omp names
+// its transcript after it), else the session's title.
+func linkTitle(i catalog.Info) string {
+	if i.Parent != "" {
+		return strings.TrimSuffix(filepath.Base(i.Path), ".jsonl")
+	}
+	if t := i.Summary.Title; t != "" {
+		return t
+	}
+	return filepath.Base(i.Path)
+}
+
+// siteRelated makes the links the index shows under a session; prefix
+// leads from the index to a session's page.
+func siteRelated(i catalog.Info, byID map[string]catalog.Info, prefix string) []site.Related {
+	var out []site.Related
+	for _, r := range relations(i, true) {
+		rel := site.Related{Label: r.label}
+		for _, id := range r.ids {
+			if o, ok := byID[id]; ok {
+				rel.Links = append(rel.Links, site.Link{Title: linkTitle(o), URL: prefix + id})
+			}
+		}
+		out = append(out, rel)
+	}
+	return out
+}
+
+// pageRelated makes the links a session's page shows; pages are siblings
+// under /s/.
+func pageRelated(i catalog.Info, byID map[string]catalog.Info) []page.Related {
+	var out []page.Related
+	for _, r := range relations(i, false) {
+		rel := page.Related{Label: r.label}
+		for _, id := range r.ids {
+			if o, ok := byID[id]; ok {
+				rel.Links = append(rel.Links, page.Link{Title: linkTitle(o), URL: id})
+			}
+		}
+		out = append(out, rel)
+	}
+	return out
+}
