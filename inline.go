@@ -21,9 +21,9 @@ type Inline struct {
 }
 
 // LoadInline joins the stylesheets named css, each followed by a newline,
-// and extraCSS (when set, followed by one too), and reads the script
-// named js. Neither may hold the closing tag of its element.
-func LoadInline(css []string, extraCSS, js string) (*Inline, error) {
+// and extraCSS (when set, followed by one too), and the scripts named js.
+// Neither may hold the closing tag of its element.
+func LoadInline(css []string, extraCSS string, js ...string) (*Inline, error) {
 	assets := Assets()
 	var style strings.Builder
 	for _, name := range css {
@@ -38,9 +38,16 @@ func LoadInline(css []string, extraCSS, js string) (*Inline, error) {
 		style.WriteString(extraCSS)
 		style.WriteByte('\n')
 	}
-	script, err := fs.ReadFile(assets, js)
-	if err != nil {
-		return nil, err
+	var script []byte
+	for i, name := range js {
+		b, err := fs.ReadFile(assets, name)
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			script = append(script, '\n')
+		}
+		script = append(script, b...)
 	}
 	// A closing tag inside the text would end the element early and leave
 	// the rest to the HTML parser; our own files never need one.

@@ -1,5 +1,7 @@
 // Package archive writes a directory of session pages with an index: a
-// browsable archive that needs no server and opens from the file system.
+// browsable archive that needs no server and opens from the file system,
+// and, for HTML, a search index its index page queries from there (see
+// search.go).
 //
 // Builds are incremental and atomic. A manifest in the directory records,
 // per source file, its size, modification time and content hash, and the
@@ -28,7 +30,9 @@ import (
 	"time"
 
 	"github.com/piexport/piexport"
+	"github.com/piexport/piexport/catalog"
 	"github.com/piexport/piexport/internal/atomicfile"
+	"github.com/piexport/piexport/page"
 	"github.com/piexport/piexport/session"
 	"github.com/piexport/piexport/site"
 )
@@ -66,6 +70,13 @@ type Options struct {
 	// Notice is a line the index shows above the list, e.g. that secrets
 	// are masked.
 	Notice string
+	// Pages, when set, is the page cache the server uses too: a page made
+	// before, for this state of its session and these options, is copied
+	// from it instead of rendered, and pages rendered are kept in it.
+	Pages *catalog.Pages
+
+	// fingerprint is fingerprintOf's, set by Build.
+	fingerprint string
 }
 
 // Result says what a build did.
@@ -130,7 +141,9 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 	if err != nil {
 		return res, err
 	}
+	opt.fingerprint = fingerprint
 	next := &manifest{Version: manifestVersion, Fingerprint: fingerprint, Format: f.name, Sessions: map[string]*entry{}}
+	sameOptions := old.Fingerprint == fingerprint && !opt.Force
 
 	// Names first: every name the old manifest gave stays reserved, so a
 	// new source never takes the name of a page about to be removed.
@@ -138,28 +151,25 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 	for _, e := range old.sortedEntries() {
 		names.reserve(e.Stem)
 	}
-	type job struct {
-		path string
-		old  *entry
-		e    *entry
-	}
 	var jobs []*job
 	var order []string
+	abs := map[string]string{}
 	for _, p := range files {
-		abs, err := filepath.Abs(p)
+		a, err := filepath.Abs(p)
 		if err != nil {
 			return res, err
 		}
-		key := sourceKey(abs)
+		key := sourceKey(a)
 		if next.Sessions[key] != nil {
 			continue
 		}
+		abs[key] = a
 		oe := old.Sessions[key]
 		e := &entry{Path: p}
 		if oe != nil && opt.hide(oe.Stem) == oe.Stem {
 			e.Stem = oe.Stem
 		} else {
-			e.Stem = names.name(opt.hide(abs))
+			e.Stem = names.name(opt.hide(a))
 		}
 		next.Sessions[key] = e
 		order = append(order, key)
@@ -167,93 +177,112 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 		fi, err := os.Stat(p)
 		if err != nil {
 			e.Error = err.Error()
-			res.Failed = append(res.Failed, Failure{Path: p, Err: err})
 			continue
 		}
 		e.Size, e.ModTime = fi.Size(), fi.ModTime().UnixNano()
-		if !opt.Force && oe != nil && old.Fingerprint == fingerprint && oe.Size == e.Size && oe.ModTime == e.ModTime && pageExists(dir, oe, f) {
+		if sameOptions && oe != nil && oe.Size == e.Size && oe.ModTime == e.ModTime && pageExists(dir, oe, f) {
 			*e = *oe
 			e.Path = p
-			if e.Error != "" {
-				res.Failed = append(res.Failed, Failure{Path: p, Err: errors.New(e.Error)})
-			} else {
-				res.Unchanged++
-			}
 			continue
 		}
-		jobs = append(jobs, &job{path: p, old: oe, e: e})
+		// Its links are known before its page is made: the header says
+		// what it was forked from.
+		e.ParentSession = forkedFrom(p)
+		jobs = append(jobs, &job{key: key, path: p, old: oe, e: e, page: true})
 	}
 
-	// Render in parallel; the calling goroutine collects and reports.
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+	// Links, then the pages they changed: a session whose fork or
+	// sub-agent appeared links to it.
+	lk := linkSessions(next, order, abs)
+	queued := map[string]*job{}
+	for _, j := range jobs {
+		queued[j.key] = j
 	}
-	type outcome struct {
-		j        *job
-		rendered bool
-		err      error // writing failed: the build stops
+	related := map[string][]page.Related{}
+	parents := map[string]string{}
+	for _, key := range order {
+		e := next.Sessions[key]
+		if e.Error != "" {
+			continue
+		}
+		related[key] = lk.pageRelated(next, key, f.ext)
+		parents[key] = lk.parentURL(next, key, f.ext)
+		rk := relatedKey(parents[key], related[key])
+		if queued[key] == nil && rk != e.Related {
+			j := &job{key: key, path: e.Path, old: old.Sessions[key], e: e, page: true, relink: true}
+			jobs = append(jobs, j)
+			queued[key] = j
+		}
+		e.Related = rk
 	}
-	work := make(chan *job)
-	done := make(chan outcome)
-	var wg sync.WaitGroup
-	for range min(workers, max(1, len(jobs))) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range work {
-				rendered, err := renderOne(dir, j.path, j.old, j.e, opt, f, old.Fingerprint == fingerprint && !opt.Force)
-				done <- outcome{j, rendered, err}
+
+	// The search index: sessions keep their words from the last build's
+	// unless they are read again; one it lacks is read for its words.
+	var sb *searchBuild
+	var num map[string]int
+	var prev *searchMeta
+	if f.name == "html" {
+		prev = readSearchMeta(dir, old)
+		sb, err = newSearchBuild(dir)
+		if err != nil {
+			return res, err
+		}
+		defer sb.abort()
+		num = numberSessions(next, order)
+		for _, key := range order {
+			e := next.Sessions[key]
+			if e.Error != "" || queued[key] != nil {
+				continue
 			}
-		}()
-	}
-	go func() {
-		defer close(work)
-		for _, j := range jobs {
-			select {
-			case work <- j:
-			case <-ctx.Done():
-				return
+			if prev == nil || !prev.has(e.Stem+f.ext, e.Doc) {
+				j := &job{key: key, path: e.Path, old: old.Sessions[key], e: e}
+				jobs = append(jobs, j)
+				queued[key] = j
 			}
 		}
-	}()
-	go func() {
-		wg.Wait()
-		close(done)
-	}()
-	if opt.Progress != nil && len(jobs) > 0 {
-		opt.Progress(0, len(jobs), "")
 	}
-	n := 0
-	var writeErr error
-	for o := range done {
-		n++
-		switch {
-		case o.err != nil:
-			if writeErr == nil {
-				writeErr = o.err
+
+	if err := runJobs(ctx, dir, jobs, opt, f, sameOptions, related, parents, sb, num, prev); err != nil {
+		return res, err
+	}
+	// A new session's title is known once it is read: the pages that
+	// link to one are made again with it.
+	var relink []*job
+	for _, key := range order {
+		e := next.Sessions[key]
+		if e.Error != "" {
+			continue
+		}
+		related[key] = lk.pageRelated(next, key, f.ext)
+		parents[key] = lk.parentURL(next, key, f.ext)
+		if rk := relatedKey(parents[key], related[key]); rk != e.Related {
+			e.Related = rk
+			j := &job{key: key, path: e.Path, old: e, e: e, page: true, relink: true}
+			if q := queued[key]; q != nil {
+				j.words = q.words // already added
 			}
-			cancel()
-		case o.j.e.Error != "":
-			res.Failed = append(res.Failed, Failure{Path: o.j.path, Err: errors.New(o.j.e.Error)})
-		case o.rendered:
-			res.Rendered = append(res.Rendered, o.j.path)
+			relink = append(relink, j)
+		}
+	}
+	if err := runJobs(ctx, dir, relink, opt, f, false, related, parents, nil, num, prev); err != nil {
+		return res, err
+	}
+	for _, j := range relink {
+		if q := queued[j.key]; q == nil || !q.rendered {
+			queued[j.key] = j
+		}
+	}
+	for _, key := range order {
+		e := next.Sessions[key]
+		j := queued[key]
+		switch {
+		case e.Error != "":
+			res.Failed = append(res.Failed, Failure{Path: e.Path, Err: errors.New(e.Error)})
+		case j != nil && j.rendered:
+			res.Rendered = append(res.Rendered, e.Path)
 		default:
 			res.Unchanged++
 		}
-		if opt.Progress != nil {
-			opt.Progress(n, len(jobs), o.j.path)
-		}
-	}
-	if writeErr != nil {
-		return res, writeErr
-	}
-	if err := ctx.Err(); err != nil {
-		// Pages written so far replaced their old versions whole; the old
-		// index and manifest still describe a readable archive.
-		return res, err
 	}
 	slices.Sort(res.Rendered)
 	slices.SortFunc(res.Failed, func(a, b Failure) int { return strings.Compare(a.Path, b.Path) })
@@ -264,22 +293,51 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 	}
 	slices.SortFunc(res.Warned, func(a, b Warned) int { return strings.Compare(a.Path, b.Path) })
 
+	iopt := site.IndexOptions{Title: opt.Title, Theme: opt.Theme, Home: opt.Home, Generator: opt.Generator, Notice: opt.Notice}
+	if sb != nil {
+		gen, err := writeSearch(dir, old, next, order, queued, num, prev, sb, f.ext, lk, opt.Home)
+		if errors.Is(err, errOldSearch) {
+			// The last index cannot be read: every session's words are
+			// read again.
+			var more []*job
+			for _, key := range order {
+				if e := next.Sessions[key]; e.Error == "" && (queued[key] == nil || !queued[key].words) {
+					j := &job{key: key, path: e.Path, old: old.Sessions[key], e: e}
+					more = append(more, j)
+					queued[key] = j
+				}
+			}
+			if err = runJobs(ctx, dir, more, opt, f, sameOptions, related, parents, sb, num, nil); err == nil {
+				gen, err = writeSearch(dir, old, next, order, queued, num, nil, sb, f.ext, lk, opt.Home)
+			}
+		}
+		if err != nil {
+			return res, err
+		}
+		next.Search = gen
+		iopt.StaticSearch = gen + "/"
+	}
+
 	// The index, then removals, then the manifest: a build stopped in
 	// between leaves an old manifest whose sources a next build re-checks.
 	var items []site.IndexItem
 	for _, key := range order {
 		e := next.Sessions[key]
 		e.Error = opt.hide(e.Error) // it is in the index and the manifest
+		if _, agent := lk.parent[key]; agent && e.Error == "" {
+			continue // listed under its session
+		}
 		it := site.IndexItem{Path: opt.hide(e.Path), Cwd: e.Cwd, SessionID: e.SessionID, Summary: e.Summary}
 		if e.Error != "" {
 			it.Err = errors.New(e.Error)
 		} else {
 			it.URL = url.PathEscape(e.Stem + f.ext)
+			it.Related = lk.siteRelated(next, key, f.ext)
 		}
 		items = append(items, it)
 	}
 	var index bytes.Buffer
-	if err := f.index(&index, items, site.IndexOptions{Title: opt.Title, Theme: opt.Theme, Home: opt.Home, Generator: opt.Generator, Notice: opt.Notice}); err != nil {
+	if err := f.index(&index, items, iopt); err != nil {
 		return res, err
 	}
 	if err := writeIfChanged(res.Index, index.Bytes()); err != nil {
@@ -315,56 +373,85 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 	if err := next.write(dir); err != nil {
 		return res, err
 	}
+	removeOldSearch(dir, old, next)
 	return res, nil
 }
 
-// renderOne brings the page of one source up to date. It reads the file
-// once: to hash it and to load it. A file touched but not changed keeps
-// its page. rendered reports whether the page was written; a load error
-// is recorded in e, and err is kept for failures to write.
-func renderOne(dir, path string, old, e *entry, opt Options, f format, sameOptions bool) (rendered bool, err error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		e.Error = err.Error()
-		return false, nil
+// job is a source to read: to make its page (page), or only for its
+// words (an unchanged session the search index lacks).
+type job struct {
+	key, path string
+	old, e    *entry
+	page      bool
+	// relink: the source is unchanged, but its links are not.
+	relink bool
+	// rendered says the page was written, words that its words were
+	// added to the search index.
+	rendered, words bool
+}
+
+// runJobs reads the sources of jobs on every core; the calling goroutine
+// reports progress. A source that fails to load is recorded in its entry;
+// a failure to write stops the build.
+func runJobs(ctx context.Context, dir string, jobs []*job, opt Options, f format, sameOptions bool,
+	related map[string][]page.Related, parents map[string]string, sb *searchBuild, num map[string]int, prev *searchMeta) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
 	}
-	sum := sha256.Sum256(data)
-	e.SHA256 = hex.EncodeToString(sum[:])
-	if sameOptions && old != nil && old.SHA256 == e.SHA256 && old.Error == "" && pageExists(dir, old, f) {
-		size, mtime := e.Size, e.ModTime
-		*e = *old
-		e.Path, e.Size, e.ModTime = path, size, mtime
-		return false, nil
+	type outcome struct {
+		j   *job
+		err error // writing failed: the build stops
 	}
-	s, err := session.Read(bytes.NewReader(data), path)
-	if err != nil {
-		e.Error = err.Error()
-		return false, nil
+	work := make(chan *job)
+	done := make(chan outcome)
+	var wg sync.WaitGroup
+	for range min(workers, max(1, len(jobs))) {
+		wg.Go(func() {
+			for j := range work {
+				var err error
+				j.rendered, err = renderOne(dir, j, opt, f, sameOptions && !j.relink, parents[j.key], related[j.key], sb, num, prev)
+				done <- outcome{j, err}
+			}
+		})
 	}
-	if opt.Prepare != nil {
-		opt.Prepare(s)
+	go func() {
+		defer close(work)
+		for _, j := range jobs {
+			select {
+			case work <- j:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	if opt.Progress != nil && len(jobs) > 0 {
+		opt.Progress(0, len(jobs), "")
 	}
-	e.Error = ""
-	e.Warnings = nil
-	for _, w := range s.Warnings {
-		e.Warnings = append(e.Warnings, w.String())
+	n := 0
+	var writeErr error
+	for o := range done {
+		n++
+		if o.err != nil && writeErr == nil {
+			writeErr = o.err
+			cancel()
+		}
+		if opt.Progress != nil {
+			opt.Progress(n, len(jobs), o.j.path)
+		}
 	}
-	e.Summary = s.Summarize()
-	if s.Header != nil {
-		e.Cwd, e.SessionID = s.Header.Cwd, s.Header.ID
+	if writeErr != nil {
+		return writeErr
 	}
-	var page bytes.Buffer
-	page.Grow(len(data) + 64<<10)
-	if err := f.page(&page, s, opt); err != nil {
-		// A session that loads but does not render is listed like one
-		// that does not load.
-		e.Error = fmt.Sprintf("%s: %v", path, err)
-		return false, nil
-	}
-	if err := atomicfile.WriteFile(filepath.Join(dir, e.Stem+f.ext), page.Bytes()); err != nil {
-		return false, err
-	}
-	return true, nil
+	// Pages written so far replaced their old versions whole; the old
+	// index and manifest still describe a readable archive.
+	return ctx.Err()
 }
 
 // hide applies HidePath, if set.

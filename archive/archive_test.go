@@ -3,6 +3,7 @@ package archive
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -55,17 +56,37 @@ type fileState struct {
 func snap(t *testing.T, dir string) snapshot {
 	t.Helper()
 	s := snapshot{}
-	list, err := os.ReadDir(dir)
-	must(t, err)
-	for _, d := range list {
-		p := filepath.Join(dir, d.Name())
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
 		b, err := os.ReadFile(p)
-		must(t, err)
-		fi, err := os.Stat(p)
-		must(t, err)
-		s[d.Name()] = fileState{string(b), fi.ModTime()}
-	}
+		if err != nil {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		s[filepath.ToSlash(rel)] = fileState{string(b), fi.ModTime()}
+		return nil
+	})
+	must(t, err)
 	return s
+}
+
+// bySearch splits a list of files into those of the search index and the
+// others.
+func bySearch(files []string) (search, others []string) {
+	for _, f := range files {
+		if strings.HasPrefix(f, "search/") {
+			search = append(search, f)
+		} else {
+			others = append(others, f)
+		}
+	}
+	return search, others
 }
 
 // changed lists the files added, removed or rewritten between a and b.
@@ -115,6 +136,11 @@ func TestBuild(t *testing.T) {
 		names = append(names, k)
 	}
 	slices.Sort(names)
+	search, names := bySearch(names)
+	// The search index: its meta, 64 shards, a file per session.
+	if len(search) != 1+64+3 || !slices.Contains(search, "search/1/meta.js") {
+		t.Errorf("search files = %q", search)
+	}
 	want := []string{ManifestName, pageC, pageA, pageB, "index.html"}
 	if !slices.Equal(names, want) {
 		t.Errorf("archive files = %q, want %q", names, want)
@@ -184,8 +210,8 @@ func TestIncremental(t *testing.T) {
 		t.Errorf("rendered %q, want %q", res.Rendered, files[1:2])
 	}
 	s3 := snap(t, out)
-	if c := changed(s2, s3); !slices.Equal(c, []string{ManifestName, pageB, "index.html"}) {
-		t.Errorf("after a change, changed %q, want the page, the index and the manifest", c)
+	if search, c := bySearch(changed(s2, s3)); !slices.Equal(c, []string{ManifestName, pageB, "index.html"}) || len(search) == 0 {
+		t.Errorf("after a change, changed %q and %d search files, want the page, the index, the manifest and the search index", c, len(search))
 	}
 	if !strings.Contains(s3[pageB].data, "one more thing") {
 		t.Error("the page lacks the new entry")
@@ -202,7 +228,7 @@ func TestIncremental(t *testing.T) {
 	if _, ok := s4[pageC]; ok || strings.Contains(s4["index.html"].data, pageC) {
 		t.Error("the deleted source's page or link is still there")
 	}
-	if c := changed(s3, s4); !slices.Equal(c, []string{ManifestName, pageC, "index.html"}) {
+	if _, c := bySearch(changed(s3, s4)); !slices.Equal(c, []string{ManifestName, pageC, "index.html"}) {
 		t.Errorf("after a delete, changed %q", c)
 	}
 
@@ -216,7 +242,7 @@ func TestIncremental(t *testing.T) {
 	files = append(files, other)
 	res = build()
 	s5 := snap(t, out)
-	if c := changed(s4, s5); len(c) != 3 || !strings.HasPrefix(c[1], strings.TrimSuffix(pageA, ".html")+"-") {
+	if _, c := bySearch(changed(s4, s5)); len(c) != 3 || !strings.HasPrefix(c[1], strings.TrimSuffix(pageA, ".html")+"-") {
 		t.Errorf("after adding a namesake, changed %q, want a new page with a hashed name, the index and the manifest", c)
 	}
 }

@@ -14,7 +14,7 @@ import (
 // format is how an archive's files are written.
 type format struct {
 	name, ext string
-	page      func(io.Writer, *session.Session, Options) error
+	page      func(io.Writer, *session.Session, Options, string, []page.Related) error
 	index     func(io.Writer, []site.IndexItem, site.IndexOptions) error
 }
 
@@ -23,13 +23,15 @@ var formats = map[string]format{
 	"md":   {name: "md", ext: ".md", page: writeMarkdown, index: writeIndexMarkdown},
 }
 
-// writePage writes a session's page.
-func writePage(w io.Writer, s *session.Session, opt Options) error {
-	return page.WriteHTML(w, s, page.Options{Theme: opt.Theme, Home: opt.Home, Generator: opt.Generator})
+// writePage writes a session's page, with its links to the sessions it
+// has to do with.
+func writePage(w io.Writer, s *session.Session, opt Options, parent string, related []page.Related) error {
+	return page.WriteHTML(w, s, page.Options{Theme: opt.Theme, Home: opt.Home, Generator: opt.Generator,
+		ParentURL: parent, Related: related})
 }
 
 // writeMarkdown writes a session's Markdown document.
-func writeMarkdown(w io.Writer, s *session.Session, opt Options) error {
+func writeMarkdown(w io.Writer, s *session.Session, opt Options, _ string, _ []page.Related) error {
 	return gfm.WriteMarkdown(w, s, gfm.Options{Home: opt.Home, Generator: opt.Generator})
 }
 

@@ -16,7 +16,7 @@ import (
 
 // manifestVersion is bumped when the manifest's meaning changes; a
 // manifest of another version is ignored, and every page rendered again.
-const manifestVersion = 2
+const manifestVersion = 3
 
 // manifest is what a build leaves in the archive for the next one.
 type manifest struct {
@@ -27,6 +27,9 @@ type manifest struct {
 	Format      string `json:"format"`
 	// Sessions are keyed by sourceKey of the source's absolute path.
 	Sessions map[string]*entry `json:"sessions"`
+	// Search is the directory of the search index's generation, relative
+	// to the archive ("search/3"); "" without one.
+	Search string `json:"search,omitempty"`
 }
 
 // entry is one source of the archive.
@@ -48,6 +51,13 @@ type entry struct {
 	Cwd       string          `json:"cwd,omitempty"`
 	SessionID string          `json:"sessionId,omitempty"`
 	Summary   session.Summary `json:"summary"`
+	// ParentSession is what the source's header says it was forked from.
+	ParentSession string `json:"parentSession,omitempty"`
+	// Related sums the page's links to other sessions (relatedKey): when
+	// they change, the page is made again.
+	Related string `json:"related,omitempty"`
+	// Doc is the file of the session's entries in the search index.
+	Doc string `json:"doc,omitempty"`
 }
 
 // readManifest reads dir's manifest. A missing one is an empty manifest;
@@ -74,6 +84,16 @@ func readManifest(dir string) (*manifest, error) {
 		m.Sessions[k] = e
 	}
 	m.Fingerprint, m.Format = read.Fingerprint, read.Format
+	// The search generation and the doc files name what a build removes
+	// too: only names this package makes are kept.
+	if searchGen(read.Search) > 0 {
+		m.Search = read.Search
+	}
+	for _, e := range m.Sessions {
+		if e.Doc != "" && (sanitize(e.Doc) != e.Doc || !strings.HasSuffix(e.Doc, ".js")) {
+			e.Doc = ""
+		}
+	}
 	return m, nil
 }
 

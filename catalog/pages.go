@@ -36,6 +36,10 @@ type Pages struct {
 	total int64 // bytes in dir; -1 until counted
 }
 
+// PagesBytes is how much the page cache holds by default: the server and
+// an archive run sharing it keep it below that.
+const PagesBytes = 2 << 30
+
 // pagesDir is the directory of pages in a cache directory.
 const pagesDir = "pages"
 

@@ -126,3 +126,11 @@ func toolCallText(b *strings.Builder, name string, raw json.RawMessage) {
 		}
 	}
 }
+
+// EntryText returns what the search index holds of e and the kind of text
+// it is (see entryText): for indexes built elsewhere, such as an archive's,
+// to hold the same.
+func EntryText(e *session.Entry) (kind, text string) {
+	var b strings.Builder
+	return entryText(e, &b)
+}

@@ -217,3 +217,8 @@ func isWordRune(r rune) bool {
 	}
 	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r)
 }
+
+// Words returns the words of text as the index holds them: folded to
+// lower case with accents removed, the commonest English words left out.
+// A word's order and repeats are kept.
+func Words(text string) []string { return indexWords(text) }

@@ -76,8 +76,6 @@ const (
 	// progressEvery is how often Options.Progress hears how far reading
 	// is.
 	progressEvery = 500 * time.Millisecond
-	// pageCacheBytes bounds the rendered pages kept on disk.
-	pageCacheBytes = 2 << 30
 )
 
 // Run serves sessions until ctx is done, then shuts the server down,
@@ -121,7 +119,7 @@ func Run(ctx context.Context, opt Options) error {
 	}
 	var pages *catalog.Pages
 	if opt.CacheDir != "" {
-		if pages, err = catalog.OpenPages(opt.CacheDir, pageCacheBytes); err != nil {
+		if pages, err = catalog.OpenPages(opt.CacheDir, catalog.PagesBytes); err != nil {
 			return err
 		}
 	}

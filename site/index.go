@@ -86,6 +86,11 @@ type IndexOptions struct {
 	SearchURL string
 	// Notice is a line shown above the list, e.g. why it holds examples.
 	Notice string
+	// StaticSearch is the directory of an archive's search index,
+	// relative to the page (see package archive): the page's script
+	// searches it from file://, with no server. Without JavaScript the
+	// page lists every session all the same.
+	StaticSearch string
 }
 
 // WriteIndex renders an index page of sessions to w: grouped by project

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
@@ -34,6 +35,19 @@ var loadIndexAssets = sync.OnceValues(func() (*piexport.Inline, error) {
 	return a, nil
 })
 
+// loadSearchAssets is loadIndexAssets with the script that searches an
+// archive's index from file://. It adds the index's scripts to the page
+// itself, as a query needs them; 'strict-dynamic' lets those run, and
+// only those: a script element in the page's markup would not.
+var loadSearchAssets = sync.OnceValues(func() (*piexport.Inline, error) {
+	a, err := piexport.LoadInline([]string{"page.css", "index.css"}, "", "index.js", "search.js")
+	if err != nil {
+		return nil, fmt.Errorf("index assets: %w", err)
+	}
+	a.CSP = strings.Replace(a.CSP, "script-src ", "script-src 'strict-dynamic' ", 1)
+	return a, nil
+})
+
 // indexPage is what templates/index.html sees, for both of its pages.
 type indexPage struct {
 	// Title is the document's title, Heading the page's: the same but on
@@ -46,9 +60,11 @@ type indexPage struct {
 	Search    bool
 	SearchURL string
 	Query     string
-	CSS       template.CSS
-	JS        template.JS
-	CSP       string
+	// StaticSearch is IndexOptions.StaticSearch.
+	StaticSearch string
+	CSS          template.CSS
+	JS           template.JS
+	CSP          string
 
 	// The index.
 	Sessions, Projects int
@@ -69,13 +85,17 @@ func newIndexPage(opt IndexOptions) (*indexPage, error) {
 	default:
 		return nil, fmt.Errorf("unknown theme %q (want auto, light or dark)", opt.Theme)
 	}
-	a, err := loadIndexAssets()
+	load := loadIndexAssets
+	if opt.StaticSearch != "" {
+		load = loadSearchAssets
+	}
+	a, err := load()
 	if err != nil {
 		return nil, err
 	}
 	p := &indexPage{
 		Title: opt.Title, Theme: opt.Theme, Generator: opt.Generator, Notice: opt.Notice,
-		Search: opt.Search, SearchURL: opt.SearchURL,
+		Search: opt.Search, SearchURL: opt.SearchURL, StaticSearch: opt.StaticSearch,
 		CSS: a.CSS, JS: a.JS, CSP: a.CSP + "; form-action 'none'",
 	}
 	if p.Title == "" {

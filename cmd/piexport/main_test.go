@@ -18,6 +18,19 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 const corpus = "../../testdata/corpus/"
 
 // runCLI runs piexport with args and returns its output and exit status.
+// TestMain keeps the tests' cache out of the user's: archives and servers
+// run by the tests keep rendered pages there.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "piexport-test-cache-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("PIEXPORT_CACHE_DIR", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
 func runCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errOut bytes.Buffer

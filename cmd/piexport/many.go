@@ -58,6 +58,15 @@ func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 		Theme: opt.theme, Home: home, Generator: "piexport " + version,
 		Format: opt.format, Progress: p.update,
 	}
+	if dir := opt.cache(); dir != "" {
+		// The server's page cache: a page made before is copied, not
+		// rendered again.
+		pages, err := catalog.OpenPages(dir, catalog.PagesBytes)
+		if err != nil {
+			return err
+		}
+		aopt.Pages = pages
+	}
 	reports := newReportLog(opt, stderr)
 	if red := opt.redactor; red != nil {
 		aopt.Prepare = func(s *session.Session) { reports.add(red.Session(s)) }

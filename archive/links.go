@@ -1,0 +1,208 @@
+package archive
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/piexport/piexport/page"
+	"github.com/piexport/piexport/session"
+	"github.com/piexport/piexport/site"
+)
+
+// Sessions link to the sessions they have to do with: omp keeps a
+// session's sub-agent transcripts beside it (session.SubAgentDir), and a
+// fork's header names the session it came from (parentSession, v1's
+// branchedFrom). The archive lists a sub-agent under its session, not as
+// a session of its own, and every page of the archive links the others
+// both ways.
+
+// links are the relations of the archive's sessions, by manifest key.
+type links struct {
+	parent map[string]string   // sub-agent → its session
+	agents map[string][]string // session → its sub-agents
+	forkOf map[string]string   // fork → the session it came from
+	forks  map[string][]string // session → its forks
+}
+
+// linkSessions finds the links between the sessions of next, in the order
+// given. abs maps each key to its source's absolute path.
+func linkSessions(next *manifest, order []string, abs map[string]string) *links {
+	l := &links{parent: map[string]string{}, agents: map[string][]string{}, forkOf: map[string]string{}, forks: map[string][]string{}}
+	byDir := map[string]string{}
+	byPath := map[string]string{}
+	byBase := map[string]string{}
+	for _, key := range order {
+		p := abs[key]
+		byDir[session.SubAgentDir(p)] = key
+		byPath[p] = key
+		base := filepath.Base(p)
+		if _, dup := byBase[base]; dup {
+			byBase[base] = ""
+		} else {
+			byBase[base] = key
+		}
+	}
+	for _, key := range order {
+		if next.Sessions[key].Error != "" {
+			continue
+		}
+		if p, ok := byDir[filepath.Dir(abs[key])]; ok && p != key && next.Sessions[p].Error == "" {
+			l.parent[key] = p
+			l.agents[p] = append(l.agents[p], key)
+		}
+		from := next.Sessions[key].ParentSession
+		if from == "" {
+			continue
+		}
+		p, ok := byPath[filepath.Clean(from)]
+		if !ok {
+			// Forked on another machine, or moved: the file name alone,
+			// when only one source has it.
+			p, ok = byBase[filepath.Base(filepath.FromSlash(from))]
+		}
+		if ok && p != "" && p != key && next.Sessions[p].Error == "" {
+			l.forkOf[key] = p
+			// A sub-agent's header names the session that started it: it
+			// is listed as its sub-agent, not as a fork.
+			if l.parent[key] != p {
+				l.forks[p] = append(l.forks[p], key)
+			}
+		}
+	}
+	return l
+}
+
+// relation is a kind of link and the sessions it links, by key.
+type relation struct {
+	label string
+	keys  []string
+}
+
+// of lists the relations of key. Without withParent it leaves out the
+// session key came from when its header names it (headerNamed): a page
+// shows that one itself (see parentURL).
+func (l *links) of(key string, withParent, headerNamed bool) []relation {
+	var out []relation
+	add := func(label string, keys ...string) {
+		if len(keys) > 0 && keys[0] != "" {
+			out = append(out, relation{label, keys})
+		}
+	}
+	if withParent || !headerNamed {
+		add("Sub-agent of", l.parent[key])
+	}
+	add("Sub-agents", l.agents[key]...)
+	if withParent && l.parent[key] == "" {
+		add("Forked from", l.forkOf[key])
+	}
+	add("Forks", l.forks[key]...)
+	return out
+}
+
+// parentURL is the page of the session key's header names as the one it
+// came from, when the archive has it.
+func (l *links) parentURL(next *manifest, key, ext string) string {
+	if next.Sessions[key].ParentSession == "" {
+		return ""
+	}
+	p := l.forkOf[key]
+	if p == "" {
+		p = l.parent[key]
+	}
+	if p == "" {
+		return ""
+	}
+	return url.PathEscape(next.Sessions[p].Stem + ext)
+}
+
+// linkTitle is what a link to a session says: a sub-agent's id (its file
+// name), else the session's title.
+func (l *links) linkTitle(next *manifest, key string) string {
+	e := next.Sessions[key]
+	if _, ok := l.parent[key]; ok || e.Summary.Title == "" {
+		return strings.TrimSuffix(filepath.Base(e.Path), ".jsonl")
+	}
+	return e.Summary.Title
+}
+
+// pageRelated is what the page of key links to besides parentURL; pages
+// are siblings.
+func (l *links) pageRelated(next *manifest, key, ext string) []page.Related {
+	return l.related(next, key, ext, false)
+}
+
+func (l *links) related(next *manifest, key, ext string, withParent bool) []page.Related {
+	var out []page.Related
+	for _, r := range l.of(key, withParent, next.Sessions[key].ParentSession != "") {
+		rel := page.Related{Label: r.label}
+		for _, k := range r.keys {
+			rel.Links = append(rel.Links, page.Link{Title: l.linkTitle(next, k), URL: url.PathEscape(next.Sessions[k].Stem + ext)})
+		}
+		out = append(out, rel)
+	}
+	return out
+}
+
+// siteRelated is what the index shows under key's title.
+func (l *links) siteRelated(next *manifest, key, ext string) []site.Related {
+	var out []site.Related
+	for _, r := range l.related(next, key, ext, true) {
+		rel := site.Related{Label: r.Label}
+		for _, k := range r.Links {
+			rel.Links = append(rel.Links, site.Link{Title: k.Title, URL: k.URL})
+		}
+		out = append(out, rel)
+	}
+	return out
+}
+
+// relatedKey sums what a page shows of its links (the session it came
+// from, parent, and the others), so a page is made again when they change.
+func relatedKey(parent string, rel []page.Related) string {
+	if len(rel) == 0 && parent == "" {
+		return ""
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%q\n", parent)
+	for _, r := range rel {
+		fmt.Fprintf(h, "%q\n", r.Label)
+		for _, l := range r.Links {
+			fmt.Fprintf(h, "%q %q\n", l.Title, l.URL)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)[:12])
+}
+
+// forkedFrom reads the session a file was forked from off its header
+// line, without loading the file: links are made before pages. It returns
+// "" when the first line is not a session header or names none.
+func forkedFrom(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	line, err := bufio.NewReaderSize(f, 64<<10).ReadSlice('\n')
+	if err != nil && len(line) == 0 {
+		return ""
+	}
+	var h struct {
+		Type          string `json:"type"`
+		ParentSession string `json:"parentSession"`
+		BranchedFrom  string `json:"branchedFrom"`
+	}
+	if json.Unmarshal(line, &h) != nil || h.Type != "session" {
+		return ""
+	}
+	if h.ParentSession != "" {
+		return h.ParentSession
+	}
+	return h.BranchedFrom
+}

@@ -1,0 +1,177 @@
+package archive
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// find looks words up in an archive's search index as its page's script
+// does, and returns the hits as "page#entry", in key order.
+func find(t *testing.T, dir string, words ...string) []string {
+	t.Helper()
+	m, err := readManifest(dir)
+	must(t, err)
+	meta := readSearchMeta(dir, m)
+	if meta == nil {
+		t.Fatal("the archive has no search index")
+	}
+	var keys []uint64
+	for i, w := range words {
+		k := shardOf(w, meta.Shards)
+		b, err := os.ReadFile(filepath.Join(dir, m.Search, fmt.Sprintf("t%d.js", k)))
+		must(t, err)
+		var shard map[string]string
+		var n int
+		must(t, jsArgs(b, "shard", &n, &shard))
+		got, err := decodeKeys(shard[w])
+		must(t, err)
+		if i == 0 {
+			keys = got
+		} else {
+			keys = slices.DeleteFunc(keys, func(k uint64) bool { return !slices.Contains(got, k) })
+		}
+	}
+	var out []string
+	for _, k := range keys {
+		s := meta.Sessions[k>>entryBits]
+		b, err := os.ReadFile(filepath.Join(dir, searchDir, docsDir, s.Doc))
+		must(t, err)
+		var name string
+		var entries [][3]string
+		must(t, jsArgs(b, "doc", &name, &entries))
+		out = append(out, s.Page+"#"+entries[k&(1<<entryBits-1)][0])
+	}
+	return out
+}
+
+// The search index follows the sessions from build to build: words of a
+// changed session are found where they are now, those of an unchanged one
+// are carried over, those of a removed one go; an index that cannot be
+// read is made anew.
+func TestSearchIndex(t *testing.T) {
+	src := t.TempDir()
+	out := t.TempDir()
+	files := sources(t, src, "pi-v3-sdk-branches-labels.jsonl", "pi-v3-sdk-compaction-custom.jsonl", "pi-v3-earth0-tiny.jsonl")
+	build := func() {
+		t.Helper()
+		_, err := Build(context.Background(), out, files, Options{})
+		must(t, err)
+	}
+	build()
+	mux := []string{pageA + "#6eea0e7d"}
+	if got := find(t, out, "registered", "mux"); !slices.Equal(got, mux) {
+		t.Errorf("registered mux: %q, want %q", got, mux)
+	}
+	if got := find(t, out, "the"); len(got) != 0 {
+		t.Errorf("a stopword is indexed: %q", got)
+	}
+
+	// One session grows; another is removed.
+	f, err := os.OpenFile(files[1], os.O_APPEND|os.O_WRONLY, 0)
+	must(t, err)
+	_, err = f.WriteString(`{"type":"message","id":"zz000001","parentId":null,"timestamp":"2026-03-02T10:00:00.000Z","message":{"role":"user","content":"a wombat appears"}}` + "\n")
+	must(t, err)
+	must(t, f.Close())
+	must(t, os.Remove(files[2]))
+	files = slices.Delete(files, 2, 3)
+	build()
+	if got := find(t, out, "wombat"); !slices.Equal(got, []string{pageB + "#zz000001"}) {
+		t.Errorf("wombat: %q", got)
+	}
+	if got := find(t, out, "registered", "mux"); !slices.Equal(got, mux) {
+		t.Errorf("after the change, registered mux: %q, want %q", got, mux)
+	}
+	if _, err := os.Stat(filepath.Join(out, searchDir, "1")); err == nil {
+		t.Error("the last generation was not removed")
+	}
+	docs, _ := os.ReadDir(filepath.Join(out, searchDir, docsDir))
+	if len(docs) != 2 {
+		t.Errorf("%d doc files, want 2 (the removed session's went)", len(docs))
+	}
+
+	// Garbage in a shard: the next build reads every session's words.
+	m, err := readManifest(out)
+	must(t, err)
+	must(t, os.WriteFile(filepath.Join(out, m.Search, "t3.js"), []byte("garbage"), 0o644))
+	f, err = os.OpenFile(files[1], os.O_APPEND|os.O_WRONLY, 0)
+	must(t, err)
+	_, err = f.WriteString(`{"type":"message","id":"zz000002","parentId":null,"timestamp":"2026-03-02T10:00:00.000Z","message":{"role":"user","content":"a numbat too"}}` + "\n")
+	must(t, err)
+	must(t, f.Close())
+	build()
+	if got := find(t, out, "registered", "mux"); !slices.Equal(got, mux) {
+		t.Errorf("after a damaged shard, registered mux: %q, want %q", got, mux)
+	}
+	if got := find(t, out, "numbat"); !slices.Equal(got, []string{pageB + "#zz000002"}) {
+		t.Errorf("numbat: %q", got)
+	}
+}
+
+// Sub-agents are listed under their session and forks beside theirs, both
+// linked both ways; a fork that appears later gets its parent's page made
+// again with the link.
+func TestRelatedPages(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "--proj--")
+	out := t.TempDir()
+	line := func(id, text string) string {
+		return fmt.Sprintf(`{"type":"message","id":%q,"parentId":null,"timestamp":"2026-03-01T10:00:00.000Z","message":{"role":"user","content":%q}}`+"\n", id, text)
+	}
+	header := func(id, parent string) string {
+		return fmt.Sprintf(`{"type":"session","version":3,"id":%q,"timestamp":"2026-03-01T10:00:00.000Z","cwd":"/w","parentSession":%q}`+"\n", id, parent)
+	}
+	write := func(p, s string) string {
+		must(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		must(t, os.WriteFile(p, []byte(s), 0o644))
+		return p
+	}
+	main := write(filepath.Join(src, "main.jsonl"), header("m", "")+line("a", "the main session"))
+	agent := write(filepath.Join(src, "main", "Lexer.jsonl"), header("l", "")+line("b", "a lexing task"))
+	files := []string{main, agent}
+	build := func() Result {
+		t.Helper()
+		res, err := Build(context.Background(), out, files, Options{})
+		must(t, err)
+		return res
+	}
+	build()
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join(out, name))
+		must(t, err)
+		return string(b)
+	}
+	index := read("index.html")
+	if strings.Contains(index, `<td class="title"><a href="proj--Lexer.html">`) || !strings.Contains(index, `Sub-agents: <a href="main--Lexer.html">Lexer</a>`) {
+		t.Errorf("the index lists the sub-agent as a session, or not under its session")
+	}
+	if !strings.Contains(read("main--Lexer.html"), `<dt>Sub-agent of</dt><dd><a href="proj--main.html">the main session</a>`) {
+		t.Errorf("the sub-agent's page does not link its session:\n%s", grepDT(read("main--Lexer.html")))
+	}
+	if got := find(t, out, "lexing"); !slices.Equal(got, []string{"main--Lexer.html#b"}) {
+		t.Errorf("a sub-agent's words: %q", got)
+	}
+
+	files = append(files, write(filepath.Join(src, "fork.jsonl"), header("f", main)+line("c", "a forked session")))
+	res := build()
+	if !slices.Contains(res.Rendered, main) {
+		t.Errorf("rendered %q: the parent of a new fork was not made again", res.Rendered)
+	}
+	if !strings.Contains(read("proj--main.html"), `<dt>Forks</dt><dd><a href="proj--fork.html">a forked session</a>`) ||
+		!strings.Contains(read("proj--fork.html"), `<dt>Forked from</dt><dd><a href="proj--main.html"><code>`+main+`</code></a>`) {
+		t.Errorf("the fork and its parent do not link each other:\n%s\n%s", grepDT(read("proj--main.html")), grepDT(read("proj--fork.html")))
+	}
+}
+
+func grepDT(s string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, "<dt>") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
