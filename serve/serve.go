@@ -71,8 +71,11 @@ const (
 	// once its context is done.
 	shutdownTimeout = 3 * time.Second
 	// refreshEvery is how often the catalog looks for new, changed and
-	// deleted files.
-	refreshEvery = 2 * time.Second
+	// deleted files: a stat of every file, so that a session being
+	// written is searchable within about a second. A history whose look
+	// takes long is looked at less often, so that looking never takes
+	// more than a tenth of the time.
+	refreshEvery = 500 * time.Millisecond
 	// progressEvery is how often Options.Progress hears how far reading
 	// is.
 	progressEvery = 500 * time.Millisecond
@@ -257,16 +260,17 @@ func (s *server) update(ctx context.Context, logw io.Writer) {
 
 // refreshLoop keeps the catalog current until ctx is done.
 func (s *server) refreshLoop(ctx context.Context) {
-	t := time.NewTicker(refreshEvery)
-	defer t.Stop()
+	wait := refreshEvery
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-t.C:
-			if _, err := s.cat.Refresh(ctx); err != nil && ctx.Err() == nil {
-				s.logf("warning: looking for sessions: %v", err)
-			}
+		case <-time.After(wait):
 		}
+		start := time.Now()
+		if _, err := s.cat.Refresh(ctx); err != nil && ctx.Err() == nil {
+			s.logf("warning: looking for sessions: %v", err)
+		}
+		wait = max(refreshEvery, 10*time.Since(start))
 	}
 }
