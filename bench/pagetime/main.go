@@ -1,10 +1,11 @@
 // Command pagetime measures how long an exported session page takes, in
 // headless Chromium, until the text a reader came for is on screen.
 //
-//	pagetime [--timeout 60s] [--switch] --text SNIPPET FILE.html
+//	pagetime [--timeout 60s] [--switch] --text SNIPPET FILE.html|URL
 //	pagetime --snippet SESSION.jsonl
 //
-// The first form opens file://FILE.html in a fresh headless Chromium and
+// The first form opens file://FILE.html (or an http:// URL, such as a page
+// of piexport --serve) in a fresh headless Chromium and
 // prints one line of key=value pairs, in ms from navigation start:
 // visible_ms is when the frame that first renders an element outside the
 // sidebars whose text contains SNIPPET has been drawn (checkVisibility() and
@@ -78,7 +79,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		browser = fs.String("browser", "", "Chromium to run (default: $PIEXPORT_BROWSER, then chromium on $PATH)")
 	)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: pagetime [--timeout 60s] [--switch] --text SNIPPET FILE.html\n       pagetime --snippet SESSION.jsonl\n\nflags:")
+		fmt.Fprintln(stderr, "usage: pagetime [--timeout 60s] [--switch] --text SNIPPET FILE.html|URL\n       pagetime --snippet SESSION.jsonl\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -99,17 +100,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	if fs.NArg() != 1 {
-		return usageError{"give one HTML file"}
+		return usageError{"give one HTML file or URL"}
 	}
 	if *text == "" {
 		return usageError{"--text is required"}
 	}
-	file, err := filepath.Abs(fs.Arg(0))
-	if err != nil {
-		return err
-	}
-	if _, err := os.Stat(file); err != nil {
-		return err
+	url := fs.Arg(0)
+	if !strings.HasPrefix(url, "http://") && !strings.HasPrefix(url, "https://") {
+		file, err := filepath.Abs(url)
+		if err != nil {
+			return err
+		}
+		if _, err := os.Stat(file); err != nil {
+			return err
+		}
+		url = "file://" + filepath.ToSlash(file)
 	}
 	path, err := findBrowser(*browser)
 	if err != nil {
@@ -117,7 +122,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
-	res, err := measure(ctx, path, file, *text, *exclude, *doSw)
+	res, err := measure(ctx, path, url, *text, *exclude, *doSw)
 	if res != nil {
 		fmt.Fprintln(stdout, res.line())
 	}
@@ -211,7 +216,7 @@ type switchReport struct {
 	Path          string  `json:"path"`
 }
 
-func measure(ctx context.Context, browser, file, text, exclude string, doSwitch bool) (*result, error) {
+func measure(ctx context.Context, browser, url, text, exclude string, doSwitch bool) (*result, error) {
 	dir, err := os.MkdirTemp("", "pagetime-profile-")
 	if err != nil {
 		return nil, err
@@ -252,7 +257,6 @@ func measure(ctx context.Context, browser, file, text, exclude string, doSwitch 
 	if _, err := chromedp.Call(tab, performance.Enable, performance.EnableParams{}); err != nil {
 		return nil, err
 	}
-	url := "file://" + filepath.ToSlash(file)
 	// Page.navigate, not chromedp.Navigate: that one waits for the load
 	// event, and the probe in the page keeps its own clock anyway.
 	nav, err := chromedp.Call(tab, page.Navigate, page.NavigateParams{URL: url})
