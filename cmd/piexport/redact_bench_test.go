@@ -15,9 +15,9 @@ import (
 )
 
 // benchSetup builds piexport and writes a generated 50 MB session file,
-// once, into a temporary directory.
+// once, into a directory of the tests' cache, which TestMain removes.
 var benchSetup = sync.OnceValues(func() (dir string, err error) {
-	if dir, err = os.MkdirTemp("", "piexport-bench"); err != nil {
+	if dir, err = os.MkdirTemp(os.Getenv("PIEXPORT_CACHE_DIR"), "bench-"); err != nil {
 		return "", err
 	}
 	build := exec.Command("go", "build", "-o", filepath.Join(dir, "piexport"), ".")
