@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # compare.sh: piexport side by side with pi's own `pi --export`, on
-# generated sessions of several sizes. See bench/README.md.
+# generated sessions of several shapes and sizes. See bench/README.md.
 #
-#   bench/compare.sh [--sizes "5MB 50MB 200MB"] [--runs 3] [--keep DIR]
-#                    [--seed 1] [--export-timeout 900] [--page-timeout 300]
+#   bench/compare.sh [--profiles "mixed chat code tools"] [--sizes "5MB 50MB 200MB"]
+#                    [--runs 3] [--keep DIR] [--seed 1] [--export-timeout 900] [--page-timeout 300]
 #
-# For each size and tool: export wall time, peak RSS and page size, then,
-# in headless Chromium, the time until the leaf's last message is visible;
-# piexport's page also gets a branch switch timed. Medians of --runs runs,
-# and pi / piexport ratios from the same run of this script.
+# For each profile, size and tool: export wall time, peak RSS and page size,
+# then, in headless Chromium, the time until the leaf's last message is
+# visible; piexport's page also gets a branch switch timed. Medians of
+# --runs runs, pi / piexport ratios from the same run of this script, and
+# every target of the speed figures with whether it was met.
 set -euo pipefail
 
 PI_VERSION=0.73.1
 PI_PACKAGE=@mariozechner/pi-coding-agent
+PROFILES="mixed chat code tools"
 SIZES="5MB 50MB 200MB"
 RUNS=3
 KEEP=""
@@ -30,6 +32,7 @@ usage() {
 }
 while [ $# -gt 0 ]; do
 	case $1 in
+	--profiles) PROFILES=${2:?}; shift 2 ;;
 	--sizes) SIZES=${2:?}; shift 2 ;;
 	--runs) RUNS=${2:?}; shift 2 ;;
 	--keep) KEEP=${2:?}; shift 2 ;;
@@ -55,7 +58,7 @@ else
 fi
 mkdir -p "$WORK/bin" "$WORK/logs" "$WORK/pi-agent"
 RESULTS=$WORK/results.tsv
-printf 'size\tbytes\trun\ttool\tstep\tstatus\twall_s\trss_kb\tout_bytes\tpage\n' >"$RESULTS"
+printf 'profile\tsize\tbytes\trun\ttool\tstep\tstatus\twall_s\trss_kb\tout_bytes\tpage\n' >"$RESULTS"
 
 # ---- tools -------------------------------------------------------------------
 
@@ -128,7 +131,7 @@ timed() {
 	esac
 }
 
-# record SIZE BYTES RUN TOOL STEP STATUS WALL RSS OUT PAGE
+# record PROFILE SIZE BYTES RUN TOOL STEP STATUS WALL RSS OUT PAGE
 record() { local IFS=$'\t'; echo "$*" >>"$RESULTS"; }
 
 # failed WHAT LOG: says what failed and shows the end of its log. Whether
@@ -138,33 +141,35 @@ failed() {
 	tail -n 3 "$2" | cut -c1-300 >&2 || true
 }
 
+for profile in $PROFILES; do
 for size in $SIZES; do
-	session=$WORK/session-$size.jsonl
+	tag=$profile-$size
+	session=$WORK/session-$tag.jsonl
 	# Generated afresh every time (a second or two), so a kept folder
 	# never holds a session of another seed or generator.
-	say "[$size] generating $session (seed $SEED)"
-	timeout 900 "$WORK/bin/gensession" --seed "$SEED" --size "$size" --branches --images --compactions --labels -o "$session" 2>>"$WORK/logs/gensession.log" ||
-		die "gensession --size $size failed"
+	say "[$tag] generating $session (seed $SEED)"
+	timeout 900 "$WORK/bin/gensession" --seed "$SEED" --size "$size" --profile "$profile" --branches --images --compactions --labels -o "$session" 2>>"$WORK/logs/gensession.log" ||
+		die "gensession --profile $profile --size $size failed"
 	bytes=$(stat -c %s "$session")
 	# The text to wait for: the start of the leaf's last message, as
 	# pagetime --snippet finds it with piexport's own loader.
 	text=$(timeout 900 "$WORK/bin/pagetime" --snippet "$session") || die "no snippet for $session"
-	say "[$size] $bytes bytes; waiting in the pages for: $text"
+	say "[$tag] $bytes bytes; waiting in the pages for: $text"
 	pi_dead=""
 	for run in $(seq 1 "$RUNS"); do
 		# Alternate which tool goes first, so neither always gets the
 		# warmer page cache.
 		if [ $((run % 2)) = 1 ]; then order="piexport pi"; else order="pi piexport"; fi
 		for tool in $order; do
-			out=$WORK/$tool-$size.html
-			log=$WORK/logs/$tool-$size-export-$run.log
+			out=$WORK/$tool-$tag.html
+			log=$WORK/logs/$tool-$tag-export-$run.log
 			if [ "$tool" = pi ]; then
-				[ -z "$pi_dead" ] || { record "$size" "$bytes" "$run" pi export "$pi_dead" - - - -; continue; }
+				[ -z "$pi_dead" ] || { record "$profile" "$size" "$bytes" "$run" pi export "$pi_dead" - - - -; continue; }
 				# pi rewrites session files it migrates: it only ever
 				# sees a copy.
-				cp "$session" "$WORK/pi-input-$size.jsonl"
+				cp "$session" "$WORK/pi-input-$tag.jsonl"
 				rm -f "$out"
-				timed "$EXPORT_TIMEOUT" "$log" "${PI_CMD[@]}" --export "$WORK/pi-input-$size.jsonl" "$out"
+				timed "$EXPORT_TIMEOUT" "$log" "${PI_CMD[@]}" --export "$WORK/pi-input-$tag.jsonl" "$out"
 			else
 				rm -f "$out"
 				timed "$EXPORT_TIMEOUT" "$log" "$WORK/bin/piexport" -o "$out" "$session"
@@ -172,18 +177,18 @@ for size in $SIZES; do
 			[ "$STATUS" != ok ] || [ -s "$out" ] || STATUS="no output"
 			outb=$( [ "$STATUS" = ok ] && stat -c %s "$out" || echo -)
 			[ "$STATUS" = ok ] || { WALL=-; RSS=-; }
-			record "$size" "$bytes" "$run" "$tool" export "$STATUS" "$WALL" "$RSS" "$outb" -
-			say "[$size] run $run/$RUNS: $tool export: $STATUS ${WALL}s ${RSS}KiB"
+			record "$profile" "$size" "$bytes" "$run" "$tool" export "$STATUS" "$WALL" "$RSS" "$outb" -
+			say "[$tag] run $run/$RUNS: $tool export: $STATUS ${WALL}s ${RSS}KiB"
 			if [ "$STATUS" != ok ]; then
-				failed "$tool --export of $size: $STATUS" "$log"
+				failed "$tool --export of $tag: $STATUS" "$log"
 				if [ "$tool" = pi ]; then pi_dead=$STATUS; else break 2; fi
 			fi
 		done
 		for tool in $order; do
-			out=$WORK/$tool-$size.html
+			out=$WORK/$tool-$tag.html
 			[ -s "$out" ] || continue
 			[ "$tool" = pi ] && [ -n "$pi_dead" ] && continue
-			log=$WORK/logs/$tool-$size-page-$run.log
+			log=$WORK/logs/$tool-$tag-page-$run.log
 			args=(--timeout "${PAGE_TIMEOUT}s" --text "$text")
 			[ "$tool" = piexport ] && args+=(--switch)
 			rc=0
@@ -197,34 +202,44 @@ for size in $SIZES; do
 			else
 				st="exit $rc"
 			fi
-			record "$size" "$bytes" "$run" "$tool" page "$st" - - - "${line:--}"
-			say "[$size] run $run/$RUNS: $tool page: $st ${line}"
-			[ "$st" = ok ] || failed "pagetime on the $tool page of $size: $st" "$log"
+			record "$profile" "$size" "$bytes" "$run" "$tool" page "$st" - - - "${line:--}"
+			say "[$tag] run $run/$RUNS: $tool page: $st ${line}"
+			[ "$st" = ok ] || failed "pagetime on the $tool page of $tag: $st" "$log"
 		done
 	done
+	# Sessions and pages are large; only a kept folder keeps them.
+	[ -n "$KEEP" ] || rm -f "$session" "$WORK/pi-input-$tag.jsonl" "$WORK"/*-"$tag".html
+done
 done
 
-# ---- the table -------------------------------------------------------------------
+# ---- the tables ------------------------------------------------------------------
 
-# median SIZE TOOL STEP KEY: the median over the ok rows of that size, tool
-# and step of KEY, a field number of results.tsv or a key of pagetime's line.
-median() {
-	awk -F'\t' -v size="$1" -v tool="$2" -v step="$3" -v key="$4" '
-	function kv(k,  n, i, a, p) { n = split($10, a, " "); for (i = 1; i <= n; i++) { p = index(a[i], "="); if (substr(a[i], 1, p - 1) == k) return substr(a[i], p + 1) } return "" }
-	$1 == size && $4 == tool && $5 == step && $6 == "ok" {
+# The fields of results.tsv, for awk.
+F_WALL=8 F_RSS=9 F_OUT=10
+
+# median PROFILE SIZE TOOL STEP KEY: the median over the ok rows of that
+# profile, size, tool and step of KEY, a field number of results.tsv or a
+# key of pagetime's line. spread: "min-max" over the same rows.
+median() { stat_of median "$@"; }
+spread() { stat_of spread "$@"; }
+stat_of() {
+	awk -F'\t' -v what="$1" -v profile="$2" -v size="$3" -v tool="$4" -v step="$5" -v key="$6" '
+	function kv(k,  n, i, a, p) { n = split($11, a, " "); for (i = 1; i <= n; i++) { p = index(a[i], "="); if (substr(a[i], 1, p - 1) == k) return substr(a[i], p + 1) } return "" }
+	$1 == profile && $2 == size && $5 == tool && $6 == step && $7 == "ok" {
 		v = (key ~ /^[0-9]+$/) ? $key : kv(key)
 		if (v != "" && v != "-" && v != "none") vals[n++] = v + 0
 	}
 	END {
 		if (n == 0) { print "-"; exit }
 		for (i = 1; i < n; i++) for (j = i; j > 0 && vals[j-1] > vals[j]; j--) { t = vals[j]; vals[j] = vals[j-1]; vals[j-1] = t }
-		print (n % 2) ? vals[int(n/2)] : (vals[n/2-1] + vals[n/2]) / 2
+		if (what == "spread") print vals[0] "-" vals[n-1]
+		else print (n % 2) ? vals[int(n/2)] : (vals[n/2-1] + vals[n/2]) / 2
 	}' "$RESULTS"
 }
-# failures SIZE TOOL STEP: "N of M runs failed: FIRST REASON", or "".
+# failures PROFILE SIZE TOOL STEP: "N of M runs failed: FIRST REASON", or "".
 failures() {
-	awk -F'\t' -v size="$1" -v tool="$2" -v step="$3" '
-	$1 == size && $4 == tool && $5 == step { n++; if ($6 != "ok") { bad++; if (why == "") why = $6 } }
+	awk -F'\t' -v profile="$1" -v size="$2" -v tool="$3" -v step="$4" '
+	$1 == profile && $2 == size && $5 == tool && $6 == step { n++; if ($7 != "ok") { bad++; if (why == "") why = $7 } }
 	END { if (bad) printf "%d of %d runs failed: %s\n", bad, n, why }' "$RESULTS"
 }
 # verdict: 1 if the benchmark failed. Below OPTIONAL_BYTES, every piexport
@@ -233,68 +248,116 @@ failures() {
 # fatal). At and above it, nothing is fatal.
 verdict() {
 	awk -F'\t' -v optional="$OPTIONAL_BYTES" '
-	NR > 1 && $2 < optional {
-		k = $1 " " $4 " " $5
-		if ($6 == "ok") ok[k]++; else { bad[k]++; if ($4 == "piexport") fatal = 1 }
+	NR > 1 && $3 < optional {
+		k = $1 " " $2 " " $5 " " $6
+		if ($7 == "ok") ok[k]++; else { bad[k]++; if ($5 == "piexport") fatal = 1 }
 	}
 	END { for (k in bad) if (!ok[k]) fatal = 1; print fatal ? 1 : 0 }' "$RESULTS"
 }
 fmt() { [ "$2" = - ] && echo - || awk -v f="$1" -v v="$2" 'BEGIN { printf f, v }'; }
-ratio() { if [ "$1" = - ] || [ "$2" = - ] || [ "$2" = 0 ]; then echo -; else awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", a / b }'; fi; }
+ratio() { if [ "$1" = - ] || [ "$2" = - ] || [ "$2" = 0 ]; then echo -; else awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; fi; }
+# scale VALUE MUL [DIV]: VALUE * MUL / DIV, or - for -.
+scale() { if [ "$1" = - ]; then echo -; else awk -v v="$1" -v m="$2" -v d="${3:-1}" 'BEGIN { print v * m / d }'; fi; }
+# larger A B: the larger of two figures, - if either is missing.
+larger() { if [ "$1" = - ] || [ "$2" = - ]; then echo -; else awk -v a="$1" -v b="$2" 'BEGIN { print (a > b ? a : b) }'; fi; }
+
+# target WHAT FIGURE OP LIMIT [SPREAD]: one line of the targets table.
+target() {
+	local met
+	if [ "$2" = - ]; then
+		met="not measured"
+	else
+		met=$(awk -v v="$2" -v op="$3" -v l="$4" 'BEGIN { ok = (op == "<=") ? v <= l : v >= l; print ok ? "met" : "NOT MET" }')
+	fi
+	printf "  %-40s %8s %-13s %s %-5s %s\n" "$1" "$(fmt %.2f "$2")" "${5:+($5)}" "$3" "$4" "$met"
+}
 
 REV=$(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo unknown)
 [ -z "$(git -C "$REPO" status --porcelain 2>/dev/null)" ] || REV="$REV+local changes"
-row="%-7s %-12s %8s %7s %8s %10s %9s %7s %9s %8s %9s %10s\n"
+row="%-15s %-12s %8s %7s %8s %10s %9s %7s %9s %8s %9s %10s\n"
 {
 	echo
 	echo "piexport ($REV) vs pi --export $PI_FOUND: medians of $RUNS runs, seed $SEED, $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ)"
 	echo
-	printf "$row" session tool "export s" "RSS MB" "page MB" visible_ms longtask fcp_ms switch_ms back_ms sw_frame back_frame
-	for size in $SIZES; do
-		bytes=$(awk -F'\t' -v s="$size" '$1==s {print $2; exit}' "$RESULTS")
-		[ -n "$bytes" ] || continue
-		label=$(awk -v b="$bytes" 'BEGIN { printf "%.0f MB", b / 1e6 }')
-		declare -A v=()
-		for tool in piexport pi; do
-			v[$tool.wall]=$(median "$size" $tool export 7)
-			v[$tool.rss]=$(median "$size" $tool export 8)
-			v[$tool.out]=$(median "$size" $tool export 9)
-			v[$tool.vis]=$(median "$size" $tool page visible_net_ms)
-			v[$tool.lt]=$(median "$size" $tool page longtask_max_ms)
-			v[$tool.fcp]=$(median "$size" $tool page fcp_ms)
-			v[$tool.sw]=$(median "$size" $tool page switch_ms)
-			v[$tool.back]=$(median "$size" $tool page back_ms)
-			v[$tool.swf]=$(median "$size" $tool page switch_frame_max_ms)
-			v[$tool.backf]=$(median "$size" $tool page back_frame_max_ms)
-			[ "${v[$tool.rss]}" = - ] || v[$tool.rss]=$(awk -v k="${v[$tool.rss]}" 'BEGIN { print k / 1024 }')
-			[ "${v[$tool.out]}" = - ] || v[$tool.out]=$(awk -v b="${v[$tool.out]}" 'BEGIN { print b / 1e6 }')
-			printf "$row" "$label" $tool "$(fmt %.2f "${v[$tool.wall]}")" "$(fmt %.0f "${v[$tool.rss]}")" "$(fmt %.1f "${v[$tool.out]}")" \
-				"$(fmt %.0f "${v[$tool.vis]}")" "$(fmt %.0f "${v[$tool.lt]}")" "$(fmt %.0f "${v[$tool.fcp]}")" \
-				"$(fmt %.0f "${v[$tool.sw]}")" "$(fmt %.0f "${v[$tool.back]}")" "$(fmt %.0f "${v[$tool.swf]}")" "$(fmt %.0f "${v[$tool.backf]}")"
-			for step in export page; do
-				s=$(failures "$size" $tool $step)
-				[ -z "$s" ] || printf "%-7s %-12s %s\n" "" "" "$tool $step: $s"
+	printf "$row" session tool "export s" "RSS MB" "page MB" visible_ms longtask dcl_ms switch_ms back_ms sw_frame back_frame
+	for profile in $PROFILES; do
+		for size in $SIZES; do
+			bytes=$(awk -F'\t' -v p="$profile" -v s="$size" '$1==p && $2==s {print $3; exit}' "$RESULTS")
+			[ -n "$bytes" ] || continue
+			label=$(awk -v p="$profile" -v b="$bytes" 'BEGIN { printf "%s %.0f MB", p, b / 1e6 }')
+			declare -A v=()
+			for tool in piexport pi; do
+				v[$tool.wall]=$(median "$profile" "$size" $tool export $F_WALL)
+				v[$tool.rss]=$(scale "$(median "$profile" "$size" $tool export $F_RSS)" 1 1024)
+				v[$tool.out]=$(scale "$(median "$profile" "$size" $tool export $F_OUT)" 1e-6)
+				v[$tool.vis]=$(median "$profile" "$size" $tool page visible_net_ms)
+				v[$tool.lt]=$(median "$profile" "$size" $tool page longtask_max_ms)
+				v[$tool.dcl]=$(median "$profile" "$size" $tool page dcl_ms)
+				v[$tool.sw]=$(median "$profile" "$size" $tool page switch_ms)
+				v[$tool.back]=$(median "$profile" "$size" $tool page back_ms)
+				v[$tool.swf]=$(median "$profile" "$size" $tool page switch_frame_max_ms)
+				v[$tool.backf]=$(median "$profile" "$size" $tool page back_frame_max_ms)
+				printf "$row" "$label" $tool "$(fmt %.2f "${v[$tool.wall]}")" "$(fmt %.0f "${v[$tool.rss]}")" "$(fmt %.1f "${v[$tool.out]}")" \
+					"$(fmt %.0f "${v[$tool.vis]}")" "$(fmt %.0f "${v[$tool.lt]}")" "$(fmt %.0f "${v[$tool.dcl]}")" \
+					"$(fmt %.0f "${v[$tool.sw]}")" "$(fmt %.0f "${v[$tool.back]}")" "$(fmt %.0f "${v[$tool.swf]}")" "$(fmt %.0f "${v[$tool.backf]}")"
+				for step in export page; do
+					s=$(failures "$profile" "$size" $tool $step)
+					[ -z "$s" ] || printf "%-15s %-12s %s\n" "" "" "$tool $step: $s"
+				done
+				label=""
 			done
-			label=""
+			x() { local r; r=$(ratio "$1" "$2"); [ "$r" = - ] && echo - || echo "${r}x"; }
+			printf "$row" "" "pi/piexport" "$(x "${v[pi.wall]}" "${v[piexport.wall]}")" "$(x "${v[pi.rss]}" "${v[piexport.rss]}")" \
+				"$(x "${v[pi.out]}" "${v[piexport.out]}")" "$(x "${v[pi.vis]}" "${v[piexport.vis]}")" "$(x "${v[pi.lt]}" "${v[piexport.lt]}")" \
+				"$(x "${v[pi.dcl]}" "${v[piexport.dcl]}")" - - - -
+			unset v
 		done
-		printf "$row" "" "pi/piexport" "$(ratio "${v[pi.wall]}" "${v[piexport.wall]}")" "$(ratio "${v[pi.rss]}" "${v[piexport.rss]}")" \
-			"$(ratio "${v[pi.out]}" "${v[piexport.out]}")" "$(ratio "${v[pi.vis]}" "${v[piexport.vis]}")" "$(ratio "${v[pi.lt]}" "${v[piexport.lt]}")" \
-			"$(ratio "${v[pi.fcp]}" "${v[piexport.fcp]}")" - - - -
-		unset v
 	done
 	cat <<EOF
 
 export s, RSS MB: the export's wall time and peak resident memory (GNU time); page MB: the HTML written.
 visible_ms: headless Chromium, from navigation start until the frame that first renders the leaf's last
   message is drawn, less what pagetime's own search cost the page (probe_ms in results.tsv).
-longtask: the longest main-thread task before that; fcp_ms: first contentful paint.
+longtask: the longest main-thread task before that; dcl_ms: DOMContentLoaded.
 switch_ms (piexport only): a click on the earliest other branch in the tree until its entry is drawn in
   view; back_ms: a click on the old leaf until it is drawn again; sw_frame, back_frame: the longest
   animation frame of each (a frozen page: script plus the style, layout and paint after it).
 Ratios above 1: pi needs more (time, memory, bytes) than piexport.
-Every run, with more figures (DOMContentLoaded, load, script/style/layout time, elements, JS heap):
-  $RESULTS
+Every run, with more figures (load, script/style/layout time, elements, JS heap): $RESULTS
 EOF
+
+	# Every target of the speed figures, with piexport's median, the
+	# spread over the runs in brackets, and whether it was met.
+	echo
+	echo "Targets: piexport's median (spread over the runs); ratios to pi from the same run, sizes to the session's bytes"
+	for profile in $PROFILES; do
+		for size in $SIZES; do
+			bytes=$(awk -F'\t' -v p="$profile" -v s="$size" '$1==p && $2==s {print $3; exit}' "$RESULTS")
+			[ -n "$bytes" ] || continue
+			echo "$profile $(awk -v b="$bytes" 'BEGIN { printf "%.0f MB", b / 1e6 }'):"
+			m() { median "$profile" "$size" piexport "$@"; }
+			sp() { spread "$profile" "$size" piexport "$@"; }
+			speedup=$(ratio "$(median "$profile" "$size" pi export $F_WALL)" "$(m export $F_WALL)")
+			rss=$(scale "$(m export $F_RSS)" 1024 "$bytes")
+			vis=$(scale "$(m page visible_net_ms)" 0.001)
+			if [ "$bytes" -lt 20000000 ]; then
+				target "export: times as fast as pi" "$speedup" ">=" 4 "$(sp export $F_WALL) s"
+				target "leaf visible: s" "$vis" "<=" 0.3 "$(sp page visible_net_ms) ms"
+			elif [ "$bytes" -lt 100000000 ]; then
+				target "export: times as fast as pi" "$speedup" ">=" 1.5 "$(sp export $F_WALL) s"
+				target "peak RSS: times the session" "$rss" "<=" 2.5 "$(sp export $F_RSS) KiB"
+				target "page: times the session" "$(scale "$(m export $F_OUT)" 1 "$bytes")" "<=" 1.3
+				target "leaf visible: s" "$vis" "<=" 1 "$(sp page visible_net_ms) ms"
+				target "DOMContentLoaded: s" "$(scale "$(m page dcl_ms)" 0.001)" "<=" 2 "$(sp page dcl_ms) ms"
+				target "tree, search, filters usable: s" "$(scale "$(m page interactive_ms)" 0.001)" "<=" 2 "$(sp page interactive_ms) ms"
+				target "longest task while loading: ms" "$(m page longtask_max_to_load_ms)" "<=" 200 "$(sp page longtask_max_to_load_ms)"
+				target "longest task switching: ms" "$(larger "$(m page switch_longtask_max_ms)" "$(m page back_longtask_max_ms)")" "<=" 200
+			else
+				target "peak RSS: times the session" "$rss" "<=" 2 "$(sp export $F_RSS) KiB"
+				target "leaf visible: s" "$vis" "<=" 2 "$(sp page visible_net_ms) ms"
+			fi
+		done
+	done
 }
 [ -z "$KEEP" ] && say "pass --keep DIR to keep the sessions, pages, logs and results.tsv"
 

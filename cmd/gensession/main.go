@@ -1,6 +1,7 @@
 // Command gensession writes synthetic pi session files for benchmarks.
 //
-//	gensession [--seed N] [--size 50MB] [--branches] [--images] [--compactions] [--labels] -o FILE
+//	gensession [--seed N] [--size 50MB] [--profile mixed|chat|code|tools]
+//	           [--branches] [--images] [--compactions] [--labels] -o FILE
 //	gensession --chain N -o FILE
 //	gensession --sessions N --dir DIR [--seed N]
 //
@@ -57,6 +58,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		out      = fs.StringP("output", "o", "", "file to write, - for standard output")
 		sessions = fs.Int("sessions", 0, "write this many small sessions under --dir in pi's layout instead of one file")
 		dir      = fs.String("dir", "", "root directory for --sessions")
+		profile  = fs.String("profile", "mixed", "the session's shape: mixed (tool output, prose and some code), chat (mostly talk), code (fenced code in every answer, reads, edits, long build output) or tools (many tool calls, little talk)")
 	)
 	fs.Int64Var(&opt.Seed, "seed", 1, "seed; the same seed gives the same bytes")
 	fs.BoolVar(&opt.Branches, "branches", false, "branch back to earlier user messages with branch summaries")
@@ -69,7 +71,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "usage: gensession [flags] -o FILE\n       gensession --sessions N --dir DIR [--seed N]\n\nflags:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	err := fs.Parse(args)
+	if err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return nil
 		}
@@ -80,6 +83,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if opt.Chain < 0 || *sessions < 0 {
 		return usagef("--chain and --sessions must not be negative")
+	}
+	if opt.Profile, err = sessiongen.ParseProfile(*profile); err != nil {
+		return usagef("--profile: %v", err)
 	}
 	start := time.Now()
 

@@ -42,7 +42,7 @@ const (
 // bashCommand appends a command line and returns the kind of output it
 // prints.
 func (g *gen) bashCommand(b []byte) ([]byte, int) {
-	k := g.r.weighted(bashWeights)
+	k := g.r.weighted(g.sh.bashWeights)
 	switch k {
 	case bashGoTest:
 		b = append(b, pick(&g.r, []string{"go test ./...", "go test -v ./...", "go test -race ./internal/...", "go test -count=1 -run Test"})...)
@@ -528,9 +528,9 @@ func (g *gen) logLines(b []byte, lines int, ansi bool, limit int) []byte {
 // hundreds of lines and now and then thousands.
 func (g *gen) outputLines(k int) int {
 	switch c := g.r.intn(100); {
-	case c < 55 || k == bashMisc || k == bashLs:
+	case c < g.sh.shortOutput || k == bashMisc || k == bashLs:
 		return g.r.between(1, 40)
-	case c < 88 || !longBash[k]:
+	case c < 100-g.sh.longOutput || !longBash[k]:
 		return g.r.between(40, 400)
 	default:
 		return g.r.between(1000, 5000)

@@ -8,7 +8,9 @@
 // labels and session names. Text comes from word lists and code templates
 // driven by a seeded generator, so the same Options give the same bytes on
 // every run and every platform, while the text itself varies enough that
-// compression does not flatter a benchmark.
+// compression does not flatter a benchmark. Options.Profile chooses the
+// session's shape (see Profile): mostly tool output, talk, code or tool
+// calls.
 package sessiongen
 
 import (
@@ -16,10 +18,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/piexport/piexport/internal/atomicfile"
 	"io"
 	"strconv"
 	"time"
+
+	"github.com/piexport/piexport/internal/atomicfile"
 )
 
 // Options says what to generate.
@@ -48,6 +51,8 @@ type Options struct {
 	// Cwd is the session's working directory; empty means
 	// "/home/dev/projects/demo".
 	Cwd string
+	// Profile is the session's shape; empty means ProfileMixed.
+	Profile Profile
 }
 
 const (
@@ -93,6 +98,13 @@ func write(w io.Writer, opt Options, start int64) error {
 	if opt.Chain < 0 {
 		return errors.New("sessiongen: negative Chain")
 	}
+	if opt.Profile == "" {
+		opt.Profile = ProfileMixed
+	}
+	sh, ok := shapes[opt.Profile]
+	if !ok {
+		return fmt.Errorf("sessiongen: unknown profile %q", opt.Profile)
+	}
 	bw := bufio.NewWriterSize(w, 1<<20)
 	g := &gen{
 		opt:   opt,
@@ -100,8 +112,9 @@ func write(w io.Writer, opt Options, start int64) error {
 		w:     bw,
 		clock: start,
 		used:  make(map[uint32]struct{}, 1024),
+		sh:    sh,
 	}
-	g.proj = newProject(&g.r, opt.Cwd)
+	g.proj = newProject(&g.r, opt.Cwd, sh)
 	g.run()
 	if g.err != nil {
 		return g.err
@@ -112,6 +125,7 @@ func write(w io.Writer, opt Options, start int64) error {
 // gen holds the state of one session being written.
 type gen struct {
 	opt   Options
+	sh    *shape
 	r     rng
 	w     *bufio.Writer
 	err   error
@@ -142,6 +156,7 @@ type gen struct {
 	readFiles, modFiles []string
 	fileSeen            map[string]uint8 // 1 read, 2 modified
 	named               bool
+	fenceTurn           int // the language of codeAnswer's next block
 }
 
 type userRec struct {

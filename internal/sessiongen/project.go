@@ -27,7 +27,7 @@ type project struct {
 	dirs  []string
 }
 
-func newProject(r *rng, cwd string) project {
+func newProject(r *rng, cwd string, sh *shape) project {
 	p := project{cwd: cwd, sep: "/"}
 	if strings.Contains(cwd, `\`) {
 		p.sep = `\`
@@ -106,7 +106,9 @@ func newProject(r *rng, cwd string) project {
 		// (which pi's read truncates).
 		f := r.float()
 		lines := 50 + int(f*f*f*1950)
-		if r.pct(2) {
+		if lo, hi := sh.readLines[0], sh.readLines[1]; hi > 0 {
+			lines = lo + int(f*float64(hi-lo))
+		} else if r.pct(2) {
 			lines = r.between(2000, 3500)
 		}
 		p.files = append(p.files, file{path: fp, lang: l, lines: lines})

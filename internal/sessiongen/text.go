@@ -317,12 +317,18 @@ func (g *gen) table(b []byte) []byte {
 	return b
 }
 
-// fence appends a fenced code block of about lines lines.
+// fence appends a fenced code block of about lines lines, mostly in the
+// project's language.
 func (g *gen) fence(b []byte, lines int) []byte {
 	l := g.proj.lang
 	if g.r.pct(45) {
 		l = pick(&g.r, languages)
 	}
+	return g.fenceIn(b, l, lines)
+}
+
+// fenceIn appends a fenced code block of about lines lines in l.
+func (g *gen) fenceIn(b []byte, l *language, lines int) []byte {
 	b = append(b, "```"...)
 	b = append(b, l.fence...)
 	b = append(b, '\n')

@@ -46,7 +46,7 @@ type call struct {
 }
 
 func (g *gen) toolCall(c *call, index int) {
-	c.tool = g.r.weighted(toolWeights)
+	c.tool = g.r.weighted(g.sh.toolWeights)
 	g.tmp = g.callID(g.tmp[:0], index)
 	c.id = string(g.tmp)
 	g.line = append(g.line, `{"type":"toolCall","id":`...)
@@ -64,7 +64,8 @@ func (g *gen) toolCall(c *call, index int) {
 		}
 		c.path = g.proj.abs(c.f.path, rel)
 		g.line = appendStrField(g.line, "path", c.path)
-		if !c.png && c.f.lines > 200 && g.r.pct(20) {
+		// A shape that bounds its reads shows every file whole.
+		if !c.png && g.sh.readLines[0] == 0 && c.f.lines > 200 && g.r.pct(20) {
 			c.offset = g.r.between(1, c.f.lines-50)
 			c.limit = pick(&g.r, []int{50, 100, 150, 200, 300, 400})
 			g.line = appendIntField(g.line, "offset", int64(c.offset))
@@ -161,7 +162,9 @@ func joinLines(b []byte, lines [][]byte) []byte {
 // editHunk makes the lines an edit replaces and the context pi shows around
 // them in details.diff.
 func (g *gen) editHunk(c *call) {
-	nb, nr, na, nf := 4, g.r.between(1, 6), g.r.between(1, 12), 4
+	nb, nf := 4, 4
+	nr := g.r.between(g.sh.editRemoved[0], g.sh.editRemoved[1])
+	na := g.r.between(g.sh.editAdded[0], g.sh.editAdded[1])
 	c.start = g.r.between(1, max(1, c.f.lines-nb-nr-nf))
 	src := g.code(nil, c.f.lang, nb+nr+na+nf+4)
 	lines := bytes.Split(bytes.TrimRight(src, "\n"), []byte("\n"))

@@ -74,7 +74,7 @@ func (g *gen) turn() {
 	// file ends close to the target.
 	last := g.remaining() < 6000
 	g.userMessage(last)
-	steps := g.r.skewed(0, 8)
+	steps := g.r.skewed(g.sh.steps[0], g.sh.steps[1])
 	if last {
 		steps = 0
 	} else if g.turns == 0 {
@@ -127,7 +127,7 @@ func (g *gen) request(b []byte, short bool) []byte {
 	if short {
 		return b
 	}
-	if g.r.pct(60) {
+	if g.r.pct(g.sh.userMore) {
 		b = append(b, ' ')
 		b = g.paragraph(b, g.r.between(1, 4), true)
 	}
@@ -268,7 +268,7 @@ func (g *gen) beginAssistant() int64 {
 	return msgTS
 }
 
-func (g *gen) thinks() bool { return g.thinkingLevel != "off" && g.r.pct(55) }
+func (g *gen) thinks() bool { return g.thinkingLevel != "off" && g.r.pct(g.sh.thinking) }
 
 // toolStep writes an assistant message that calls one to three tools, then
 // their results.
@@ -280,9 +280,14 @@ func (g *gen) toolStep() {
 		g.thinkingBlock(g.budget(g.r.skewed(150, 5000)))
 		g.line = append(g.line, ',')
 	}
-	if !closing && g.r.pct(60) {
-		if g.r.pct(25) {
-			g.tmp = g.markdown(g.tmp[:0], g.budget(g.r.skewed(200, 4000)), 35)
+	if !closing && g.r.pct(g.sh.stepText) {
+		if g.r.pct(g.sh.stepMarkdown) {
+			size := g.budget(g.r.skewed(g.sh.stepSize[0], g.sh.stepSize[1]))
+			if g.sh.codeEverywhere {
+				g.tmp = g.codeAnswer(g.tmp[:0], size)
+			} else {
+				g.tmp = g.markdown(g.tmp[:0], size, 35)
+			}
 		} else {
 			g.tmp = g.paragraph(g.tmp[:0], g.r.between(1, 4), true)
 		}
@@ -342,11 +347,15 @@ func (g *gen) finalAssistant() {
 		g.thinkingBlock(g.budget(g.r.skewed(150, 5000)))
 		g.line = append(g.line, ',')
 	}
-	size := g.r.skewed(800, 40000)
+	size := g.r.skewed(g.sh.finalSize[0], g.sh.finalSize[1])
 	if closing {
 		size = g.r.between(100, 400)
 	}
-	g.tmp = g.markdown(g.tmp[:0], g.budget(size), 33)
+	if g.sh.codeEverywhere && !closing {
+		g.tmp = g.codeAnswer(g.tmp[:0], g.budget(size))
+	} else {
+		g.tmp = g.markdown(g.tmp[:0], g.budget(size), 33)
+	}
 	g.textBlock(g.tmp)
 	g.line = append(g.line, ']')
 	g.assistantTail(len(g.line)-start, "stop", msgTS)
