@@ -3,7 +3,6 @@ package render
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/piexport/piexport/internal/linediff"
 )
@@ -187,7 +186,7 @@ func BenchmarkHighlight(b *testing.B) {
 			l := lexerForLang(tc.lang)
 			b.SetBytes(int64(len(code)))
 			for b.Loop() {
-				renderCodeNow(code, l, 0, time.Minute, len(code))
+				renderCodeNow(code, l, 0, limits{len(code), 1 << 20})
 			}
 		})
 	}

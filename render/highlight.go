@@ -3,25 +3,24 @@ package render
 import (
 	"bytes"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"html/template"
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 	"unicode/utf8"
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/styles"
+
+	"github.com/piexport/piexport/render/internal/fastlex"
 )
 
 const (
-	// highlightMaxBytes caps what is handed to chroma: its regexp lexers
-	// can backtrack for a long time on large or odd input, and a page
-	// with a megabyte of tool output must still be written quickly. At
-	// chroma's 0.3-0.7 MB/s a block this size stays well inside
-	// highlightBudget, so the deadline only cuts pathological blocks and
-	// the same file exports the same way on a busy machine.
+	// highlightMaxBytes caps what is highlighted: a page with a megabyte
+	// of tool output must still be written quickly, and a reader does not
+	// need colour to find their way through a block that long.
 	highlightMaxBytes = 64 << 10
 
 	// toolHighlightMaxBytes caps highlighting of file contents in tool
@@ -31,18 +30,15 @@ const (
 	// chroma.
 	toolHighlightMaxBytes = 16 << 10
 
-	// highlightBudget bounds the time spent lexing one block. Tokens are
-	// pulled one by one, so a lexer that turns quadratic (Go's lexer on an
-	// unclosed "/*") is cut short and the rest is shown as plain text.
-	highlightBudget = 300 * time.Millisecond
-
-	// A lexer that keeps hitting the deadline is fed input it is slow on,
-	// as in a session full of hostile blocks: after slowStrikes cuts within
-	// slowWindow, its blocks get slowBudget each until it has been quiet
-	// for slowWindow, so a thousand such blocks cannot stall an export.
-	slowStrikes = 3
-	slowWindow  = 10 * time.Second
-	slowBudget  = 20 * time.Millisecond
+	// workPerByte and workFloor bound the work of lexing one block, in
+	// fastlex's steps (see fastlex.Lex): real code takes 4 to 10 steps a
+	// byte, while a lexer that turns quadratic (Go's on an unclosed "/*")
+	// would take millions. Past the bound the rest of the block is shown
+	// as plain text. The bound is work, not time, so a session exports to
+	// the same page however busy the machine; a 64 KB block costs at most
+	// about 20 ms of lexing.
+	workPerByte = 48
+	workFloor   = 1 << 16
 
 	// lexerCacheMax bounds the lexer cache: fence info strings and file
 	// names come from the session, so their variety is unbounded.
@@ -53,61 +49,81 @@ const (
 	lexerNameMax = 64
 )
 
+// Highlight renders code in the named language (a fence's first word) as
+// a <pre class="chroma"> block. An unknown language gives escaped plain
 // text in the same wrapper.
 func Highlight(code, lang string) template.HTML {
-	return trusted(renderCode(code, lexerForLang(lang), 0, highlightBudget))
+	return trusted(renderCode(code, lexerForLang(lang), 0))
 }
 
 // HighlightFile renders file contents in tool calls and results, in
 // the language of the file name, with line numbers from firstLine and the
 // smaller toolHighlightMaxBytes limit.
 func HighlightFile(code, path string, firstLine int) template.HTML {
-	return trusted(renderCodeUpTo(code, lexerForFile(path), max(firstLine, 1), highlightBudget, toolHighlightMaxBytes))
+	return trusted(renderCodeUpTo(code, lexerForFile(path), max(firstLine, 1), limits{toolHighlightMaxBytes, lexWork}))
+}
+
+// limits bound the highlighting of one block: its size, and the work of
+// lexing it, per byte.
+type limits struct {
+	maxBytes    int
+	workPerByte int64
 }
 
 // renderCode writes the <pre> block; firstLine 0 means no line numbers.
 // Every byte of code appears in the output, highlighted or not.
-func renderCode(code string, l chroma.Lexer, firstLine int, budget time.Duration) []byte {
-	return renderCodeUpTo(code, l, firstLine, budget, highlightMaxBytes)
+func renderCode(code string, l chroma.Lexer, firstLine int) []byte {
+	return renderCodeUpTo(code, l, firstLine, limits{highlightMaxBytes, lexWork})
 }
 
-// renderCodeUpTo is renderCode with its own size limit for highlighting.
-func renderCodeUpTo(code string, l chroma.Lexer, firstLine int, budget time.Duration, maxBytes int) []byte {
+// lexWork is the work per byte a block may take: workPerByte, but for
+// tests that compare fastlex's tokens with chroma's (see UnlimitedWork).
+var lexWork int64 = workPerByte
+
+// renderCodeUpTo is renderCode with limits of its own.
+func renderCodeUpTo(code string, l chroma.Lexer, firstLine int, lim limits) []byte {
 	if l == nil || len(code) < blockCacheMinBytes {
-		return renderCodeNow(code, l, firstLine, budget, maxBytes)
+		return renderCodeNow(code, l, firstLine, lim)
 	}
-	key := blockKey(code, l.Config().Name, firstLine, maxBytes)
+	key := blockKey(code, l.Config().Name, firstLine, lim)
 	if b, ok := blockCache.get(key); ok {
 		return b
 	}
-	b := renderCodeNow(code, l, firstLine, budget, maxBytes)
+	b := renderCodeNow(code, l, firstLine, lim)
 	blockCache.put(key, b)
 	return b
 }
 
+// tokenBuffers hold the tokens of one block while it is written.
+var tokenBuffers = sync.Pool{New: func() any { return new([]chroma.Token) }}
+
 // renderCodeNow renders a block without looking in the cache.
-func renderCodeNow(code string, l chroma.Lexer, firstLine int, budget time.Duration, maxBytes int) []byte {
+func renderCodeNow(code string, l chroma.Lexer, firstLine int, lim limits) []byte {
 	code = normaliseCode(code)
 	var note string
+	buf := tokenBuffers.Get().(*[]chroma.Token)
 	var toks []chroma.Token
+	defer func() {
+		// The tokens point into code; a pooled buffer must not keep it.
+		clear(toks)
+		*buf = toks[:0]
+		tokenBuffers.Put(buf)
+	}()
 	switch {
 	case l == nil:
-	case len(code) > maxBytes:
+	case len(code) > lim.maxBytes:
 		note = "not highlighted: " + strconv.Itoa((len(code)+1023)/1024) +
-			" KB is above the " + strconv.Itoa(maxBytes>>10) + " KB limit"
+			" KB is above the " + strconv.Itoa(lim.maxBytes>>10) + " KB limit"
 	default:
 		var rest string
 		var err error
-		name := l.Config().Name
-		budget = slowLexers.budget(name, budget)
-		toks, rest, err = tokenise(l, code, budget)
+		toks, rest, err = tokenise(l, code, lim.workPerByte*int64(len(code))+workFloor, *buf)
 		switch {
 		case err != nil:
-			toks, note = nil, "not highlighted: the "+name+" lexer failed"
+			toks, note = nil, "not highlighted: the "+l.Config().Name+" lexer failed"
 		case rest != "":
-			slowLexers.cut(name)
 			toks = append(toks, chroma.Token{Type: chroma.Text, Value: rest})
-			note = "highlighting stopped after " + budget.String() + "; the rest is plain text"
+			note = "highlighting stopped part way: the rest of this block would take the lexer too long, so it is plain text"
 		}
 	}
 	if toks == nil {
@@ -160,13 +176,16 @@ type lexerPanic struct{ v any }
 // Error implements error.
 func (p lexerPanic) Error() string { return fmt.Sprint("lexer panic: ", p.v) }
 
-// tokenise pulls tokens until the input is used up or the budget is
-// spent; rest is the part of code not yet lexed. The clock starts once
-// the lexer is ready: compiling its rules happens once per process (and
-// under a lock other blocks wait on), so it must not eat into the budget
-// of whichever blocks come first. Lexer panics become errors so one bad
-// block cannot take the page down.
-func tokenise(l chroma.Lexer, code string, budget time.Duration) (toks []chroma.Token, rest string, err error) {
+// tokenise lexes code in at most work steps (see fastlex.Lex), appending
+// the tokens to buf[:0]; rest is the part of code not lexed. A lexer
+// fastlex does not run (chroma's own, in tests comparing the two) is
+// pulled to the end: blocks are small enough. Lexer panics become
+// errors so one bad block cannot take the page down.
+func tokenise(l chroma.Lexer, code string, work int64, buf []chroma.Token) (toks []chroma.Token, rest string, err error) {
+	toks, rest, err = fastlex.Lex(l, code, work, buf)
+	if !errors.Is(err, fastlex.ErrNotFastlex) {
+		return toks, rest, err
+	}
 	defer func() {
 		if v := recover(); v != nil {
 			toks, rest, err = nil, "", lexerPanic{v}
@@ -176,19 +195,11 @@ func tokenise(l chroma.Lexer, code string, budget time.Duration) (toks []chroma.
 	if err != nil {
 		return nil, "", err
 	}
-	deadline := time.Now().Add(budget)
-	consumed := 0
+	toks = buf[:0]
 	for t := it(); t != chroma.EOF; t = it() {
 		toks = append(toks, t)
-		consumed += len(t.Value)
-		if time.Now().After(deadline) {
-			if consumed < len(code) {
-				rest = code[consumed:]
-			}
-			break
-		}
 	}
-	return toks, rest, nil
+	return toks, "", nil
 }
 
 // tokenClass is chroma's class for a token type: the nearest ancestor
@@ -213,6 +224,9 @@ func writeTokens(b *bytes.Buffer, toks []chroma.Token) {
 	styled := styledClasses()
 	open := ""
 	for _, t := range toks {
+		if t.Value == "" {
+			continue
+		}
 		cls := tokenClass(t.Type)
 		if !styled[cls] {
 			cls = ""
@@ -301,9 +315,9 @@ func SetCodeCacheLimit(n int) (old int) {
 	return old
 }
 
-func blockKey(code, lexer string, firstLine, maxBytes int) [sha256.Size]byte {
+func blockKey(code, lexer string, firstLine int, lim limits) [sha256.Size]byte {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%d\x00%d\x00", lexer, firstLine, maxBytes)
+	fmt.Fprintf(h, "%s\x00%d\x00%d\x00%d\x00", lexer, firstLine, lim.maxBytes, lim.workPerByte)
 	h.Write([]byte(code))
 	var k [sha256.Size]byte
 	h.Sum(k[:0])

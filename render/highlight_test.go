@@ -2,10 +2,10 @@ package render
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/alecthomas/chroma/v2"
 )
@@ -98,7 +98,7 @@ func TestHighlightFile(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.path, func(t *testing.T) {
-			out := string(renderCode("x := 1\n", lexerForFile(tc.path), 0, highlightBudget))
+			out := string(renderCode("x := 1\n", lexerForFile(tc.path), 0))
 			want := `<pre class="chroma"><code>`
 			if tc.wantLang != "" {
 				want = `<pre class="chroma" data-lang="` + tc.wantLang + `"><code>`
@@ -111,7 +111,7 @@ func TestHighlightFile(t *testing.T) {
 }
 
 func TestHighlightLines(t *testing.T) {
-	out := string(renderCode("a := 1\n\nb := 2\n", lexerForLang("go"), 98, highlightBudget))
+	out := string(renderCode("a := 1\n\nb := 2\n", lexerForLang("go"), 98))
 	if want := `<pre class="chroma numbered" data-lang="Go"><span class="gutter" aria-hidden="true">98` + "\n99\n100</span><code>"; !strings.HasPrefix(out, want) {
 		t.Errorf("got %s\nwant prefix %s", out, want)
 	}
@@ -160,12 +160,16 @@ func TestHighlightSizeCap(t *testing.T) {
 	}
 }
 
-// A budget too small for any lexer: the rest must come out as plain text.
-func TestHighlightDeadlineKeepsAllText(t *testing.T) {
-	code := strings.Repeat("func f() { return 1 } // <x>\n", 200)
-	out := string(renderCode(code, lexerForLang("go"), 0, time.Nanosecond))
-	if !strings.Contains(out, `<p class="hl-note">highlighting stopped after 1ns; the rest is plain text</p>`) {
-		t.Errorf("no deadline note: %.300s", out)
+// A work limit too small for any lexer: the rest must come out as plain
+// text, after a note.
+func TestHighlightWorkLimitKeepsAllText(t *testing.T) {
+	code := strings.Repeat("func f() { return 1 } // <x>\n", 2000)
+	out := string(renderCodeNow(code, lexerForLang("go"), 0, limits{highlightMaxBytes, 0}))
+	if !strings.Contains(out, `<p class="hl-note">highlighting stopped part way`) {
+		t.Errorf("no note: %.300s", out)
+	}
+	if !strings.Contains(out, `<span class=`) {
+		t.Errorf("nothing highlighted before the limit: %.300s", out)
 	}
 	if got := contentText(t, out); !strings.HasSuffix(got, code) {
 		t.Errorf("text lost: %d bytes of %d", len(got), len(code))
@@ -173,38 +177,40 @@ func TestHighlightDeadlineKeepsAllText(t *testing.T) {
 }
 
 // chroma's Go lexer is quadratic on unclosed block comments (this block
-// would take tens of seconds): the deadline cuts it, says so, and keeps
-// every byte as text.
+// would take tens of seconds): the work limit cuts it, says so, and keeps
+// every byte as text. The cut is the same on every run, however busy the
+// machine: it counts work, not time.
 func TestHighlightQuadraticLexerIsCut(t *testing.T) {
 	code := strings.Repeat("/* x ", 64<<10/5)
 	out := string(Highlight(code, "go"))
-	if !strings.Contains(out, "highlighting stopped after") {
-		t.Errorf("the block was not cut at the deadline")
+	if !strings.Contains(out, "highlighting stopped part way") {
+		t.Errorf("the block was not cut")
 	}
 	if got := contentText(t, out); !strings.HasSuffix(got, code) {
 		t.Errorf("text lost: %d bytes of %d", len(got), len(code))
 	}
+	ResetCaches()
+	if again := string(Highlight(code, "go")); again != out {
+		t.Errorf("a second run cut the block elsewhere")
+	}
 }
 
-// A lexer cut again and again gets a short budget, until it has been quiet
-// for a while.
-func TestSlowLexerStrikes(t *testing.T) {
-	s := &lexerStrikes{last: map[string]strike{}}
-	for i := range slowStrikes {
-		if got := s.budget("Go", time.Second); got != time.Second {
-			t.Fatalf("after %d cuts the budget is %v", i, got)
+// Sixty hostile blocks in one message, each as slow for its lexer as it
+// can be made: each is cut after its own bounded work.
+func TestHighlightManyHostileBlocks(t *testing.T) {
+	var src strings.Builder
+	code := strings.Repeat("/* x ", 16<<10/5)
+	for i := range 60 {
+		fmt.Fprintf(&src, "```go\n%s%d\n```\n\n", code, i)
+	}
+	out := string(Markdown(src.String(), "h-"))
+	if n := strings.Count(out, "highlighting stopped part way"); n != 60 {
+		t.Errorf("%d of 60 blocks cut", n)
+	}
+	for i := range 60 {
+		if !strings.Contains(out, "/* x "+strconv.Itoa(i)+"\n") && !strings.Contains(out, "/* x "+strconv.Itoa(i)+"</code>") {
+			t.Fatalf("block %d lost its end", i)
 		}
-		s.cut("Go")
-	}
-	if got := s.budget("Go", time.Second); got != slowBudget {
-		t.Errorf("after %d cuts the budget is %v, want %v", slowStrikes, got, slowBudget)
-	}
-	if got := s.budget("Python", time.Second); got != time.Second {
-		t.Errorf("another lexer's budget is %v", got)
-	}
-	s.last["Go"] = strike{count: slowStrikes, at: time.Now().Add(-2 * slowWindow)}
-	if got := s.budget("Go", time.Second); got != time.Second {
-		t.Errorf("after a quiet spell the budget is %v", got)
 	}
 }
 
@@ -232,7 +238,7 @@ func (l brokenLexer) Tokenise(*chroma.TokeniseOptions, string) (chroma.Iterator,
 func TestHighlightLexerFailures(t *testing.T) {
 	for _, panics := range []bool{false, true} {
 		t.Run("panics="+strconv.FormatBool(panics), func(t *testing.T) {
-			out := string(renderCode("xx<y>", brokenLexer{panics: panics}, 0, time.Second))
+			out := string(renderCode("xx<y>", brokenLexer{panics: panics}, 0))
 			want := `<p class="hl-note">not highlighted: the broken lexer failed</p><pre class="chroma" data-lang="broken"><code>xx&lt;y&gt;</code></pre>`
 			if out != want {
 				t.Errorf("got  %s\nwant %s", out, want)

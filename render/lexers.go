@@ -4,7 +4,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
@@ -12,8 +11,7 @@ import (
 	"github.com/piexport/piexport/render/internal/fastlex"
 )
 
-// Finding the lexer for a fence language or a file name, cached, and
-// remembering which lexers were recently cut by the deadline.
+// Finding the lexer for a fence language or a file name, cached.
 
 // cachedLexer wraps a lookup result so that misses (nil) are cached too:
 // lexers.Get and lexers.Match scan every lexer's file name globs when a
@@ -38,7 +36,8 @@ func cacheLexer(key string, find func() chroma.Lexer) chroma.Lexer {
 		if l.Config().Name == "plaintext" {
 			l = nil
 		} else {
-			l = chroma.Coalesce(wrapLexer(l))
+			// Not coalesced: writeTokens merges neighbours of a class.
+			l = wrapLexer(l)
 		}
 	}
 	if lexerCacheSize.Load() < lexerCacheMax {
@@ -104,46 +103,3 @@ var wholeNames = sync.OnceValue(func() map[string]bool {
 	}
 	return names
 })
-
-// Highlight renders code in the named language (a fence's first word) as
-// a <pre class="chroma"> block. An unknown language gives escaped plain
-// slowLexers remembers which lexers were recently cut by the deadline.
-var slowLexers = &lexerStrikes{last: map[string]strike{}}
-
-type strike struct {
-	count int
-	at    time.Time
-}
-
-type lexerStrikes struct {
-	mu   sync.Mutex
-	last map[string]strike
-}
-
-// budget is the time a block of the named lexer may take now.
-func (s *lexerStrikes) budget(name string, normal time.Duration) time.Duration {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	st, ok := s.last[name]
-	switch {
-	case !ok:
-		return normal
-	case time.Since(st.at) > slowWindow:
-		delete(s.last, name)
-		return normal
-	case st.count >= slowStrikes:
-		return min(normal, slowBudget)
-	}
-	return normal
-}
-
-// cut records that a block of the named lexer hit its deadline.
-func (s *lexerStrikes) cut(name string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	st := s.last[name]
-	if time.Since(st.at) > slowWindow {
-		st.count = 0
-	}
-	s.last[name] = strike{count: st.count + 1, at: time.Now()}
-}

@@ -1,27 +1,32 @@
 // Package fastlex runs chroma's regular-expression lexers faster, with
-// the same tokens.
+// the same tokens, and with a bound on the work a text may cost that does
+// not depend on the clock.
 //
 // chroma lexes by trying the rules of the current state in order at each
-// position until one matches. Most of its time goes in rules that fail:
-// a Rust identifier is tried against every keyword and literal rule
-// before the identifier rule takes it. Each rule's regular expression
-// says which characters a match can start with (regexp2 works that out
-// to search, and we read it from its parse tree), so fastlex tries only
-// the rules that can start with the character at hand, still in their
-// order. Since a skipped rule could not have matched, the first rule that
-// matches, and so every token, is the one chroma would have chosen.
+// position until one matches, each rule a regexp2 (.NET-style) regular
+// expression with a 250 ms timeout. fastlex keeps chroma's rule tables,
+// mutators and emitters, and changes how rules are tried:
 //
-// Two savings follow. A rule is tried through regexp2's MatchView, which
-// allocates nothing for an attempt that fails; and the map of named groups
-// chroma builds for every token is built only for rules whose emitter or
-// mutator may read it.
+//   - Each rule runs on fastlex's own backtracking matcher (compile.go,
+//     match.go), compiled from the tree regexp2's parser makes of the
+//     pattern and following regexp2's backtracking order, so that it
+//     finds the same match. It is several times faster than regexp2's
+//     interpreter, and it counts its steps: a text gets a fixed amount of
+//     work (Lex), not of time, so the same text always gives the same
+//     tokens, however busy the machine.
+//   - Only the rules that can start with the character at hand are tried,
+//     still in their order: a skipped rule could not have matched, so the
+//     first rule that matches, and every token, is chroma's.
+//   - Alternatives inside a pattern are skipped the same way, which makes
+//     keyword lists cheap.
+//   - Token values are slices of the text, not copies; nested lexers
+//     (Using, UsingSelf, UsingByGroup) run on fastlex too, sharing the
+//     work bound of the text they are part of.
 //
-// The rest of the lexer (mutators, emitters, nested lexers, the state
-// stack, error recovery) is chroma's, driven the same way as
-// chroma.LexerState.Iterator does. Where chroma keeps a type to itself
-// (its coalescing wrapper, the emitters inside ByGroups, the mutators
-// inside Mutators) fastlex looks at it through reflect, and the tests
-// fail if that stops working.
+// Where chroma keeps a type to itself (its coalescing wrapper, the
+// emitters inside ByGroups and Using, the mutators inside Mutators)
+// fastlex looks at it through reflect, and the tests fail if that stops
+// working.
 package fastlex
 
 import (
@@ -29,29 +34,25 @@ import (
 	"reflect"
 	"strings"
 	"sync"
-	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/dlclark/regexp2/v2"
-	"github.com/dlclark/regexp2/v2/syntax"
 )
 
 // Wrap returns a lexer that gives the same tokens as l, faster, when l is
-// one of chroma's registered regular-expression lexers (which the
-// registry hands out wrapped in chroma.Coalesce); any other lexer comes
-// back as it is. Nested lexers named by Using are taken from chroma's
-// global registry, as they are for l.
+// one of chroma's regular-expression lexers or is built from them (see
+// wrappers.go); any other lexer comes back as it is. Nested lexers named
+// by Using are taken from chroma's global registry, as they are for l.
 func Wrap(l chroma.Lexer) chroma.Lexer {
-	if rl, ok := l.(*chroma.RegexLexer); ok {
-		return wrapped(rl)
+	if l == nil {
+		return nil
 	}
-	if rl := coalescedRegexLexer(l); rl != nil {
-		return chroma.Coalesce(wrapped(rl))
+	r := runnerFor(l)
+	if _, ok := r.(*foreign); ok {
+		return l
 	}
-	return l
+	return r
 }
 
 // byBase holds one Lexer per chroma lexer, so that each compiles once
@@ -65,44 +66,34 @@ func wrapped(rl *chroma.RegexLexer) *Lexer {
 
 var coalescerType = reflect.TypeOf(chroma.Coalesce(nil))
 
-// coalescedRegexLexer finds the *chroma.RegexLexer inside chroma's
-// coalescing wrapper. chroma does not export the wrapper, but its only
-// field is the exported embedded Lexer.
-func coalescedRegexLexer(l chroma.Lexer) *chroma.RegexLexer {
-	v := reflect.ValueOf(l)
-	if v.Type() != coalescerType {
-		return nil
-	}
-	f := v.Elem().FieldByName("Lexer")
-	if !f.IsValid() || !f.CanInterface() {
-		return nil
-	}
-	rl, _ := f.Interface().(*chroma.RegexLexer)
-	return rl
-}
-
-// Lexer is a chroma.RegexLexer with first-character filters on its rules.
+// Lexer is a chroma.RegexLexer whose rules run on fastlex's matcher.
 type Lexer struct {
 	base *chroma.RegexLexer
 
 	once   sync.Once
 	err    error
-	rules  chroma.CompiledRules
+	rules  chroma.CompiledRules // chroma's, for mutators and emitters that read them
 	states map[string]*state
+	// unsupported is set when some rule uses a construct the matcher does
+	// not run: the lexer then hands its work to chroma's.
+	unsupported error
 }
 
-// state holds one lexer state's rules and, for each ASCII character, the
-// rules that can match at a position holding it.
+// state holds one lexer state's rules, compiled, and for each ASCII
+// character the rules that can match at a position holding it.
 type state struct {
-	rules  []*chroma.CompiledRule
-	starts []firstChars
-	ascii  [utf8.RuneSelf][]int
-	all    []int // every rule, in order: for non-ASCII characters
-	// Per rule: its capture groups' numbers and names in chroma's order,
-	// and whether anything may read the named groups.
-	groupNums  [][]int
+	rules []*chroma.CompiledRule
+	progs []*program
+	ascii [utf8RuneSelf][]int
+	all   []int // every rule, in order: for non-ASCII characters
+	// Per rule: the names of its groups in chroma's order, whether
+	// anything may read them by name, and how its tokens are emitted.
 	groupNames [][]string
 	named      []bool
+	plans      []*emitPlan
+	// simple rules have no mutator and emit through plans fastlex runs
+	// itself, so their groups are read at once and need no copy.
+	simple []bool
 }
 
 // Config implements chroma.Lexer.
@@ -117,15 +108,13 @@ func (l *Lexer) SetAnalyser(f func(text string) float32) chroma.Lexer {
 	return l
 }
 
-// SetRegistry implements chroma.Lexer.
-func (l *Lexer) SetRegistry(r *chroma.LexerRegistry) chroma.Lexer {
-	l.base.SetRegistry(r)
-	return l
-}
+// SetRegistry implements chroma.Lexer. Nested lexers always come from
+// chroma's global registry, as for the lexers it holds.
+func (l *Lexer) SetRegistry(*chroma.LexerRegistry) chroma.Lexer { return l }
 
 // compile builds the rules as chroma's RegexLexer does (the same
 // patterns, flags and lexer mutators such as include and combined), then
-// the filters.
+// fastlex's programs, filters and emit plans.
 func (l *Lexer) compile() error {
 	raw, err := l.base.Rules()
 	if err != nil {
@@ -153,7 +142,6 @@ func (l *Lexer) compile() error {
 			if err != nil {
 				return fmt.Errorf("%s: rule %s.%d: %w", cfg.Name, name, i, err)
 			}
-			re.MatchTimeout = 250 * time.Millisecond
 			rules[name] = append(rules[name], &chroma.CompiledRule{Rule: r, Regexp: re})
 		}
 	}
@@ -180,24 +168,39 @@ restart:
 
 	l.rules = rules
 	l.states = make(map[string]*state, len(rules))
+	progs := map[string]*program{} // included rules share their pattern
 	for name, rs := range rules {
-		s := &state{rules: rs, starts: make([]firstChars, len(rs))}
+		s := &state{rules: rs}
 		for i, r := range rs {
-			pattern := strings.TrimPrefix(r.Regexp.String(), `\G`)
-			s.starts[i] = startsOf(pattern)
+			pattern := r.Regexp.String()
+			p, ok := progs[pattern]
+			if !ok {
+				var err error
+				if p, err = compileProgram(pattern, r.Regexp); err != nil {
+					l.unsupported = fmt.Errorf("%s: rule %s.%d: %w", cfg.Name, name, i, err)
+					return nil
+				}
+				progs[pattern] = p
+			}
+			s.progs = append(s.progs, p)
 			s.all = append(s.all, i)
 			nums := r.Regexp.GetGroupNumbers()
 			names := make([]string, len(nums))
 			for j, num := range nums {
 				names[j] = r.Regexp.GroupNameFromNumber(num)
 			}
-			s.groupNums = append(s.groupNums, nums)
 			s.groupNames = append(s.groupNames, names)
 			s.named = append(s.named, emitterReadsNamed(r.Type) || mutatorReadsNamed(r.Mutator))
+			plan := planFor(r.Type)
+			if p := knownClosure(cfg.Name, r.Pattern); p != nil {
+				plan = p
+			}
+			s.plans = append(s.plans, plan)
+			s.simple = append(s.simple, r.Mutator == nil && plan.native())
 		}
-		for c := range utf8.RuneSelf {
+		for c := range utf8RuneSelf {
 			for i := range rs {
-				if s.starts[i].may(rune(c)) {
+				if s.progs[i].first.may(rune(c)) {
 					s.ascii[c] = append(s.ascii[c], i)
 				}
 			}
@@ -207,159 +210,10 @@ restart:
 	return nil
 }
 
-// Tokenise implements chroma.Lexer, with chroma.RegexLexer's options.
-func (l *Lexer) Tokenise(options *chroma.TokeniseOptions, text string) (chroma.Iterator, error) {
+// ready compiles the lexer once.
+func (l *Lexer) ready() error {
 	l.once.Do(func() { l.err = l.compile() })
-	if l.err != nil {
-		return nil, l.err
-	}
-	if options == nil {
-		options = &chroma.TokeniseOptions{State: "root", EnsureLF: true}
-	}
-	if options.EnsureLF {
-		text = strings.ReplaceAll(text, "\r\n", "\n")
-		text = strings.ReplaceAll(text, "\r", "\n")
-	}
-	newlineAdded := false
-	if !options.Nested && l.base.Config().EnsureNL && !strings.HasSuffix(text, "\n") {
-		text += "\n"
-		newlineAdded = true
-	}
-	it := &iterator{
-		lexer: l,
-		root:  options.State,
-		state: &chroma.LexerState{
-			Lexer:          l.base,
-			Registry:       lexers.GlobalLexerRegistry,
-			Text:           []rune(text),
-			Stack:          []string{options.State},
-			Rules:          l.rules,
-			MutatorContext: map[any]any{},
-		},
-	}
-	it.end = len(it.state.Text)
-	if newlineAdded {
-		it.end--
-	}
-	return it.next, nil
-}
-
-// iterator is chroma.LexerState.Iterator with the filtered rule search.
-type iterator struct {
-	lexer   *Lexer
-	state   *chroma.LexerState
-	root    string
-	end     int
-	pending []chroma.Iterator // emitters' token streams, innermost last
-}
-
-func (it *iterator) next() chroma.Token {
-	l := it.state
-	for l.Pos < it.end && len(l.Stack) > 0 {
-		if t, ok := it.drain(); ok {
-			return t
-		}
-		l.State = l.Stack[len(l.Stack)-1]
-		s, ok := it.lexer.states[l.State]
-		if !ok {
-			panic("unknown state " + l.State)
-		}
-		index, rule, groups, named := s.match(l.Text, l.Pos)
-		if groups == nil {
-			// As in Pygments: an unmatched newline resets the stack, so
-			// an unclosed string costs one line, not the rest of the text.
-			if l.Text[l.Pos] == '\n' && l.State != it.root {
-				l.Stack = []string{it.root}
-				continue
-			}
-			l.Pos++
-			return chroma.Token{Type: chroma.Error, Value: string(l.Text[l.Pos-1 : l.Pos])}
-		}
-		l.Rule = index
-		l.Groups = groups
-		l.NamedGroups = named
-		l.Pos += utf8.RuneCountInString(groups[0])
-		if rule.Mutator != nil {
-			if err := rule.Mutator.Mutate(l); err != nil {
-				panic(err)
-			}
-		}
-		if rule.Type != nil {
-			it.pending = append(it.pending, rule.Type.Emit(l.Groups, l))
-		}
-	}
-	if t, ok := it.drain(); ok {
-		return t
-	}
-	if l.Pos != len(l.Text) && len(l.Stack) == 0 {
-		value := string(l.Text[l.Pos:])
-		l.Pos = len(l.Text)
-		return chroma.Token{Type: chroma.Error, Value: value}
-	}
-	return chroma.EOF
-}
-
-// drain returns the next token the emitters have queued, if any.
-func (it *iterator) drain() (chroma.Token, bool) {
-	for len(it.pending) > 0 {
-		n := len(it.pending) - 1
-		t := it.pending[n]()
-		if t.Type == chroma.Ignore {
-			continue
-		}
-		if t == chroma.EOF {
-			it.pending = it.pending[:n]
-			continue
-		}
-		return t, true
-	}
-	return chroma.Token{}, false
-}
-
-// match is chroma's matchRules over the rules that can start at pos. It
-// reads each match through regexp2's MatchView, which allocates nothing
-// for the attempts that fail, and builds the named groups only for rules
-// whose emitter or mutator might read them.
-func (s *state) match(text []rune, pos int) (int, *chroma.CompiledRule, []string, map[string]string) {
-	c := text[pos]
-	candidates := s.all
-	if c < utf8.RuneSelf {
-		candidates = s.ascii[c]
-	}
-	var groups []string
-	var nums []int
-	read := func(m regexp2.MatchView) bool {
-		if at, _, ok := m.GroupRange(0); !ok || at != pos {
-			return false
-		}
-		groups = make([]string, len(nums))
-		for j, num := range nums {
-			if at, n, ok := m.GroupRange(num); ok {
-				groups[j] = string(text[at : at+n])
-			}
-		}
-		return false
-	}
-	for _, i := range candidates {
-		if c >= utf8.RuneSelf && !s.starts[i].may(c) {
-			continue
-		}
-		rule := s.rules[i]
-		nums = s.groupNums[i]
-		if err := rule.Regexp.FindRunesMatches(text, pos, read); err != nil || groups == nil {
-			groups = nil
-			continue
-		}
-		var named map[string]string
-		if s.named[i] {
-			named = make(map[string]string, len(groups))
-			for j, g := range groups {
-				named[s.groupNames[i][j]] = g
-			}
-		}
-		return i, rule, groups, named
-	}
-	return 0, &chroma.CompiledRule{}, nil, nil
+	return l.err
 }
 
 // Emitters and mutators of chroma's own whose behaviour is known: none of
@@ -367,6 +221,9 @@ func (s *state) match(text []rune, pos int) (int, *chroma.CompiledRule, []string
 // as ByGroupNames, a lexer's own MutatorFunc) may.
 var (
 	byGroupsType     = reflect.TypeOf(chroma.ByGroups())
+	usingType        = reflect.TypeOf(chroma.Using(""))
+	usingSelfType    = reflect.TypeOf(chroma.UsingSelf(""))
+	usingByGroupType = reflect.TypeOf(chroma.UsingByGroup(0, 0))
 	multiMutatorType = reflect.TypeOf(chroma.Mutators())
 	plainEmitters    = typesOf(chroma.Using(""), chroma.UsingSelf(""), chroma.UsingByGroup(0, 0))
 	plainMutators    = typesOf(chroma.Push(), chroma.Pop(1), chroma.Include(""), chroma.Combined())
@@ -413,79 +270,130 @@ func mutatorReadsNamed(m chroma.Mutator) bool {
 	return !plainMutators[reflect.TypeOf(m)]
 }
 
-// firstChars is what a rule's match can start with.
-type firstChars struct {
-	any   bool            // no limit is known
-	set   *syntax.CharSet // if not nil, the first character is in it
-	runes []rune          // otherwise one of these
-	fold  bool            // compare runes without case
+// nestedLexers caches the lexers Using and UsingByGroup name: chroma's
+// registry scans every lexer's file name patterns for a name it does not
+// know.
+var nestedLexers sync.Map // string -> chroma.Lexer (nil when none)
+
+func nestedLexer(name string) chroma.Lexer {
+	if v, ok := nestedLexers.Load(name); ok {
+		l, _ := v.(chroma.Lexer)
+		return l
+	}
+	l := lexers.GlobalLexerRegistry.Get(name)
+	if len(name) <= 64 {
+		nestedLexers.Store(name, l)
+	}
+	return l
 }
 
-func (f firstChars) may(c rune) bool {
-	switch {
-	case f.any:
+// emitPlan is a rule's emitter as fastlex runs it: chroma's token types,
+// ByGroups and the Using family directly, anything else through its Emit.
+type emitPlan struct {
+	kind      planKind
+	token     chroma.TokenType
+	subs      []*emitPlan // ByGroups, UsingByGroup: per group, nil to skip
+	lexer     string      // Using
+	state     string      // UsingSelf
+	nameGroup int         // UsingByGroup
+	codeGroup int
+	nested    runner         // planNested
+	emitter   chroma.Emitter // planOther
+}
+
+type planKind uint8
+
+const (
+	planToken planKind = iota
+	planByGroups
+	planUsing
+	planUsingSelf
+	planUsingByGroup
+	planNested // a lexer fastlex runs, as UsingLexer(lexer) would
+	planOther
+)
+
+func planFor(e chroma.Emitter) *emitPlan {
+	if e == nil {
+		return nil
+	}
+	if t, ok := e.(chroma.TokenType); ok {
+		return &emitPlan{kind: planToken, token: t}
+	}
+	v := reflect.ValueOf(e)
+	switch reflect.TypeOf(e) {
+	case byGroupsType:
+		p := &emitPlan{kind: planByGroups}
+		for _, sub := range v.Elem().FieldByName("Emitters").Interface().(chroma.Emitters) {
+			p.subs = append(p.subs, planFor(sub))
+		}
+		return p
+	case usingType:
+		return &emitPlan{kind: planUsing, lexer: v.Elem().FieldByName("Lexer").String()}
+	case usingSelfType:
+		return &emitPlan{kind: planUsingSelf, state: v.Elem().FieldByName("State").String()}
+	case usingByGroupType:
+		p := &emitPlan{kind: planUsingByGroup,
+			nameGroup: int(v.Elem().FieldByName("SublexerNameGroup").Int()),
+			codeGroup: int(v.Elem().FieldByName("CodeGroup").Int())}
+		for _, sub := range v.Elem().FieldByName("Emitters").Interface().(chroma.Emitters) {
+			p.subs = append(p.subs, planFor(sub))
+		}
+		return p
+	}
+	return &emitPlan{kind: planOther, emitter: e}
+}
+
+// knownClosure returns the plan for a rule whose emitter chroma builds
+// as a closure that reflect cannot see into, when fastlex knows what it
+// does: Go's raw strings, lexed as text templates (chroma's go.go:
+// UsingLexer(TypeRemappingLexer(GoTextTemplate, Other to String))).
+// TestNoRuleLeftToChroma fails if chroma changes the rule.
+func knownClosure(lexer, pattern string) *emitPlan {
+	if lexer != "Go" || pattern != "(`)([^`]*)(`)" {
+		return nil
+	}
+	r := goRawStrings()
+	if r == nil {
+		return nil
+	}
+	return &emitPlan{kind: planByGroups, subs: []*emitPlan{
+		{kind: planToken, token: chroma.LiteralString},
+		{kind: planNested, nested: r},
+		{kind: planToken, token: chroma.LiteralString},
+	}}
+}
+
+// goRawStrings is made once: runners are kept per lexer.
+var goRawStrings = sync.OnceValue(func() runner {
+	tmpl := lexers.Get("Go Text Template")
+	if tmpl == nil {
+		return nil
+	}
+	return runnerFor(chroma.TypeRemappingLexer(tmpl, chroma.TypeMapping{{From: chroma.Other, To: chroma.LiteralString}}))
+})
+
+// native reports whether fastlex runs the plan itself, all the way down.
+func (p *emitPlan) native() bool {
+	if p == nil {
 		return true
-	case f.set != nil:
-		return f.set.Contains(c)
 	}
-	for _, r := range f.runes {
-		if r == c || f.fold && equalFold(r, c) {
-			return true
+	if p.kind == planOther {
+		return false
+	}
+	for _, s := range p.subs {
+		if !s.native() {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
-// equalFold reports whether a and b are the same letter in some case.
-func equalFold(a, b rune) bool {
-	for r := unicode.SimpleFold(a); r != a; r = unicode.SimpleFold(r) {
-		if r == b {
-			return true
-		}
+// ensureLF turns \r\n and \r into \n, as chroma's EnsureLF option does.
+func ensureLF(text string) string {
+	if strings.IndexByte(text, '\r') < 0 {
+		return text
 	}
-	return false
-}
-
-// startsOf reads from regexp2's own search optimisations what a match of
-// pattern can start with. Anything it does not pin down to the first
-// character, or a pattern that can match nothing at all, means any.
-func startsOf(pattern string) firstChars {
-	any := firstChars{any: true}
-	tree, err := syntax.Parse(pattern, syntax.ParseOptions{})
-	if err != nil || tree.FindOptimizations == nil {
-		return any
-	}
-	o := tree.FindOptimizations
-	if o.MinRequiredLength == 0 {
-		return any
-	}
-	switch o.FindMode {
-	case syntax.LeadingString_LeftToRight:
-		r, _ := utf8.DecodeRuneInString(o.LeadingPrefix)
-		return firstChars{runes: []rune{r}}
-	case syntax.LeadingString_OrdinalIgnoreCase_LeftToRight:
-		r, _ := utf8.DecodeRuneInString(o.LeadingPrefix)
-		return firstChars{runes: []rune{r}, fold: true}
-	case syntax.LeadingStrings_LeftToRight:
-		if len(o.LeadingPrefixFirstRunes) == 0 {
-			return any
-		}
-		return firstChars{runes: o.LeadingPrefixFirstRunes}
-	case syntax.FixedDistanceChar_LeftToRight:
-		if o.FixedDistanceLiteral.Distance == 0 {
-			return firstChars{runes: []rune{o.FixedDistanceLiteral.C}}
-		}
-	case syntax.FixedDistanceString_LeftToRight:
-		if o.FixedDistanceLiteral.Distance == 0 && o.FixedDistanceLiteral.S != "" {
-			r, _ := utf8.DecodeRuneInString(o.FixedDistanceLiteral.S)
-			return firstChars{runes: []rune{r}}
-		}
-	case syntax.LeadingSet_LeftToRight, syntax.FixedDistanceSets_LeftToRight:
-		for _, fs := range o.FixedDistanceSets {
-			if fs.Distance == 0 && fs.Set != nil {
-				return firstChars{set: fs.Set}
-			}
-		}
-	}
-	return any
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	return strings.ReplaceAll(text, "\r", "\n")
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/piexport/piexport/render/internal/chromaref"
 )
 
 // sample is a text and the name of the lexer for it.
@@ -93,7 +95,7 @@ func TestSameTokensAsChroma(t *testing.T) {
 			continue
 		}
 		wrapped++
-		want, werr := tokens(l, text)
+		want, werr := tokens(chromaref.Untimed(l), text)
 		got, gerr := tokens(fast, text)
 		if (werr == nil) != (gerr == nil) {
 			t.Errorf("%s: chroma's error %v, fastlex's %v", name, werr, gerr)
@@ -300,10 +302,101 @@ func TestSameTokensOnMutations(t *testing.T) {
 		text := b.String()
 		name := fuzzLexers[i%len(fuzzLexers)]
 		l := lexers.Get(name)
-		want, _ := tokens(l, text)
+		want, _ := tokens(chromaref.Untimed(l), text)
 		got, _ := tokens(Wrap(l), text)
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("%s on text %d %q: tokens differ (-chroma +fastlex):\n%s", name, i, text, diff)
+		}
+	}
+}
+
+// TestEveryLexerRunsOnFastlex compiles every regular-expression lexer of
+// chroma's registry for fastlex's matcher: a construct it does not run
+// would hand that lexer back to chroma, slow and timed by the clock.
+func TestEveryLexerRunsOnFastlex(t *testing.T) {
+	n := 0
+	for _, l := range lexers.GlobalLexerRegistry.Lexers {
+		rl, ok := l.(*chroma.RegexLexer)
+		if !ok {
+			continue
+		}
+		w := wrapped(rl)
+		if err := w.ready(); err != nil {
+			t.Errorf("%s: %v", rl.Config().Name, err)
+			continue
+		}
+		if w.unsupported != nil {
+			t.Error(w.unsupported)
+		}
+		n++
+	}
+	if n < 250 {
+		t.Errorf("only %d regular-expression lexers in chroma's registry", n)
+	}
+}
+
+// TestLexWorkLimit: a lexer that turns quadratic (Go's on unclosed block
+// comments) is stopped after the work it was given, the same place every
+// time, and the text it did not reach comes back whole.
+func TestLexWorkLimit(t *testing.T) {
+	code := strings.Repeat("/* x ", 64<<10/5)
+	l := Wrap(lexers.Get("go"))
+	limit := int64(64 * len(code))
+	toks, rest, err := Lex(l, code, limit, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rest == "" {
+		t.Fatal("the whole block was lexed within the limit")
+	}
+	var b strings.Builder
+	for _, tok := range toks {
+		b.WriteString(tok.Value)
+	}
+	if b.String()+rest != code {
+		t.Errorf("tokens and rest do not make up the text: %d + %d bytes of %d", b.Len(), len(rest), len(code))
+	}
+	for range 3 {
+		again, rest2, _ := Lex(l, code, limit, nil)
+		if len(again) != len(toks) || rest2 != rest {
+			t.Fatalf("a second run stopped elsewhere: %d tokens and %d bytes left, then %d and %d", len(toks), len(rest), len(again), len(rest2))
+		}
+	}
+	// Within the limit the same text gives all of chroma's tokens.
+	short := code[:200]
+	want, _ := chroma.Tokenise(lexers.Get("go"), nil, short)
+	got, rest, err := Lex(l, short, limit, nil)
+	if err != nil || rest != "" {
+		t.Fatalf("short text: rest %q, err %v", rest, err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("short text: tokens differ (-chroma +fastlex):\n%s", diff)
+	}
+}
+
+// TestNoLexerLeftToChroma checks that fastlex runs every lexer of chroma's
+// registry itself, composite ones included, but for those whose own Go
+// code lexes parts with chroma (HTTP bodies): those would run on chroma's
+// clock. Go's raw strings, which chroma lexes through a closure, must be
+// taken over too.
+func TestNoLexerLeftToChroma(t *testing.T) {
+	leftToChroma := map[string]bool{"HTTP": true}
+	for _, l := range lexers.GlobalLexerRegistry.Lexers {
+		name := l.Config().Name
+		_, foreignRunner := runnerFor(l).(*foreign)
+		if foreignRunner != leftToChroma[name] {
+			t.Errorf("%s (%T): left to chroma = %v", name, l, foreignRunner)
+		}
+	}
+	goLexer := Wrap(lexers.Get("go")).(*Lexer)
+	if err := goLexer.ready(); err != nil {
+		t.Fatal(err)
+	}
+	for name, s := range goLexer.states {
+		for i, p := range s.plans {
+			if !p.native() {
+				t.Errorf("Go rule %s.%d (%s) emits through chroma's code", name, i, s.rules[i].Pattern)
+			}
 		}
 	}
 }
