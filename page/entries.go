@@ -46,6 +46,7 @@ func (r *sessionRenderer) renderEntry(e *session.Entry, v *entryView) {
 		return
 	}
 	o := out{lazy: v.Lazy}
+	o.Grow(bodySizeGuess(e))
 	switch e.Type {
 	case "message":
 		if e.Message == nil {
@@ -380,4 +381,17 @@ func assistantFoot(m *session.Message) string {
 		parts = append(parts, humanize.Usage(m.Usage, "in", "out")...)
 	}
 	return strings.Join(parts, " · ")
+}
+
+// bodySizeGuess is about how long an entry's HTML is: its text, marked up
+// (highlighted code takes about three times its size).
+func bodySizeGuess(e *session.Entry) int {
+	n := 512
+	if m := e.Message; m != nil {
+		for _, b := range m.Content {
+			n += len(b.Text) + len(b.Arguments)
+		}
+		n += len(m.Output) + len(m.Command) + len(m.Summary) + len(m.Details)
+	}
+	return min(3*n, 4<<20)
 }

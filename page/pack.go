@@ -65,19 +65,35 @@ func (p *packer) flush() {
 	}
 	c := &packChunk{Index: len(p.chunks)}
 	p.chunks = append(p.chunks, c)
-	raw := bytes.Clone(p.raw.Bytes())
-	p.raw.Reset()
+	// The chunk's bytes go to the compressor; the next chunk gets a
+	// buffer of its own.
+	raw := p.raw.Bytes()
+	p.raw = bytes.Buffer{}
+	p.raw.Grow(packChunkBytes + packChunkBytes/4)
 	p.wg.Go(func() {
-		var z bytes.Buffer
-		// BestSpeed: the text is HTML, which compresses well at any level,
-		// and a page waits for its last chunk.
-		zw, _ := gzip.NewWriterLevel(&z, flate.BestSpeed)
+		z := gzipBuffers.Get().(*bytes.Buffer)
+		defer gzipBuffers.Put(z)
+		z.Reset()
+		zw := gzipWriters.Get().(*gzip.Writer)
+		defer gzipWriters.Put(zw)
+		zw.Reset(z)
 		// Writes to a bytes.Buffer cannot fail.
 		_, _ = zw.Write(raw)
 		_ = zw.Close()
 		c.Data = base64.RawURLEncoding.EncodeToString(z.Bytes())
 	})
 }
+
+// A gzip writer holds a megabyte of tables: they are reused from chunk to
+// chunk and page to page. BestSpeed: the text is HTML, which compresses
+// well at any level, and a page waits for its last chunk.
+var (
+	gzipWriters = sync.Pool{New: func() any {
+		zw, _ := gzip.NewWriterLevel(nil, flate.BestSpeed)
+		return zw
+	}}
+	gzipBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+)
 
 // done flushes the last chunk and waits until every chunk is compressed.
 func (p *packer) done() {

@@ -32,7 +32,7 @@ func (r *sessionRenderer) renderAll(nodes []session.Node, out []entryView) {
 const eagerTail = 20
 
 // renderWindow bounds how far rendering runs ahead of writing, in entries.
-const renderWindow = 256
+const renderWindow = 48
 
 // renderStream renders the entries' bodies on every core and yields the
 // entries in order: the order of their indexes in order, or of entries

@@ -131,7 +131,8 @@ func renderCodeNow(code string, l chroma.Lexer, firstLine int, lim limits) []byt
 	}
 
 	var b bytes.Buffer
-	b.Grow(len(code)*2 + 128)
+	// Highlighted code is about three times as long as the code.
+	b.Grow(len(code)*3 + 256)
 	if note != "" {
 		b.WriteString(`<p class="hl-note">`)
 		escapeHTMLTo(&b, note)

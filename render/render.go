@@ -12,9 +12,10 @@ package render
 import (
 	"bytes"
 	"encoding/json"
-	"html"
 	"html/template"
+	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // trusted is the one place where bytes become template.HTML. It is safe
@@ -23,7 +24,16 @@ import (
 // session text it writes and only writes attribute values it has escaped
 // and, for URLs, checked against the allow-list in AllowedURL. Never pass
 // it anything else.
-func trusted(b []byte) template.HTML { return template.HTML(b) }
+//
+// The HTML shares b's bytes, which must not change after: every caller
+// hands over a buffer it has finished with. Copying them again would
+// cost an export as many bytes as the page has.
+func trusted(b []byte) template.HTML {
+	return template.HTML(unsafe.String(unsafe.SliceData(b), len(b)))
+}
+
+// htmlEscaper escapes as html.EscapeString does, straight into a writer.
+var htmlEscaper = strings.NewReplacer(`&`, "&amp;", `'`, "&#39;", `<`, "&lt;", `>`, "&gt;", `"`, "&#34;")
 
 // escapeHTMLTo writes s escaped for HTML text and double- or
 // single-quoted attribute values.
@@ -66,23 +76,32 @@ type Builder struct {
 	buf bytes.Buffer
 }
 
+// Grow makes room for n more bytes: a body the size of its session text
+// or more is built without copying itself again and again.
+func (b *Builder) Grow(n int) { b.buf.Grow(n) }
+
 // Raw writes markup, which must be a string constant.
 func (b *Builder) Raw(m markup) { b.buf.WriteString(string(m)) }
 
 // Text writes s escaped as HTML text.
-func (b *Builder) Text(s string) { b.buf.WriteString(html.EscapeString(s)) }
+func (b *Builder) Text(s string) { _, _ = htmlEscaper.WriteString(&b.buf, s) }
 
 // Attr writes the attribute name="value", the value escaped; name must
 // be a string constant.
 func (b *Builder) Attr(name markup, value string) {
-	b.buf.WriteString(" " + string(name) + `="` + html.EscapeString(value) + `"`)
+	b.buf.WriteByte(' ')
+	b.buf.WriteString(string(name))
+	b.buf.WriteString(`="`)
+	_, _ = htmlEscaper.WriteString(&b.buf, value)
+	b.buf.WriteByte('"')
 }
 
 // Append writes a fragment rendered by this package.
 func (b *Builder) Append(h template.HTML) { b.buf.WriteString(string(h)) }
 
 // HTML returns the fragment: everything in it was escaped on the way in,
-// is a constant its caller wrote, or was rendered by this package.
+// is a constant its caller wrote, or was rendered by this package. It
+// ends the Builder's use: the fragment shares its bytes.
 func (b *Builder) HTML() template.HTML { return trusted(b.buf.Bytes()) }
 
 // Text returns s escaped as HTML text.
@@ -108,8 +127,8 @@ func JSON(raw json.RawMessage) template.HTML {
 }
 
 // Snippet escapes a search snippet and wraps its marks, byte ranges
-// [start, end) in order, in <mark>: every byte of the snippet goes through
-// html.EscapeString, and the only markup added is <mark> and </mark>,
+// [start, end) in order, in <mark>: every byte of the snippet is escaped
+// as html.EscapeString does, and the only markup added is <mark> and </mark>,
 // balanced. (Built here rather than in a template because a search page
 // holds hundreds of snippets, and html/template escapes each piece through
 // reflection.) Marks out of range, out of order or not on UTF-8 boundaries
@@ -122,12 +141,12 @@ func Snippet(s string, marks [][2]int) template.HTML {
 		if m[0] < at || m[1] <= m[0] || m[1] > len(s) || !utf8.RuneStart(s[m[0]]) || (m[1] < len(s) && !utf8.RuneStart(s[m[1]])) {
 			continue
 		}
-		b.WriteString(html.EscapeString(s[at:m[0]]))
+		_, _ = htmlEscaper.WriteString(&b, s[at:m[0]])
 		b.WriteString("<mark>")
-		b.WriteString(html.EscapeString(s[m[0]:m[1]]))
+		_, _ = htmlEscaper.WriteString(&b, s[m[0]:m[1]])
 		b.WriteString("</mark>")
 		at = m[1]
 	}
-	b.WriteString(html.EscapeString(s[at:]))
+	_, _ = htmlEscaper.WriteString(&b, s[at:])
 	return trusted(b.Bytes())
 }

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -149,6 +150,8 @@ func (l *loader) readLines(r *bufio.Reader) error {
 			l.addWarning(w.kind, w.line, w.text)
 		}
 		l.objects = append(l.objects, b.objects...)
+		// Decoding copied what the entries keep out of the lines.
+		putBatchBuffer(b.buf)
 	}
 	l.line = lines
 	return readErr
@@ -157,11 +160,11 @@ func (l *loader) readLines(r *bufio.Reader) error {
 // readBatches splits r into batches of whole lines and hands each to send.
 // lines counts the lines read, for the error of a failed read.
 func readBatches(r *bufio.Reader, lines *int, send func(*batch)) error {
-	b := &batch{done: make(chan struct{})}
+	b := &batch{buf: getBatchBuffer(), done: make(chan struct{})}
 	flush := func() {
 		if len(b.lines) > 0 {
 			send(b)
-			b = &batch{done: make(chan struct{})}
+			b = &batch{buf: getBatchBuffer(), done: make(chan struct{})}
 		}
 	}
 	defer flush()
@@ -188,6 +191,19 @@ func readBatches(r *bufio.Reader, lines *int, send func(*batch)) error {
 		if len(b.buf) >= batchBytes || len(b.lines) >= batchLines {
 			flush()
 		}
+	}
+}
+
+// Batch buffers are reused: grown line by line, each would cost a
+// loaded session about five times its size in allocation.
+var batchBuffers = sync.Pool{New: func() any { return make([]byte, 0, batchBytes+batchBytes/4) }}
+
+func getBatchBuffer() []byte { return batchBuffers.Get().([]byte)[:0] }
+
+func putBatchBuffer(b []byte) {
+	// A buffer grown for a huge line is let go.
+	if cap(b) <= 4*batchBytes {
+		batchBuffers.Put(b[:0])
 	}
 }
 

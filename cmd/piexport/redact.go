@@ -4,12 +4,9 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"os/user"
 	"path/filepath"
-	"runtime"
-	"runtime/debug"
 	"strings"
 	"sync"
 
@@ -27,9 +24,6 @@ type redactFlags struct {
 	file     string   // --redact-file
 	report   bool     // --redact-report
 	noImages bool     // --no-images
-
-	// held is the memory the redactor holds: its rule set.
-	held int64
 }
 
 func (r *redactFlags) define(fs *pflag.FlagSet) {
@@ -68,10 +62,7 @@ func (r *redactFlags) newRedactor() (*redact.Redactor, error) {
 		opt.Secrets = true
 		opt.Home, opt.Users = homeAndUsers()
 	}
-	before := heapAfterGC() // a few hundred microseconds: the heap is small yet
-	red, err := redact.New(opt)
-	r.held = heapAfterGC() - before
-	return red, err
+	return redact.New(opt)
 }
 
 // readLiterals reads --redact-file: one literal per line; blank lines are
@@ -141,26 +132,6 @@ func redactSession(red *redact.Redactor, s *session.Session, flags *redactFlags,
 		}
 	}
 	return rep, err
-}
-
-// heapAfterGC returns the bytes in use on the heap once it is collected.
-func heapAfterGC() int64 {
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return int64(m.HeapAlloc)
-}
-
-// roomForRedaction raises the memory limit set by limitMemory by what
-// masking keeps in memory: the redactor's rule set and the text it wrote
-// anew. The limit makes the collector run sooner, in proportion to the
-// session; without this the few megabytes that masking holds come out of
-// the renderer's room, and on the generated 50 MB session it collected
-// half as often again (60 collections, then 90).
-func roomForRedaction(held int64) {
-	if limit := debug.SetMemoryLimit(-1); limit != math.MaxInt64 && held > 0 {
-		debug.SetMemoryLimit(limit + held)
-	}
 }
 
 // writeReports prints --redact-report for every session under opt.files.
