@@ -84,7 +84,7 @@ func (c *ansiConverter) text(t string) {
 	if c.cur != c.open {
 		c.setOpen(c.cur)
 	}
-	escapeHTMLTo(&c.out, t)
+	escapeTextTo(&c.out, t)
 }
 
 func (c *ansiConverter) setOpen(st ansiStyle) {

@@ -9,7 +9,7 @@ import (
 func TestANSIToHTML(t *testing.T) {
 	cases := []struct{ name, in, want string }{
 		{"plain", "hello\nworld\n", "hello\nworld\n"},
-		{"escaped", `<b>&"'`, "&lt;b&gt;&amp;&#34;&#39;"},
+		{"escaped", `<b>&"'`, `&lt;b&gt;&amp;"'`},
 		{"red", "\x1b[31mred\x1b[0m plain", `<span class="ansi-fg-1">red</span> plain`},
 		{"bold bright", "\x1b[1;92mok\x1b[0m", `<span class="ansi-fg-10 ansi-bold">ok</span>`},
 		{"background", "\x1b[41mx\x1b[49m \x1b[103my\x1b[m", `<span class="ansi-bg-1">x</span> <span class="ansi-bg-11">y</span>`},

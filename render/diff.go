@@ -6,16 +6,18 @@ import (
 	"strings"
 )
 
-// diffLineKind is the class of one rendered diff line.
+// diffLineKind is the class of one rendered diff line. Class names are
+// short (an edit's diff is a span or three per line), and none is one of
+// chroma's (see TestDiffClassesAreNotChromas).
 type diffLineKind string
 
 const (
-	diffAdd  diffLineKind = "diff-add"
-	diffDel  diffLineKind = "diff-del"
-	diffCtx  diffLineKind = "diff-ctx"
-	diffHunk diffLineKind = "diff-hunk"
-	diffFile diffLineKind = "diff-file" // ---, +++, diff --git, index …
-	diffMeta diffLineKind = "diff-meta" // \ No newline at end of file
+	diffAdd  diffLineKind = "da"
+	diffDel  diffLineKind = "dr"
+	diffCtx  diffLineKind = "dc"
+	diffHunk diffLineKind = "dh"
+	diffFile diffLineKind = "df" // ---, +++, diff --git, index …
+	diffMeta diffLineKind = "dm" // \ No newline at end of file
 )
 
 // diffLine is one parsed line: sign and number are empty when the line
@@ -28,10 +30,11 @@ type diffLine struct {
 }
 
 // Diff renders a diff as <pre class="diff">, one block span per
-// line classed diff-add, diff-del, diff-ctx, diff-hunk, diff-file or
-// diff-meta. It reads plain unified diffs and the numbered form pi's edit
-// tool writes in details.diff ("+ 12 code", " 12 code", "      ..."),
-// and gjc's ("+12|code"); numbers go to a gutter of their own.
+// line classed da (added), dr (removed), dc (context), dh (hunk), df
+// (file) or dm (meta). It reads plain unified diffs and the numbered form
+// pi's edit tool writes in details.diff ("+ 12 code", " 12 code",
+// "      ..."), and gjc's ("+12|code"); numbers go to a gutter of their own
+// (dn), signs to a column (ds).
 func Diff(diff string) template.HTML {
 	diff = strings.ReplaceAll(diff, "\r\n", "\n")
 	lines := strings.Split(strings.TrimSuffix(diff, "\n"), "\n")
@@ -45,11 +48,11 @@ func Diff(diff string) template.HTML {
 	b.Grow(len(diff)*2 + 64*len(lines))
 	b.WriteString(`<pre class="diff"><code>`)
 	for _, l := range parsed {
-		b.WriteString(`<span class="diff-line `)
+		b.WriteString(`<span class=`)
 		b.WriteString(string(l.kind))
-		b.WriteString(`">`)
+		b.WriteString(`>`)
 		if width > 0 {
-			b.WriteString(`<span class="diff-ln">`)
+			b.WriteString(`<span class=dn>`)
 			for range width - len(l.number) {
 				b.WriteByte(' ')
 			}
@@ -57,11 +60,11 @@ func Diff(diff string) template.HTML {
 			b.WriteString("</span>")
 		}
 		if l.sign != "" {
-			b.WriteString(`<span class="diff-sign">`)
-			escapeHTMLTo(&b, l.sign)
+			b.WriteString(`<span class=ds>`)
+			escapeTextTo(&b, l.sign)
 			b.WriteString("</span>")
 		}
-		escapeHTMLTo(&b, l.code)
+		escapeTextTo(&b, l.code)
 		b.WriteString("\n</span>")
 	}
 	b.WriteString("</code></pre>")

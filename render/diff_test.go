@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/alecthomas/chroma/v2"
 )
 
 func TestParseDiff(t *testing.T) {
@@ -114,9 +116,9 @@ func TestParseDiff(t *testing.T) {
 func TestRenderDiff(t *testing.T) {
 	got := string(Diff("   9 a<b>\n- 10 old & \"q\"\n+ 10 new\n"))
 	want := `<pre class="diff"><code>` +
-		`<span class="diff-line diff-ctx"><span class="diff-ln"> 9</span><span class="diff-sign"> </span>a&lt;b&gt;` + "\n</span>" +
-		`<span class="diff-line diff-del"><span class="diff-ln">10</span><span class="diff-sign">-</span>old &amp; &#34;q&#34;` + "\n</span>" +
-		`<span class="diff-line diff-add"><span class="diff-ln">10</span><span class="diff-sign">+</span>new` + "\n</span>" +
+		`<span class=dc><span class=dn> 9</span><span class=ds> </span>a&lt;b&gt;` + "\n</span>" +
+		`<span class=dr><span class=dn>10</span><span class=ds>-</span>old &amp; "q"` + "\n</span>" +
+		`<span class=da><span class=dn>10</span><span class=ds>+</span>new` + "\n</span>" +
 		`</code></pre>`
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
@@ -125,14 +127,14 @@ func TestRenderDiff(t *testing.T) {
 	// Without numbers there is no gutter; hunks and headers have no sign.
 	got = string(Diff("@@ -1 +1 @@\r\n-<script>\r\n+x"))
 	for _, w := range []string{
-		`<span class="diff-line diff-hunk">@@ -1 +1 @@` + "\n</span>",
-		`<span class="diff-line diff-del"><span class="diff-sign">-</span>&lt;script&gt;` + "\n</span>",
+		`<span class=dh>@@ -1 +1 @@` + "\n</span>",
+		`<span class=dr><span class=ds>-</span>&lt;script&gt;` + "\n</span>",
 	} {
 		if !strings.Contains(got, w) {
 			t.Errorf("missing %q in %s", w, got)
 		}
 	}
-	if strings.Contains(got, "diff-ln") || strings.Contains(got, "\r") {
+	if strings.Contains(got, "class=dn") || strings.Contains(got, "\r") {
 		t.Errorf("unexpected gutter or CR: %s", got)
 	}
 	for _, p := range contentSafetyProblems(got) {
@@ -164,10 +166,10 @@ func TestRenderDiffCorpus(t *testing.T) {
 				n++
 				out := string(Diff(d))
 				lines := strings.Count(strings.TrimSuffix(strings.ReplaceAll(d, "\r\n", "\n"), "\n"), "\n") + 1
-				if got := strings.Count(out, `<span class="diff-line `); got != lines {
+				if got := strings.Count(out, "<span class=d") - strings.Count(out, "<span class=dn>") - strings.Count(out, "<span class=ds>"); got != lines {
 					t.Errorf("%s: %d rendered lines for %d", filepath.Base(file), got, lines)
 				}
-				if numberedDiff(strings.Split(d, "\n")) != strings.Contains(out, "diff-ln") {
+				if numberedDiff(strings.Split(d, "\n")) != strings.Contains(out, "<span class=dn>") {
 					t.Errorf("%s: gutter mismatch", filepath.Base(file))
 				}
 			}
@@ -195,4 +197,18 @@ func collectDiffs(v any, out []string) []string {
 		}
 	}
 	return out
+}
+
+// The diff's short class names must not be taken by chroma's token
+// classes, whose rules the page's stylesheet also holds.
+func TestDiffClassesAreNotChromas(t *testing.T) {
+	chromaClasses := map[string]bool{}
+	for _, cls := range chroma.StandardTypes {
+		chromaClasses[cls] = true
+	}
+	for _, cls := range []string{string(diffAdd), string(diffDel), string(diffCtx), string(diffHunk), string(diffFile), string(diffMeta), "dn", "ds"} {
+		if chromaClasses[cls] {
+			t.Errorf("diff class %q is one of chroma's", cls)
+		}
+	}
 }

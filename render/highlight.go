@@ -237,13 +237,14 @@ func writeTokens(b *bytes.Buffer, toks []chroma.Token) {
 				b.WriteString("</span>")
 			}
 			if cls != "" {
-				b.WriteString(`<span class="`)
+				// Classes are chroma's, letters and digits: no quotes.
+				b.WriteString(`<span class=`)
 				b.WriteString(cls)
-				b.WriteString(`">`)
+				b.WriteString(`>`)
 			}
 			open = cls
 		}
-		escapeHTMLTo(b, t.Value)
+		escapeTextTo(b, t.Value)
 	}
 	if open != "" {
 		b.WriteString("</span>")
