@@ -217,7 +217,7 @@ const toolArgsMax = 60
 // "~/p/f.go:10-59", "go test ./...", "authors: Kistner, Ralf…".
 func ToolArgsSummary(name string, rawArgs json.RawMessage, home string) string {
 	var args ToolArgs
-	_ = json.Unmarshal(rawArgs, &args)
+	_ = unmarshal(rawArgs, &args)
 	str := args.Str
 	path := func(keys ...string) string {
 		p := str(keys...)

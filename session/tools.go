@@ -42,7 +42,7 @@ func (a ToolArgs) Int(key string) (int, bool) {
 func ReadToolCall(call *Block, result *Entry) (name string, args ToolArgs, rawArgs json.RawMessage, res *Message) {
 	if call != nil {
 		name, rawArgs = call.Name, call.Arguments
-		_ = json.Unmarshal(call.Arguments, &args)
+		_ = unmarshal(call.Arguments, &args)
 	}
 	if result != nil {
 		res = result.Message
@@ -60,7 +60,7 @@ func EditDiff(res *Message, args ToolArgs) string {
 		var d struct {
 			Diff string `json:"diff"`
 		}
-		if json.Unmarshal(res.Details, &d) == nil && d.Diff != "" {
+		if unmarshal(res.Details, &d) == nil && d.Diff != "" {
 			return d.Diff
 		}
 	}
