@@ -182,6 +182,7 @@ type loadReport struct {
 	Visible        float64  `json:"visible"`
 	FCP            float64  `json:"fcp"`
 	DCL            float64  `json:"dcl"`
+	Interactive    float64  `json:"interactive"`
 	Load           float64  `json:"load"`
 	LongBefore     int      `json:"longBefore"`
 	LongMaxBefore  float64  `json:"longMaxBefore"`
@@ -370,6 +371,7 @@ func fillLoad(r *result, rep loadReport) {
 	}
 	r.set("fcp_ms", ms(rep.FCP))
 	r.set("dcl_ms", ms(rep.DCL))
+	r.set("interactive_ms", ms(rep.Interactive))
 	r.set("load_ms", ms(rep.Load))
 	r.set("longtasks", fmt.Sprint(rep.LongBefore))
 	r.set("longtask_max_ms", ms(rep.LongMaxBefore))
@@ -558,6 +560,13 @@ const probeJS = `(function () {
     return { n: n, max: max, sum: sum };
   }
 
+  // A piexport page marks when its tree, search and filters work
+  // (performance.mark in page.js); other pages have no such mark.
+  function interactiveAt() {
+    var marks = performance.getEntriesByName('piexport:interactive', 'mark');
+    return marks.length ? marks[0].startTime : -1;
+  }
+
   st.report = function () {
     var nav = performance.getEntriesByType('navigation')[0] || {};
     var until = st.visible >= 0 ? st.visible : now();
@@ -569,6 +578,7 @@ const probeJS = `(function () {
       visible: st.visible,
       fcp: st.fcp,
       dcl: nav.domContentLoadedEventEnd > 0 ? nav.domContentLoadedEventEnd : -1,
+      interactive: interactiveAt(),
       load: nav.loadEventEnd > 0 ? nav.loadEventEnd : -1,
       loaded: document.readyState === 'complete' && nav.loadEventEnd > 0,
       longBefore: before.n, longMaxBefore: before.max, longSumBefore: before.sum,
