@@ -222,15 +222,17 @@ func tokenClass(t chroma.TokenType) string {
 // written as bare text, and neighbours of one class share a span: on real
 // code that removes most of the markup, which is most of a page's bytes.
 func writeTokens(b *bytes.Buffer, toks []chroma.Token) {
-	styled := styledClasses()
+	spans := spanClasses()
 	open := ""
 	for _, t := range toks {
 		if t.Value == "" {
 			continue
 		}
-		cls := tokenClass(t.Type)
-		if !styled[cls] {
-			cls = ""
+		cls := ""
+		if t.Type >= 0 && int(t.Type) < len(spans) {
+			cls = spans[t.Type]
+		} else if c := tokenClass(t.Type); styledClasses()[c] {
+			cls = c
 		}
 		if cls != open {
 			if open != "" {
@@ -265,6 +267,24 @@ func writeGutter(b *bytes.Buffer, code string, firstLine int) {
 	}
 	b.WriteString("</span>")
 }
+
+// spanClasses is, for each token type up to chroma's largest, the class
+// of its span, or "" for none: tokenClass and styledClasses once per
+// type, not per token (a page has millions).
+var spanClasses = sync.OnceValue(func() []string {
+	top := chroma.TokenType(0)
+	for t := range chroma.StandardTypes {
+		top = max(top, t)
+	}
+	styled := styledClasses()
+	out := make([]string, top+1)
+	for t := range out {
+		if cls := tokenClass(chroma.TokenType(t)); styled[cls] {
+			out[t] = cls
+		}
+	}
+	return out
+})
 
 // styledClasses is the set of token classes that either style shows
 // differently from plain text. White space is never among them: its colour
