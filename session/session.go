@@ -3,8 +3,9 @@
 // 3. It migrates them in memory, never writing the input, and builds the whole
 // entry tree: every branch, label, name and orphan.
 //
-// The package knows nothing of HTML; it hands the export package a Session
-// and the warnings met while reading it.
+// The package knows nothing of HTML or Markdown; it hands the packages that
+// write pages (page, site, gfm) a Session and the warnings met while reading
+// it.
 package session
 
 import (
