@@ -3,7 +3,6 @@ package gfm
 import (
 	"bytes"
 	"encoding/json"
-	"strconv"
 	"strings"
 
 	"github.com/piexport/piexport/humanize"
@@ -270,15 +269,5 @@ func imageNote(b session.Block) string {
 		return "_[image: " + mime + ", not stored in the session file]_"
 	}
 	size := len(strings.TrimRight(strings.TrimSpace(b.Data), "=")) * 3 / 4
-	return "_[image: " + mime + ", " + formatSize(size) + ", not included]_"
-}
-
-func formatSize(n int) string {
-	switch {
-	case n < 1024:
-		return strconv.Itoa(n) + " bytes"
-	case n < 1024*1024:
-		return strconv.Itoa((n+512)/1024) + " KB"
-	}
-	return strconv.FormatFloat(float64(n)/(1024*1024), 'f', 1, 64) + " MB"
+	return "_[image: " + mime + ", " + humanize.Bytes(int64(size)) + ", not included]_"
 }

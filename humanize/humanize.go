@@ -101,3 +101,35 @@ func Count(n int, one, many string) string {
 	}
 	return strconv.Itoa(n) + " " + many
 }
+
+// CostShort shows a cost as a chart's label does: as Cost below $1,000,
+// then in thousands and millions: $1.2k, $45k, $1.3M.
+func CostShort(c float64) string {
+	if c < 999.995 || math.IsNaN(c) {
+		return Cost(c)
+	}
+	for _, u := range []struct {
+		scale float64
+		unit  string
+	}{{1e3, "k"}, {1e6, "M"}, {1e9, "B"}} {
+		v := c / u.scale
+		if v < 9.95 {
+			return "$" + strconv.FormatFloat(v, 'f', 1, 64) + u.unit
+		}
+		if v < 999.5 || u.unit == "B" {
+			return "$" + strconv.FormatFloat(v, 'f', 0, 64) + u.unit
+		}
+	}
+	return "" // not reached
+}
+
+// Bytes shows a size in bytes: 950 bytes, 12 KB, 3.4 MB (units of 1,024).
+func Bytes(n int64) string {
+	switch {
+	case n < 1024:
+		return strconv.FormatInt(n, 10) + " bytes"
+	case n < 1024*1024:
+		return strconv.FormatInt((n+512)/1024, 10) + " KB"
+	}
+	return strconv.FormatFloat(float64(n)/(1024*1024), 'f', 1, 64) + " MB"
+}

@@ -43,3 +43,29 @@ func TestOneLine(t *testing.T) {
 		t.Errorf("%q", got)
 	}
 }
+
+func TestCostShort(t *testing.T) {
+	for _, tc := range []struct {
+		c    float64
+		want string
+	}{
+		{0, "$0"}, {0.0123, "$0.0123"}, {12.345, "$12.35"}, {999.99, "$999.99"}, {999.996, "$1.0k"},
+		{1234, "$1.2k"}, {9949, "$9.9k"}, {9950, "$10k"}, {45_499, "$45k"}, {999_499, "$999k"},
+		{999_500, "$1.0M"}, {3_400_000, "$3.4M"}, {math.NaN(), "$0"},
+	} {
+		if got := CostShort(tc.c); got != tc.want {
+			t.Errorf("CostShort(%v) = %q, want %q", tc.c, got, tc.want)
+		}
+	}
+}
+
+func TestBytes(t *testing.T) {
+	for _, tc := range []struct {
+		n    int64
+		want string
+	}{{0, "0 bytes"}, {1023, "1023 bytes"}, {1024, "1 KB"}, {1536, "2 KB"}, {1024*1024 - 513, "1023 KB"}, {3 << 20, "3.0 MB"}} {
+		if got := Bytes(tc.n); got != tc.want {
+			t.Errorf("Bytes(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}

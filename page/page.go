@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 
 	"github.com/piexport/piexport/humanize"
+	"github.com/piexport/piexport/insights"
 	"github.com/piexport/piexport/session"
 )
 
@@ -239,6 +240,7 @@ func preparePage(s *session.Session, opt Options) (*pageView, *sessionRenderer, 
 		}
 	}
 	v.Header = r.header(sum, path, opt.ParentURL)
+	v.Insights = insights.Of(s, path, r.home).Section(entryHref)
 	v.SubAgents = r.subAgentPanels()
 	v.Header.Related = opt.Related
 	return v, r, nodes, nil

@@ -157,6 +157,30 @@ func checkPageIDs(t testing.TB, page []byte) {
 	}
 }
 
+// isChart says whether svg is a chart of the page's own Insights section
+// (templates/insights.html): in its figure, in the section.
+func isChart(svg *html.Node) bool {
+	wrap := svg.Parent
+	if wrap == nil || wrap.Data != "div" || !hasClass(wrap, "plot-wrap") || !hasClass(svg, "plot") {
+		return false
+	}
+	fig := wrap.Parent
+	if fig == nil || fig.Data != "figure" || !hasClass(fig, "chart") {
+		return false
+	}
+	for p := fig.Parent; p != nil; p = p.Parent {
+		if id, _ := pageAttr(p, "id"); p.Data == "details" && id == "insights" {
+			return true
+		}
+	}
+	return false
+}
+
+func hasClass(n *html.Node, class string) bool {
+	v, _ := pageAttr(n, "class")
+	return slices.Contains(strings.Fields(v), class)
+}
+
 func checkTree(t testing.TB, root *html.Node) {
 	t.Helper()
 	ids := map[string]bool{}
@@ -186,7 +210,12 @@ func checkTree(t testing.TB, root *html.Node) {
 			if typ != "application/json" && typ != packScriptType {
 				scripts++
 			}
-		case "iframe", "object", "embed", "svg", "math", "form", "base", "link":
+		case "svg":
+			// The one place the page draws: a chart of its Insights.
+			if !isChart(n) {
+				t.Errorf("unexpected <svg> element outside the insights' charts")
+			}
+		case "iframe", "object", "embed", "math", "form", "base", "link":
 			t.Errorf("unexpected <%s> element", n.Data)
 		case "noscript":
 			if c := n.FirstChild; c != nil && c.Type == html.TextNode && strings.Contains(strings.ToLower(c.Data), "<noscript") {

@@ -23,12 +23,12 @@ var pageTemplate = template.Must(template.New("page.html").Funcs(template.FuncMa
 	"cost":    humanize.Cost,
 	"isoTime": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
 	"utcTime": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
-}).ParseFS(piexport.Templates(), "page.html"))
+}).ParseFS(piexport.Templates(), "page.html", "insights.html"))
 
 // loadPageAssets reads the inline style and script of every page once: the
 // embedded stylesheets with the classes of highlighted code after them.
 var loadPageAssets = sync.OnceValues(func() (*piexport.Inline, error) {
-	a, err := piexport.LoadInline([]string{"page.css", "cards.css", "content.css"}, render.CSS(), "page.js")
+	a, err := piexport.LoadInline([]string{"page.css", "cards.css", "content.css", "insights.css"}, render.CSS(), "page.js")
 	if err != nil {
 		return nil, fmt.Errorf("page assets: %w", err)
 	}

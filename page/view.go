@@ -3,9 +3,12 @@ package page
 import (
 	"html/template"
 	"math/bits"
+	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
+	"github.com/piexport/piexport/insights"
 	"github.com/piexport/piexport/session"
 )
 
@@ -35,6 +38,14 @@ const entryIDPrefix = "e:"
 
 // elementID is the element id of the entry whose id is id.
 func elementID(id string) string { return entryIDPrefix + id }
+
+// entryHref is a link to the entry whose id is id, as a whole URL: its
+// fragment escaped, colons too, so that html/template does not take the
+// prefix's "e:" for a URL scheme and refuse the link. The browser and
+// page.js both decode a fragment before they look for its element.
+func entryHref(id string) string {
+	return "#" + strings.ReplaceAll(url.PathEscape(elementID(id)), ":", "%3A")
+}
 
 // pageView is everything one page shows.
 type pageView struct {
@@ -76,6 +87,9 @@ type pageView struct {
 	// SubAgents are the sub-agent transcripts the page carries, packed at
 	// its end with the bodies off the path (see pack.go).
 	SubAgents []subAgentPanel
+	// Insights are the charts of the path in view at load, under the
+	// header; nil when it has nothing to chart.
+	Insights *insights.Section
 }
 
 // headerView is the summary at the top of the page.

@@ -1,0 +1,65 @@
+package insights
+
+// Horizontal bar charts: one labelled row per thing (a model, a tool, a
+// project), the bar stacked from segments, its figure at its end.
+
+// hbar is one row of a horizontal bar chart.
+type hbar struct {
+	// Label names the row; it is cut to fit, and said whole in Title.
+	Label string
+	// Segments are the bar's parts, drawn from the left in the classes
+	// the chart is given.
+	Segments []float64
+	// Value is written at the bar's end.
+	Value string
+	// Title is the row's hover text; Href, when set, links the row.
+	Title, Href string
+}
+
+const (
+	hbarRow    = 22
+	hbarHeight = 14
+	hbarLabelW = 180 // room for the labels at the left
+	hbarValueW = 92  // and for the figures at the right
+	// labelChars is how many characters of a label fit in hbarLabelW at
+	// the labels' font size.
+	labelChars = 23
+)
+
+// hbars fills c with rows drawn in classes (one per segment), scaled to
+// the largest row's total.
+func (c *Chart) hbars(rows []hbar, classes []string) {
+	c.W = chartW
+	c.H = len(rows)*hbarRow + 8
+	x0 := float64(hbarLabelW)
+	x1 := float64(chartW - hbarValueW)
+	biggest := 0.0
+	for _, r := range rows {
+		sum := 0.0
+		for _, v := range r.Segments {
+			sum += v
+		}
+		biggest = max(biggest, sum)
+	}
+	paths := make([]pathData, len(classes))
+	for i, r := range rows {
+		y := float64(4 + i*hbarRow)
+		mid := y + hbarRow/2
+		c.Texts = append(c.Texts, Text{Class: "label", Anchor: "end", X: Num(x0 - 8), Y: Num(mid + 4), Text: shorten(r.Label, labelChars)})
+		x := x0
+		for k, v := range r.Segments {
+			if biggest <= 0 || k >= len(classes) {
+				break
+			}
+			w := v / biggest * (x1 - x0)
+			paths[k].rect(x, mid-hbarHeight/2, w, hbarHeight)
+			x += w
+		}
+		c.Texts = append(c.Texts, Text{Class: "value", Anchor: "start", X: Num(x + 6), Y: Num(mid + 4), Text: r.Value})
+		c.Points = append(c.Points, Point{Class: "hit", Href: r.Href, X: 0, Y: Num(y), W: chartW, H: hbarRow, Label: r.Title})
+	}
+	c.Rules = append(c.Rules, Rule{Class: "axis", X1: Num(x0), Y1: 2, X2: Num(x0), Y2: Num(c.H - 2)})
+	for k, class := range classes {
+		c.Shapes = append(c.Shapes, shape("bar "+class, &paths[k])...)
+	}
+}

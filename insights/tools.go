@@ -1,0 +1,108 @@
+package insights
+
+import (
+	"cmp"
+	"slices"
+	"time"
+
+	"github.com/piexport/piexport/session"
+)
+
+// ToolStat sums the calls of one tool.
+type ToolStat struct {
+	Name string
+	// Calls counts the calls, Errors those whose result was an error.
+	Calls, Errors int
+	// Time sums how long the calls took, where that is known; Bytes the
+	// length of their results' text.
+	Time  time.Duration
+	Bytes int64
+}
+
+// ToolCall is one call, as the lists of the slowest and largest name it.
+type ToolCall struct {
+	Name string
+	// Args says what the call was for, in one line: a path, a command.
+	Args string
+	// ID is the entry of the call's result (its card on the page), or of
+	// the message that made the call when it has no result.
+	ID string
+	// Time is how long the call took: from the message that made it to
+	// its result; 0 when either has no time.
+	Time  time.Duration
+	Bytes int
+	Error bool
+}
+
+// listed is how many calls the lists of the slowest and largest hold.
+const listed = 5
+
+// toolsOf sums the tool calls of the path's assistant messages.
+func toolsOf(s *session.Session, path []*session.Entry, home string) (stats []ToolStat, slowest, largest []ToolCall) {
+	byName := map[string]*ToolStat{}
+	var calls []ToolCall
+	for _, e := range path {
+		if e.Role() != "assistant" {
+			continue
+		}
+		for i := range e.Message.Content {
+			b := &e.Message.Content[i]
+			if b.Type != "toolCall" {
+				continue
+			}
+			c := ToolCall{Name: b.Name, Args: session.ToolArgsSummary(b.Name, b.Arguments, home), ID: e.ID}
+			if c.Name == "" {
+				c.Name = "(unnamed)"
+			}
+			if r := s.ToolResult(e, b.ToolCallID); r != nil && r.Message != nil {
+				c.ID = r.ID
+				c.Error = r.Message.IsError
+				c.Bytes = len(r.Message.ResultText())
+				if !e.Time.IsZero() && r.Time.After(e.Time) {
+					c.Time = r.Time.Sub(e.Time)
+				}
+			}
+			st := byName[c.Name]
+			if st == nil {
+				st = &ToolStat{Name: c.Name}
+				byName[c.Name] = st
+			}
+			st.Calls++
+			if c.Error {
+				st.Errors++
+			}
+			st.Time += c.Time
+			st.Bytes += int64(c.Bytes)
+			calls = append(calls, c)
+		}
+	}
+	for _, st := range byName {
+		stats = append(stats, *st)
+	}
+	slices.SortFunc(stats, func(a, b ToolStat) int {
+		if c := cmp.Compare(b.Calls, a.Calls); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Name, b.Name)
+	})
+	// Stable sorts keep equal calls in the order they were made.
+	slowest = slices.Clone(calls)
+	slices.SortStableFunc(slowest, func(a, b ToolCall) int { return cmp.Compare(b.Time, a.Time) })
+	slowest = trimZero(slowest, func(c ToolCall) bool { return c.Time > 0 })
+	largest = slices.Clone(calls)
+	slices.SortStableFunc(largest, func(a, b ToolCall) int { return cmp.Compare(b.Bytes, a.Bytes) })
+	largest = trimZero(largest, func(c ToolCall) bool { return c.Bytes > 0 })
+	return stats, slowest, largest
+}
+
+// trimZero keeps the first few calls of a sorted list that have what it
+// is sorted by.
+func trimZero(calls []ToolCall, has func(ToolCall) bool) []ToolCall {
+	calls = calls[:min(listed, len(calls))]
+	for i, c := range calls {
+		if !has(c) {
+			return calls[:i]
+		}
+	}
+	return calls
+}
