@@ -53,7 +53,7 @@ func dump(t *testing.T, c *Catalog, path string) fileDump {
 	t.Helper()
 	key, err := filepath.EvalSymlinks(path)
 	must(t, err)
-	st, err := c.store()
+	st, err := c.store(shardOf(key))
 	must(t, err)
 	row, err := st.file(context.Background(), key)
 	must(t, err)
@@ -298,7 +298,7 @@ func TestDamagedCache(t *testing.T) {
 			cache := t.TempDir()
 			c, _ := openCache(t, cache, src)
 			must(t, c.Close())
-			db := filepath.Join(cache, dbName(""))
+			db := filepath.Join(cache, dbName("", 0))
 			tc.damage(t, db)
 
 			var warnings []string

@@ -128,16 +128,16 @@ type Catalog struct {
 	opt   Options
 
 	stMu sync.RWMutex
-	st   *store
-	// known is every row of the store by path, as last read, and
-	// dataVersion the store's data_version then: when another process
-	// writes, it changes, and the rows are read again.
+	st   [shards]*store
+	// known is every row of the stores by path, as last read, and
+	// dataVersion each store's data_version then: when another process
+	// writes, it changes, and the store's rows are read again.
 	known       map[string]*fileRow
-	dataVersion int64
+	dataVersion [shards]int64
 
 	mu      sync.RWMutex
 	records map[string]*record // by id
-	byFID   map[int64]*record
+	byGID   map[int64]*record  // by fileRow.gid
 	roots   map[string]*os.Root
 
 	lru *lru
@@ -192,7 +192,8 @@ func Open(ctx context.Context, paths []string, opt Options) (*Catalog, error) {
 		paths:   slices.Clone(paths),
 		opt:     opt,
 		records: map[string]*record{},
-		byFID:   map[int64]*record{},
+		byGID:   map[int64]*record{},
+		known:   map[string]*fileRow{},
 		roots:   map[string]*os.Root{},
 		lru:     newLRU(opt.MaxLoaded, opt.MaxLoadedBytes),
 		flights: map[string]*flight{},
@@ -201,13 +202,16 @@ func Open(ctx context.Context, paths []string, opt Options) (*Catalog, error) {
 	if opt.FS != nil {
 		dir = "" // files in an fs.FS have no real path to key them by
 	}
-	st, warning, err := openStore(ctx, dir, opt.Program, opt.PrepareKey)
-	if err != nil {
-		return nil, err
-	}
-	c.st = st
-	if warning != "" {
-		c.warn(warning)
+	for i := range shards {
+		st, warning, err := openStore(ctx, dir, opt.Program, opt.PrepareKey, i)
+		if err != nil {
+			c.Close()
+			return nil, err
+		}
+		c.st[i] = st
+		if warning != "" {
+			c.warn(warning)
+		}
 	}
 	if err := c.find(ctx, false); err != nil {
 		c.Close()
@@ -246,22 +250,25 @@ func (c *Catalog) Close() error {
 	}
 	c.mu.Unlock()
 	c.stMu.Lock()
-	if c.st != nil {
-		errs = append(errs, c.st.close())
-		c.st = nil
+	for i, st := range c.st {
+		if st != nil {
+			errs = append(errs, st.close())
+			c.st[i] = nil
+		}
 	}
 	c.stMu.Unlock()
 	return errors.Join(errs...)
 }
 
-// store returns the store, or an error once the catalog is closed.
-func (c *Catalog) store() (*store, error) {
+// store returns shard i of the store, or an error once the catalog is
+// closed.
+func (c *Catalog) store(i int) (*store, error) {
 	c.stMu.RLock()
 	defer c.stMu.RUnlock()
-	if c.st == nil {
+	if c.st[i] == nil {
 		return nil, errors.New("the catalog is closed")
 	}
-	return c.st, nil
+	return c.st[i], nil
 }
 
 // idOf derives a file's id from its real path: stable across runs, and
@@ -282,12 +289,10 @@ func (c *Catalog) find(ctx context.Context, lenient bool) error {
 	if err := c.openRoots(found); err != nil {
 		return err
 	}
-	st, err := c.store()
-	if err != nil {
-		return err
-	}
-	if err := c.readRows(ctx, st); err != nil {
-		return err
+	for i := range shards {
+		if err := c.readRows(ctx, i); err != nil {
+			return err
+		}
 	}
 	parents := subAgentParents(found)
 	stamps := make([]stamp, len(found))
@@ -341,37 +346,49 @@ func (c *Catalog) find(ctx context.Context, lenient bool) error {
 	return nil
 }
 
-// readRows reads the store's rows again if the store changed since they
-// were last read.
-func (c *Catalog) readRows(ctx context.Context, st *store) error {
+// readRows reads a shard's rows again if it changed since they were last
+// read.
+func (c *Catalog) readRows(ctx context.Context, shard int) error {
+	st, err := c.store(shard)
+	if err != nil {
+		return err
+	}
 	v, err := st.dataVersion(ctx)
 	if err != nil {
-		return c.checkStore(err)
+		return c.checkStore(shard, err)
 	}
 	c.mu.RLock()
-	same := v == c.dataVersion && c.known != nil
+	same := v == c.dataVersion[shard] && v != 0
 	c.mu.RUnlock()
 	if same {
 		return nil
 	}
 	rows, err := st.files(ctx)
 	if err != nil {
-		return c.checkStore(err)
+		return c.checkStore(shard, err)
 	}
 	c.mu.Lock()
-	c.known, c.dataVersion = rows, v
+	for p, r := range c.known {
+		if r.Shard == shard {
+			delete(c.known, p)
+		}
+	}
+	for p, r := range rows {
+		c.known[p] = r
+	}
+	c.dataVersion[shard] = v
 	c.mu.Unlock()
 	return nil
 }
 
 // setRow records what the store holds of r's file; the caller holds c.mu.
 func (c *Catalog) setRow(r *record, row *fileRow) {
-	if r.row != nil && c.byFID[r.row.FID] == r {
-		delete(c.byFID, r.row.FID)
+	if r.row != nil && c.byGID[r.row.gid()] == r {
+		delete(c.byGID, r.row.gid())
 	}
 	r.row = row
 	if row != nil {
-		c.byFID[row.FID] = r
+		c.byGID[row.gid()] = r
 	}
 }
 
@@ -508,15 +525,15 @@ func (c *Catalog) Stat(id string) (string, error) {
 	return stampOf(fi).String(), nil
 }
 
-// checkStore turns a store error that says the database is damaged into a
-// rebuild: the damaged file is removed, an empty one made, and every file
-// read again. Other errors are returned as they are.
-func (c *Catalog) checkStore(err error) error {
+// checkStore turns an error of shard that says its database is damaged
+// into a rebuild: the damaged file is removed, an empty one made, and the
+// shard's files read again. Other errors are returned as they are.
+func (c *Catalog) checkStore(shard int, err error) error {
 	if err == nil || !isCorrupt(err) {
 		return err
 	}
 	c.stMu.Lock()
-	old := c.st
+	old := c.st[shard]
 	if old == nil {
 		c.stMu.Unlock()
 		return err
@@ -530,26 +547,33 @@ func (c *Catalog) checkStore(err error) error {
 	}
 	var st *store
 	if rerr == nil {
-		st, _, rerr = openStore(context.Background(), dir, c.opt.Program, c.opt.PrepareKey)
+		st, _, rerr = openStore(context.Background(), dir, c.opt.Program, c.opt.PrepareKey, shard)
 	}
-	c.st = st
+	c.st[shard] = st
 	c.stMu.Unlock()
 	if rerr != nil {
 		return fmt.Errorf("%w (and it could not be made anew: %v)", err, rerr)
 	}
 	c.warn(fmt.Sprintf("%s: %v; it is rebuilt from the session files", old.path, errCorrupt))
-	c.forgetRows()
+	c.forgetRows(shard)
 	return err
 }
 
-// forgetRows drops what the catalog holds from a store that is gone, so
-// that every file is read again.
-func (c *Catalog) forgetRows() {
+// forgetRows drops what the catalog holds from a shard that is gone, so
+// that its files are read again.
+func (c *Catalog) forgetRows(shard int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, r := range c.records {
-		c.setRow(r, nil)
+		if r.row != nil && r.row.Shard == shard {
+			c.setRow(r, nil)
+		}
 	}
-	c.known, c.dataVersion = nil, 0
+	for p, r := range c.known {
+		if r.Shard == shard {
+			delete(c.known, p)
+		}
+	}
+	c.dataVersion[shard] = 0
 	c.gen.Add(1)
 }

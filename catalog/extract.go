@@ -11,7 +11,10 @@ import (
 // fileRow is what the catalog keeps of one file: how it looked when it was
 // read, where reading stopped, and what it holds.
 type fileRow struct {
+	// FID is the file's id in its shard's database, Shard that shard (see
+	// shardOf); gid joins them.
 	FID   int64
+	Shard int
 	Path  string // the file's key: its real path
 	Stamp stamp
 	progress
@@ -33,6 +36,9 @@ type fileRow struct {
 	Warnings   int
 	Err        string
 }
+
+// gid is the row's file id among all shards.
+func (r *fileRow) gid() int64 { return r.FID*shards + int64(r.Shard) }
 
 // entryRow is one entry of a file.
 type entryRow struct {

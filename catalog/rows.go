@@ -47,6 +47,7 @@ func (st *store) files(ctx context.Context) (map[string]*fileRow, error) {
 		if err != nil {
 			return nil, err
 		}
+		r.Shard = st.shard
 		out[r.Path] = r
 	}
 	return out, rows.Err()
@@ -62,7 +63,11 @@ func (st *store) file(ctx context.Context, path string) (*fileRow, error) {
 	if !rows.Next() {
 		return nil, rows.Err()
 	}
-	return scanFile(rows.Scan)
+	r, err := scanFile(rows.Scan)
+	if r != nil {
+		r.Shard = st.shard
+	}
+	return r, err
 }
 
 // oldEntries returns, by id, what appending to a file needs of its

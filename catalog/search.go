@@ -3,7 +3,9 @@ package catalog
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -70,10 +72,6 @@ func (c *Catalog) SearchContext(ctx context.Context, q string, limit int) (Resul
 	if pq.match == "" {
 		return Results{}, nil
 	}
-	st, err := c.store()
-	if err != nil {
-		return Results{}, err
-	}
 	files := c.searchable(pq)
 	lo, hi := int64(0), int64(1<<63-1)
 	if !pq.after.IsZero() {
@@ -82,55 +80,51 @@ func (c *Catalog) SearchContext(ctx context.Context, q string, limit int) (Resul
 	if !pq.before.IsZero() {
 		hi = keyBase(pq.before.UnixMilli(), 0)
 	}
-	// First the candidates, newest first: only what ranking and counting
-	// need.
-	rows, err := st.r.QueryContext(ctx, `SELECT fts.rowid, e.fid, bm25(fts)
-		FROM fts JOIN entries e ON e.rid = fts.rowid
-		WHERE fts MATCH ? AND fts.rowid >= ? AND fts.rowid < ?
-		ORDER BY fts.rowid DESC`, pq.match, lo, hi)
-	if err != nil {
-		return Results{}, c.checkStore(err)
+	// The candidates of every shard, newest first, found at once; the
+	// newest maxCandidates of them all are ranked.
+	var cands [shards][]candidate
+	var more [shards]bool
+	var errs [shards]error
+	var wg sync.WaitGroup
+	for i := range shards {
+		wg.Go(func() { cands[i], more[i], errs[i] = c.candidates(ctx, i, pq.match, lo, hi, files) })
 	}
-	defer rows.Close()
+	wg.Wait()
+	if err := errors.Join(errs[:]...); err != nil {
+		return Results{}, err
+	}
+	all := slices.Concat(cands[:]...)
+	slices.SortFunc(all, func(a, b candidate) int { return cmp.Compare(b.rid, a.rid) })
 	var res Results
+	res.More = slices.Contains(more[:], true) || len(all) > maxCandidates
+	all = all[:min(len(all), maxCandidates)]
+	res.Total = len(all)
 	best := newTopK(limit)
 	sessions := map[int64]bool{}
-	for rows.Next() {
-		var k candidate
-		if err := rows.Scan(&k.rid, &k.fid, &k.score); err != nil {
-			return Results{}, c.checkStore(err)
-		}
-		if files[k.fid] == nil {
-			continue
-		}
-		if res.Total == maxCandidates {
-			res.More = true
-			break
-		}
-		res.Total++
-		sessions[k.fid] = true
+	for _, k := range all {
+		sessions[k.gid] = true
 		best.add(k)
 	}
-	if err := rows.Err(); err != nil {
-		return Results{}, c.checkStore(err)
-	}
-	rows.Close()
 	res.Sessions = len(sessions)
 
 	// Then what the best ones show.
 	hits := best.sorted()
 	for i := range hits {
 		k := &hits[i]
-		err := st.r.QueryRowContext(ctx, `SELECT id, kind, branch, line, part, off, len FROM entries WHERE rid = ?`, k.rid).
+		st, err := c.store(k.shard)
+		if err != nil {
+			return Results{}, err
+		}
+		err = st.r.QueryRowContext(ctx, `SELECT id, kind, branch, line, part, off, len FROM entries WHERE rid = ?`, k.rid).
 			Scan(&k.id, &k.kind, &k.branch, &k.line, &k.part, &k.off, &k.len)
 		if err != nil {
-			return Results{}, c.checkStore(err)
+			return Results{}, c.checkStore(k.shard, err)
 		}
 	}
 	res.Hits = make([]Hit, len(hits))
-	var wg sync.WaitGroup
+	wg = sync.WaitGroup{}
 	for i, k := range hits {
-		r := files[k.fid]
+		r := files[k.gid]
 		h := &res.Hits[i]
 		*h = Hit{Key: r.id, EntryID: k.id, Role: k.kind, Branch: k.branch, Line: k.line,
 			Time: time.UnixMilli(k.rid >> keyShift)}
@@ -142,6 +136,40 @@ func (c *Catalog) SearchContext(ctx context.Context, q string, limit int) (Resul
 	}
 	wg.Wait()
 	return res, nil
+}
+
+// candidates returns the entries of shard that match the query, newest
+// first, at most maxCandidates of them, and whether there are more.
+func (c *Catalog) candidates(ctx context.Context, shard int, match string, lo, hi int64, files map[int64]*record) ([]candidate, bool, error) {
+	st, err := c.store(shard)
+	if err != nil {
+		return nil, false, err
+	}
+	rows, err := st.r.QueryContext(ctx, `SELECT fts.rowid, e.fid, bm25(fts)
+		FROM fts JOIN entries e ON e.rid = fts.rowid
+		WHERE fts MATCH ? AND fts.rowid >= ? AND fts.rowid < ?
+		ORDER BY fts.rowid DESC`, match, lo, hi)
+	if err != nil {
+		return nil, false, c.checkStore(shard, err)
+	}
+	defer rows.Close()
+	var out []candidate
+	for rows.Next() {
+		k := candidate{shard: shard}
+		var fid int64
+		if err := rows.Scan(&k.rid, &fid, &k.score); err != nil {
+			return nil, false, c.checkStore(shard, err)
+		}
+		k.gid = fid*shards + int64(shard)
+		if files[k.gid] == nil {
+			continue
+		}
+		if len(out) == maxCandidates {
+			return out, true, nil
+		}
+		out = append(out, k)
+	}
+	return out, false, c.checkStore(shard, rows.Err())
 }
 
 // topK keeps the k best candidates seen: a search ranks thousands to show
@@ -218,8 +246,11 @@ func (t *topK) sorted() []candidate {
 
 // candidate is an entry that matches a query.
 type candidate struct {
-	seq          int // the order found in: newest first
-	rid, fid     int64
+	seq int // the order found in: newest first
+	// shard is the entry's shard, gid its file's fileRow.gid.
+	shard        int
+	gid          int64
+	rid          int64
 	id, kind     string
 	branch, line int
 	part         int
@@ -227,20 +258,20 @@ type candidate struct {
 	score        float64
 }
 
-// searchable returns the records a query may find entries of, by file id:
+// searchable returns the records a query may find entries of, by gid:
 // the files of this catalog (the store may hold other catalogs' too) that
 // pass the query's filters.
 func (c *Catalog) searchable(pq query) map[int64]*record {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	out := make(map[int64]*record, len(c.byFID))
-	for fid, r := range c.byFID {
+	out := make(map[int64]*record, len(c.byGID))
+	for gid, r := range c.byGID {
 		row := r.row
 		if row.Err != "" || !containsAll(strings.ToLower(row.Cwd+"\n"+r.f.path), pq.project) ||
 			!containsAll(strings.ToLower(strings.Join(row.Summary.Models, "\n")), pq.model) {
 			continue
 		}
-		out[fid] = r
+		out[gid] = r
 	}
 	return out
 }

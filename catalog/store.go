@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"os"
 	"path/filepath"
@@ -20,18 +21,32 @@ import (
 )
 
 // schemaVersion names the layout of the cache database. It is part of the
-// file's name, so a piexport that expects another layout never opens this
-// one: two versions of the program can share a cache directory.
-const schemaVersion = 1
+// files' names, so a piexport that expects another layout never opens
+// these: two versions of the program can share a cache directory.
+const schemaVersion = 2
 
-// dbName is the cache database's file name in the cache directory. A
-// catalog that prepares sessions (see Options.Prepare) keeps its own.
-func dbName(prepareKey string) string {
+// shards is how many databases the catalog's files are spread over, by a
+// hash of their path. SQLite writes one transaction at a time per
+// database, and FTS5 indexing is most of the work of reading a history: with
+// two, both cores of a small machine index at once (measured, see the
+// commit that made them). A search asks every shard.
+const shards = 2
+
+// dbName is the file name of a shard of the cache database. A catalog that
+// prepares sessions (see Options.Prepare) keeps its own.
+func dbName(prepareKey string, shard int) string {
 	if prepareKey == "" {
-		return fmt.Sprintf("catalog-v%d.db", schemaVersion)
+		return fmt.Sprintf("catalog-v%d.%d.db", schemaVersion, shard)
 	}
 	sum := sha256.Sum256([]byte(prepareKey))
-	return fmt.Sprintf("catalog-v%d-%x.db", schemaVersion, sum[:6])
+	return fmt.Sprintf("catalog-v%d-%x.%d.db", schemaVersion, sum[:6], shard)
+}
+
+// shardOf is the shard that holds the file at path.
+func shardOf(path string) int {
+	h := fnv.New32a()
+	h.Write([]byte(path))
+	return int(h.Sum32() % shards)
 }
 
 // store is the catalog's SQLite database: one connection that writes and
@@ -39,6 +54,8 @@ func dbName(prepareKey string) string {
 // other processes sharing the file (two servers, an archive run) take
 // turns writing, each write one short transaction.
 type store struct {
+	// shard is the store's number among the catalog's.
+	shard int
 	// path is the database file, "" for one held in memory.
 	path string
 	// opened is the database file as it was opened, to notice when another
@@ -71,12 +88,17 @@ func isCorrupt(err error) bool {
 	return false
 }
 
-// openStore opens the database in dir for sessions prepared as prepareKey
-// says, creating it if needed, or one in memory when dir is "". program identifies the piexport that fills it: a
+// openStore opens shard of the database in dir for sessions prepared as
+// prepareKey says, creating it if needed, or one in memory when dir is "". program identifies the piexport that fills it: a
 // database last filled by another program is emptied, since what it indexed
 // may differ. A database that is damaged is removed and made anew; warning
 // then says so.
-func openStore(ctx context.Context, dir, program, prepareKey string) (st *store, warning string, err error) {
+func openStore(ctx context.Context, dir, program, prepareKey string, shard int) (st *store, warning string, err error) {
+	defer func() {
+		if st != nil {
+			st.shard = shard
+		}
+	}()
 	if dir == "" {
 		st, err = openDB(ctx, "", program)
 		return st, "", err
@@ -84,7 +106,7 @@ func openStore(ctx context.Context, dir, program, prepareKey string) (st *store,
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, "", fmt.Errorf("cache directory: %w", err)
 	}
-	path := filepath.Join(dir, dbName(prepareKey))
+	path := filepath.Join(dir, dbName(prepareKey, shard))
 	if err := checkHeader(path); err != nil {
 		warning = fmt.Sprintf("%s: %v; it is rebuilt from the session files", path, err)
 		if err := removeDB(path); err != nil {

@@ -56,25 +56,31 @@ func (c *Catalog) Refresh(ctx context.Context) (bool, error) {
 	return changed || c.Generation() != gen, err
 }
 
-// maybeReopen opens the cache database again when another process
-// replaced it (after finding it damaged), so that both use the same one.
+// maybeReopen opens a shard of the cache database again when another
+// process replaced it (after finding it damaged), so that both use the
+// same one.
 func (c *Catalog) maybeReopen(ctx context.Context) error {
-	st, err := c.store()
-	if err != nil || !st.replaced() {
-		return err
+	for i := range shards {
+		st, err := c.store(i)
+		if err != nil {
+			return err
+		}
+		if !st.replaced() {
+			continue
+		}
+		ns, warning, err := openStore(ctx, filepath.Dir(st.path), c.opt.Program, c.opt.PrepareKey, i)
+		if err != nil {
+			return err
+		}
+		if warning != "" {
+			c.warn(warning)
+		}
+		c.stMu.Lock()
+		c.st[i] = ns
+		c.stMu.Unlock()
+		st.close()
+		c.forgetRows(i)
 	}
-	ns, warning, err := openStore(ctx, filepath.Dir(st.path), c.opt.Program, c.opt.PrepareKey)
-	if err != nil {
-		return err
-	}
-	if warning != "" {
-		c.warn(warning)
-	}
-	c.stMu.Lock()
-	c.st = ns
-	c.stMu.Unlock()
-	st.close()
-	c.forgetRows()
 	return nil
 }
 
@@ -117,28 +123,24 @@ func (c *Catalog) Update(ctx context.Context) (bool, error) {
 		return false, nil
 	}
 
-	// Readers hand what they read to the writer; what waits to be written
-	// holds whole sessions, so it is bounded by bytes.
+	// Readers hand what they read to the writer of its shard; what waits
+	// to be written holds whole sessions, so it is bounded by bytes.
 	budget := newBudget(64 << 20)
-	type result struct {
-		r *record
-		d *fileData
-		n int64
-	}
 	work := make(chan *record)
-	results := make(chan result, 1)
-	var wg sync.WaitGroup
+	var results [shards]chan readResult
+	for i := range results {
+		results[i] = make(chan readResult, 1)
+	}
+	var readers sync.WaitGroup
 	for range min(c.opt.Workers, len(jobs)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		readers.Go(func() {
 			for r := range work {
 				n := r.found.Size
 				budget.take(n)
 				d := c.read(ctx, r)
-				results <- result{r, d, n}
+				results[shardOf(r.f.key)] <- readResult{r, d, n}
 			}
-		}()
+		})
 	}
 	go func() {
 		defer close(work)
@@ -151,20 +153,57 @@ func (c *Catalog) Update(ctx context.Context) (bool, error) {
 		}
 	}()
 	go func() {
-		wg.Wait()
-		close(results)
+		readers.Wait()
+		for _, ch := range results {
+			close(ch)
+		}
 	}()
-	var errs []error
-	var retry []*record
+	var writers sync.WaitGroup
+	var errs [shards][]error
+	var retry [shards][]*record
+	for i := range shards {
+		writers.Go(func() { errs[i], retry[i] = c.write(ctx, i, results[i], budget) })
+	}
+	writers.Wait()
+	var all []error
+	for i := range shards {
+		all = append(all, errs[i]...)
+		for _, r := range retry[i] {
+			if d := c.read(ctx, r); d != nil {
+				if err := c.store1(ctx, r, d); err != nil && ctx.Err() == nil {
+					all = append(all, err)
+				}
+			}
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return true, err
+	}
+	return true, errors.Join(all...)
+}
+
+// readResult is what a reader hands a writer: what was read of r's file
+// (nil if reading was cut short) and the bytes it holds up.
+type readResult struct {
+	r *record
+	d *fileData
+	n int64
+}
+
+// write stores what arrives on results in shard, in batches (see batch).
+// It returns the errors met and the files that another process stored
+// meanwhile, to read again.
+func (c *Catalog) write(ctx context.Context, shard int, results <-chan readResult, budget *budget) (errs []error, retry []*record) {
+	p := &c.prog
 	var b *batch
-	var inBatch []result
+	var inBatch []readResult
 	commit := func() {
 		if b == nil {
 			return
 		}
 		if err := b.commit(); err != nil {
 			b.rollback()
-			errs = append(errs, c.checkStore(err))
+			errs = append(errs, c.checkStore(shard, err))
 		} else {
 			for _, res := range inBatch {
 				c.record(res.r, res.d)
@@ -178,22 +217,28 @@ func (c *Catalog) Update(ctx context.Context) (bool, error) {
 		}
 	}()
 	for {
-		var res result
+		var res readResult
 		var ok bool
-		select {
-		case res, ok = <-results:
-		default:
-			// Nothing ready: what the batch holds is worth showing.
-			if b != nil && time.Since(b.began) > batchAge/4 {
-				commit()
-			}
+		if b == nil {
 			res, ok = <-results
+		} else {
+			// A batch holds the shard's write lock: it is committed
+			// within batchAge, whether more comes or not, so that another
+			// process never waits long for its turn.
+			timer := time.NewTimer(max(0, batchAge-time.Since(b.began)))
+			select {
+			case res, ok = <-results:
+				timer.Stop()
+			case <-timer.C:
+				commit()
+				continue
+			}
 		}
 		if !ok {
 			break
 		}
 		if res.d != nil {
-			err := c.add(ctx, &b, res.d)
+			err := c.add(ctx, shard, &b, res.d)
 			switch {
 			case errors.Is(err, errChanged):
 				retry = append(retry, res.r)
@@ -219,17 +264,7 @@ func (c *Catalog) Update(ctx context.Context) (bool, error) {
 		}
 	}
 	commit()
-	for _, r := range retry {
-		if d := c.read(ctx, r); d != nil {
-			if err := c.store1(ctx, r, d); err != nil && ctx.Err() == nil {
-				errs = append(errs, err)
-			}
-		}
-	}
-	if err := ctx.Err(); err != nil {
-		return true, err
-	}
-	return true, errors.Join(errs...)
+	return errs, retry
 }
 
 // A batch is committed once it holds batchBytes of text or is batchAge
@@ -240,22 +275,23 @@ const (
 	batchAge   = 2 * time.Second
 )
 
-// add adds d to the batch *b, beginning one if there is none.
-func (c *Catalog) add(ctx context.Context, b **batch, d *fileData) error {
+// add adds d to the batch *b of shard, beginning one if there is none.
+func (c *Catalog) add(ctx context.Context, shard int, b **batch, d *fileData) error {
 	if *b == nil {
-		st, err := c.store()
+		st, err := c.store(shard)
 		if err != nil {
 			return err
 		}
 		nb, err := st.begin(ctx)
 		if err != nil {
-			return c.checkStore(err)
+			return c.checkStore(shard, err)
 		}
 		*b = nb
 	}
+	d.row.Shard = shard
 	err := (*b).add(ctx, d)
 	if err != nil && !errors.Is(err, errChanged) {
-		err = c.checkStore(fmt.Errorf("%s: %w", d.row.Path, err))
+		err = c.checkStore(shard, fmt.Errorf("%s: %w", d.row.Path, err))
 	}
 	return err
 }
@@ -352,12 +388,12 @@ func (c *Catalog) readGrown(ctx context.Context, ra io.ReaderAt, f file, st stam
 	}
 	var olds map[string]*oldEntry
 	if s != nil {
-		store, err := c.store()
+		store, err := c.store(old.Shard)
 		if err != nil {
 			return nil, err
 		}
 		if olds, err = store.oldEntries(ctx, old.FID); err != nil {
-			return nil, c.checkStore(err)
+			return nil, c.checkStore(old.Shard, err)
 		}
 	}
 	return fromAppended(old, olds, st, s, t, head)
@@ -367,16 +403,18 @@ func (c *Catalog) readGrown(ctx context.Context, ra io.ReaderAt, f file, st stam
 // records it. An appended read that no longer fits what the store holds
 // (another process wrote meanwhile) is done again.
 func (c *Catalog) store1(ctx context.Context, r *record, d *fileData) error {
+	shard := shardOf(d.row.Path)
 	for try := 0; ; try++ {
-		st, err := c.store()
+		st, err := c.store(shard)
 		if err != nil {
 			return err
 		}
+		d.row.Shard = shard
 		err = st.write(ctx, d)
 		if errors.Is(err, errChanged) && try < 2 {
 			row, err := st.file(ctx, d.row.Path)
 			if err != nil {
-				return c.checkStore(err)
+				return c.checkStore(shard, err)
 			}
 			c.mu.RLock()
 			f := r.f
@@ -387,7 +425,7 @@ func (c *Catalog) store1(ctx context.Context, r *record, d *fileData) error {
 			continue
 		}
 		if err != nil {
-			return c.checkStore(fmt.Errorf("%s: %w", r.f.path, err))
+			return c.checkStore(shard, fmt.Errorf("%s: %w", r.f.path, err))
 		}
 		break
 	}
