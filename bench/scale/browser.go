@@ -1,0 +1,171 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// pageViews times, in headless Chromium (pagetime), the first view of the
+// sessions nearest 8 MB, and a second, cached view of each: from the
+// request until the leaf's last message is drawn.
+func (c *config) pageViews(ctx context.Context, srv *server, h *history, log io.Writer) (first, cached []float64, err error) {
+	for _, i := range h.nearest(8_000_000, c.pageRuns) {
+		f := h.files[i]
+		snippet, err := c.pagetimeRun(ctx, "--snippet", f)
+		if err != nil {
+			return nil, nil, err
+		}
+		u := srv.url + "s/" + idOf(f)
+		for pass := range 2 {
+			out, err := c.pagetimeRun(ctx, "--timeout", "120s", "--text", strings.TrimSpace(snippet), u)
+			if err != nil {
+				return nil, nil, err
+			}
+			v, err := figure(out, "visible_ms")
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: %w", f, err)
+			}
+			fmt.Fprintf(log, "  %s (%d MB), view %d: %s", filepath.Base(f), h.sizes[i]>>20, pass+1, out)
+			if pass == 0 {
+				first = append(first, v)
+			} else {
+				cached = append(cached, v)
+			}
+		}
+	}
+	return first, cached, nil
+}
+
+func (c *config) pagetimeRun(ctx context.Context, args ...string) (string, error) {
+	if c.browser != "" {
+		args = append([]string{"--browser", c.browser}, args...)
+	}
+	out, err := exec.CommandContext(ctx, c.pagetime, args...).Output()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		err = fmt.Errorf("pagetime %s: %v: %s", strings.Join(args, " "), err, ee.Stderr)
+	}
+	return string(out), err
+}
+
+// figure reads key=value from one of pagetime's lines.
+func figure(line, key string) (float64, error) {
+	for _, kv := range strings.Fields(line) {
+		if v, ok := strings.CutPrefix(kv, key+"="); ok {
+			return strconv.ParseFloat(v, 64)
+		}
+	}
+	return 0, fmt.Errorf("no %s in %q", key, line)
+}
+
+// archive builds a static archive of the history, measures it, and times
+// its search from file:// in headless Chromium.
+func (c *config) archive(ctx context.Context, h *history, cache string, res *results, log io.Writer) error {
+	out := filepath.Join(c.dir, "archive-"+filepath.Base(h.dir))
+	os.RemoveAll(out)
+	start := time.Now()
+	cmd := exec.CommandContext(ctx, c.piexport, "-q", "-o", out, "--cache-dir", cache, h.dir)
+	cmd.Stderr = log
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("archive: %w", err)
+	}
+	res.add("archive: build", time.Since(start).Seconds(), "s")
+	total, err := du(out)
+	if err != nil {
+		return err
+	}
+	search, err := du(filepath.Join(out, "search"))
+	if err != nil {
+		return err
+	}
+	res.add("archive: size", float64(total)/1e6, "MB")
+	res.add("archive: search index", float64(search)/1e6, "MB")
+	res.add("archive: search index, share of the rest", 100*float64(search)/float64(total-search), "%")
+
+	qs, err := makeQueries(h, 30)
+	if err != nil {
+		return err
+	}
+	times, err := c.staticSearch(ctx, filepath.Join(out, "index.html"), append(qs["one word"][:20], qs["three words"][:10]...))
+	if err != nil {
+		return err
+	}
+	res.add("archive search: first query, results after typing", times[0], "ms")
+	res.add("archive search: p50", pct(times, 50), "ms")
+	res.add("archive search: max", pct(times, 100), "ms")
+	return nil
+}
+
+// staticSearch types each query into the archive's index and returns, per
+// query, the time from the last keystroke until its results are drawn (the
+// search waits 120 ms for typing to pause).
+func (c *config) staticSearch(ctx context.Context, index string, queries []string) ([]float64, error) {
+	browser := c.browser
+	if browser == "" {
+		browser = os.Getenv("PIEXPORT_BROWSER")
+	}
+	if browser == "" {
+		browser = "chromium"
+	}
+	dir, err := os.MkdirTemp("", "scale-browser-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	alloc, cancel := chromedp.NewExecAllocator(ctx, chromedp.ExecPath(browser), chromedp.Headless, chromedp.NoSandbox,
+		chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.UserDataDir(dir), chromedp.WindowSize(1280, 860))
+	defer cancel()
+	tab, cancelTab := chromedp.NewContext(alloc)
+	defer cancelTab()
+	tctx, cancelT := context.WithTimeout(tab, 10*time.Minute)
+	defer cancelT()
+	u := (&url.URL{Scheme: "file", Path: index}).String()
+	if err := chromedp.Do(tctx, chromedp.Navigate(u)); err != nil {
+		return nil, err
+	}
+	var out []float64
+	for _, q := range queries {
+		ms, err := chromedp.Run(tctx, chromedp.Evaluate[float64](fmt.Sprintf(`new Promise(resolve => {
+			const out = document.getElementById('static-results'), input = document.querySelector('#static-search input');
+			const q = %q, t0 = performance.now();
+			input.value = q;
+			input.dispatchEvent(new Event('input'));
+			(function check() {
+				if (out.getAttribute('data-query') === q) requestAnimationFrame(() => resolve(performance.now() - t0));
+				else requestAnimationFrame(check);
+			})();
+		})`, q), chromedp.EvalAwaitPromise))
+		if err != nil {
+			return nil, fmt.Errorf("search %q: %w", q, err)
+		}
+		out = append(out, ms)
+	}
+	return out, nil
+}
+
+func du(dir string) (int64, error) {
+	var n int64
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		fi, err := d.Info()
+		if err == nil {
+			n += fi.Size()
+		}
+		return err
+	})
+	return n, err
+}

@@ -1,0 +1,236 @@
+// Command scale measures piexport on a heavy user's whole history: it
+// generates histories of many sessions, then times the server's cold and
+// warm start, the re-reading of a session that grew, its memory while it
+// reads and after many page views, searches of one word, three words and a
+// phrase, the first and a cached view of a large session in headless
+// Chromium, and a static archive's size and search from file://.
+//
+//	scale [--dir DIR] [--sizes "1.4GB 5GB"] [--queries 200] [--views 1000]
+//
+// It prints one table per history and writes every figure to
+// DIR/results.tsv. See bench/README.md.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/piexport/piexport/internal/sessiongen"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "scale:", err)
+		os.Exit(1)
+	}
+}
+
+// config is the command line.
+type config struct {
+	dir       string
+	sizes     []string
+	queries   int
+	views     int
+	pageRuns  int
+	skip      map[string]bool
+	piexport  string
+	pagetime  string
+	browser   string
+	keepCache bool
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := pflag.NewFlagSet("scale", pflag.ContinueOnError)
+	var c config
+	var sizes, skip string
+	fs.StringVar(&c.dir, "dir", "", "work directory: histories, caches, archives, results.tsv (default: a new temporary directory)")
+	fs.StringVar(&sizes, "sizes", "1.4GB 5GB", "history sizes to measure")
+	fs.IntVar(&c.queries, "queries", 200, "searches of each kind")
+	fs.IntVar(&c.views, "views", 1000, "page views before memory is measured")
+	fs.IntVar(&c.pageRuns, "page-runs", 3, "large sessions whose first and cached views are timed")
+	fs.StringVar(&skip, "skip", "", "steps to skip: views, browser, archive (comma-separated)")
+	fs.StringVar(&c.piexport, "piexport", "", "piexport binary (default: built from this checkout)")
+	fs.StringVar(&c.pagetime, "pagetime", "", "pagetime binary (default: built from this checkout)")
+	fs.StringVar(&c.browser, "browser", "", "Chromium (default: $PIEXPORT_BROWSER, then chromium)")
+	fs.BoolVar(&c.keepCache, "keep-cache", false, "start from the cache of an earlier run instead of an empty one")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	c.sizes = strings.Fields(sizes)
+	c.skip = map[string]bool{}
+	for _, s := range strings.Split(skip, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			c.skip[s] = true
+		}
+	}
+	if c.dir == "" {
+		d, err := os.MkdirTemp("", "piexport-scale-")
+		if err != nil {
+			return err
+		}
+		c.dir = d
+	}
+	if err := os.MkdirAll(c.dir, 0o755); err != nil {
+		return err
+	}
+	if err := c.buildTools(ctx, stderr); err != nil {
+		return err
+	}
+	res, err := newResults(filepath.Join(c.dir, "results.tsv"))
+	if err != nil {
+		return err
+	}
+	defer res.close()
+	for _, size := range c.sizes {
+		n, err := sessiongen.ParseSize(size)
+		if err != nil {
+			return fmt.Errorf("--sizes: %w", err)
+		}
+		if err := c.measure(ctx, size, n, res, stdout, stderr); err != nil {
+			return fmt.Errorf("%s: %w", size, err)
+		}
+	}
+	fmt.Fprintf(stdout, "figures: %s\n", res.path)
+	return nil
+}
+
+// buildTools builds piexport and pagetime unless given.
+func (c *config) buildTools(ctx context.Context, stderr io.Writer) error {
+	for _, t := range []struct {
+		path *string
+		pkg  string
+	}{{&c.piexport, "./cmd/piexport"}, {&c.pagetime, "./bench/pagetime"}} {
+		if *t.path != "" {
+			continue
+		}
+		*t.path = filepath.Join(c.dir, "bin", filepath.Base(t.pkg))
+		cmd := exec.CommandContext(ctx, "go", "build", "-o", *t.path, t.pkg)
+		cmd.Stderr = stderr
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("go build %s: %w", t.pkg, err)
+		}
+	}
+	return nil
+}
+
+// measure takes every figure of one history size.
+func (c *config) measure(ctx context.Context, size string, bytes int64, res *results, stdout, stderr io.Writer) error {
+	h, err := makeHistory(filepath.Join(c.dir, "history-"+size), bytes, stderr)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "== %s: %d sessions, %d MB, in %d projects\n", size, len(h.files), h.bytes>>20, h.projects)
+	res.size = size
+	res.add("history sessions", float64(len(h.files)), "")
+	res.add("history MB", float64(h.bytes)/1e6, "MB")
+	cache := filepath.Join(c.dir, "cache-"+size)
+	if !c.keepCache {
+		os.RemoveAll(cache)
+	}
+
+	// Cold start: the catalog is read while the server answers.
+	srv, err := c.startServer(ctx, cache, h.dir, stderr)
+	if err != nil {
+		return err
+	}
+	cold, err := srv.waitCatalogued(ctx, 2*time.Hour)
+	if err != nil {
+		srv.stop()
+		return err
+	}
+	res.add("cold: first index page after launch", srv.firstIndex.Seconds()*1000, "ms")
+	res.add("cold: catalog complete after launch", cold.Seconds(), "s")
+	res.add("cold: MB/s of session files", float64(h.bytes)/1e6/cold.Seconds(), "MB/s")
+	res.add("cold: RSS max while reading", float64(srv.maxRSS())/1e6, "MB")
+
+	// Searches.
+	qs, err := makeQueries(h, c.queries)
+	if err != nil {
+		srv.stop()
+		return err
+	}
+	for _, kind := range []string{"one word", "three words", "phrase"} {
+		lat, zero, err := srv.search(ctx, qs[kind])
+		if err != nil {
+			srv.stop()
+			return err
+		}
+		res.add("search "+kind+": p50", pct(lat, 50), "ms")
+		res.add("search "+kind+": p99", pct(lat, 99), "ms")
+		res.add("search "+kind+": queries without hits", float64(zero), "")
+	}
+
+	// A session grows: how soon its new words are found.
+	grow, err := srv.appendAndFind(ctx, h)
+	if err != nil {
+		srv.stop()
+		return err
+	}
+	res.add("appended session searchable after", grow.Seconds()*1000, "ms")
+
+	// Large sessions, first and cached view, in Chromium.
+	if !c.skip["browser"] {
+		first, cached, err := c.pageViews(ctx, srv, h, stderr)
+		if err != nil {
+			srv.stop()
+			return err
+		}
+		for i := range first {
+			res.add(fmt.Sprintf("8 MB session %d: first view, leaf visible", i+1), first[i], "ms")
+			res.add(fmt.Sprintf("8 MB session %d: cached view, leaf visible", i+1), cached[i], "ms")
+		}
+	}
+
+	// Memory after many page views.
+	if !c.skip["views"] {
+		srv.resetRSS()
+		took, err := srv.views(ctx, h, c.views)
+		if err != nil {
+			srv.stop()
+			return err
+		}
+		res.add(fmt.Sprintf("%d page views: time", c.views), took.Seconds(), "s")
+		res.add(fmt.Sprintf("%d page views: RSS max", c.views), float64(srv.maxRSS())/1e6, "MB")
+		res.add(fmt.Sprintf("%d page views: RSS after", c.views), float64(srv.rss())/1e6, "MB")
+	}
+	srv.stop()
+
+	// Warm start: nothing changed.
+	for run := 1; run <= 3; run++ {
+		srv, err = c.startServer(ctx, cache, h.dir, stderr)
+		if err != nil {
+			return err
+		}
+		warm, err := srv.waitCatalogued(ctx, 10*time.Minute)
+		srv.stop()
+		if err != nil {
+			return err
+		}
+		res.add(fmt.Sprintf("warm start %d: index page after launch", run), srv.firstIndex.Seconds()*1000, "ms")
+		res.add(fmt.Sprintf("warm start %d: catalog up to date after launch", run), warm.Seconds()*1000, "ms")
+	}
+
+	if !c.skip["archive"] {
+		if err := c.archive(ctx, h, cache, res, stderr); err != nil {
+			return err
+		}
+	}
+	res.print(stdout)
+	return nil
+}

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+)
+
+// results collects figures: printed as a table per history, and appended
+// to a TSV file, one line per figure, with the time and the machine's load.
+type results struct {
+	path  string
+	f     *os.File
+	size  string
+	lines []string
+}
+
+func newResults(path string) (*results, error) {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	return &results{path: path, f: f}, nil
+}
+
+func (r *results) add(what string, v float64, unit string) {
+	load, _ := os.ReadFile("/proc/loadavg")
+	fmt.Fprintf(r.f, "%s\t%s\t%s\t%.3f\t%s\t%s\n", time.Now().Format(time.RFC3339), r.size, what, v, unit, strings.Join(strings.Fields(string(load))[:min(3, len(strings.Fields(string(load))))], " "))
+	r.lines = append(r.lines, fmt.Sprintf("| %s | %s |", what, format(v, unit)))
+}
+
+func format(v float64, unit string) string {
+	switch {
+	case unit == "":
+		return fmt.Sprintf("%.0f", v)
+	case v >= 100:
+		return fmt.Sprintf("%.0f %s", v, unit)
+	default:
+		return fmt.Sprintf("%.2g %s", v, unit)
+	}
+}
+
+func (r *results) print(w io.Writer) {
+	load, _ := os.ReadFile("/proc/loadavg")
+	fmt.Fprintf(w, "\n%s history (load average now: %s)\n\n| figure | value |\n| --- | --- |\n%s\n", r.size, strings.TrimSpace(string(load)), strings.Join(r.lines, "\n"))
+	r.lines = nil
+}
+
+func (r *results) close() { r.f.Close() }
