@@ -175,3 +175,31 @@ func grepDT(s string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// An archive run writes nothing outside its output directory: not beside
+// the sessions, not in the home or the temporary directory (its search
+// index is collected in a hidden directory of the archive).
+func TestWritesOnlyOutput(t *testing.T) {
+	home, tmp := t.TempDir(), t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("TMPDIR", tmp)
+	src := t.TempDir()
+	files := sources(t, src, "pi-v3-sdk-branches-labels.jsonl", "pi-v3-earth0-a.jsonl")
+	before := snap(t, src)
+	out := filepath.Join(t.TempDir(), "archive")
+	_, err := Build(context.Background(), out, files, Options{})
+	must(t, err)
+	if c := changed(before, snap(t, src)); c != nil {
+		t.Errorf("the sources' directory changed: %q", c)
+	}
+	for _, d := range []string{home, tmp} {
+		if got := snap(t, d); len(got) != 0 {
+			t.Errorf("the build wrote to %s: %v", d, got)
+		}
+	}
+	for name := range snap(t, out) {
+		if strings.HasPrefix(name, ".search-build-") {
+			t.Errorf("%s left in the archive", name)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"os"
@@ -9,6 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/piexport/piexport/archive"
+	"github.com/piexport/piexport/catalog"
 )
 
 // A page is rendered once per state of its session: a second view, and a
@@ -144,5 +148,48 @@ func TestWritesOnlyCache(t *testing.T) {
 	})
 	if len(leftovers) > 0 {
 		t.Errorf("temporary files left in the cache: %q", leftovers)
+	}
+}
+
+// Two servers and an archive run share one cache at once: each shows
+// every session as it is, and what one rendered the others may read.
+func TestSharedCacheServers(t *testing.T) {
+	dir := project(t, "pi-v3-sdk-branches-labels.jsonl", "pi-v3-earth0-a.jsonl", "pi-v3-sdk-compaction-custom.jsonl")
+	cache := t.TempDir()
+	opt := Options{Paths: []string{dir}, CacheDir: cache, Program: "test"}
+	a, b := start(t, opt), start(t, opt)
+	pages, err := catalog.OpenPages(cache, catalog.PagesBytes)
+	must(t, err)
+	files, err := catalog.Find([]string{dir})
+	must(t, err)
+	done := make(chan error, 1)
+	go func() {
+		_, err := archive.Build(context.Background(), filepath.Join(t.TempDir(), "archive"), files, archive.Options{Pages: pages})
+		done <- err
+	}()
+	for _, srv := range []*running{a, b} {
+		m := ids(t, srv)
+		if len(m) != 3 {
+			t.Errorf("a server lists %v, want 3 sessions", m)
+		}
+		for title, id := range m {
+			res, page := get(t, srv.url+"s/"+id)
+			if res.StatusCode != 200 || !strings.Contains(page, "<title>"+title+"</title>") {
+				t.Errorf("%s: %s, the page of %q is not the session's", srv.url, res.Status, title)
+			}
+		}
+		if _, found := get(t, srv.url+"search?q=registered+on+the+default+mux"); !strings.Contains(found, "#6eea0e7d") {
+			t.Errorf("%s: search does not find the entry", srv.url)
+		}
+	}
+	if err := <-done; err != nil {
+		t.Errorf("the archive run: %v", err)
+	}
+	for _, srv := range []*running{a, b} {
+		for _, line := range strings.Split(srv.log.String(), "\n") {
+			if strings.Contains(line, "warning") && !strings.Contains(line, "broken.jsonl") {
+				t.Errorf("a server warned: %s", line)
+			}
+		}
 	}
 }
