@@ -1,0 +1,96 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// Current brings what the catalog knows of one file up to date, reading
+// only what changed since it was read (see Update), and returns it. It is
+// how a page that follows its session learns the session changed.
+func (c *Catalog) Current(ctx context.Context, id string) (Info, error) {
+	c.mu.RLock()
+	r := c.records[id]
+	c.mu.RUnlock()
+	if r == nil {
+		return Info{}, ErrNotFound
+	}
+	fi, err := c.stat(r.f)
+	if err != nil {
+		info, _ := c.Info(id)
+		return info, pathError(r.f.path, err)
+	}
+	st := stampOf(fi)
+	c.mu.Lock()
+	if st != r.found {
+		r.found = st
+		c.gen.Add(1)
+	}
+	current := r.row != nil && r.row.Stamp == st
+	c.mu.Unlock()
+	if !current {
+		if d := c.read(ctx, r); d != nil {
+			if err := c.store1(ctx, r, d); err != nil {
+				return Info{}, err
+			}
+		}
+	}
+	info, ok := c.Info(id)
+	if !ok {
+		return Info{}, ErrNotFound
+	}
+	return info, nil
+}
+
+// store1 writes what was read of r's file in a transaction of its own and
+// records it. An appended read that no longer fits what the store holds
+// (another process wrote meanwhile) is done again.
+func (c *Catalog) store1(ctx context.Context, r *record, d *fileData) error {
+	shard := shardOf(d.row.Path)
+	for try := 0; ; try++ {
+		st, err := c.store(shard)
+		if err != nil {
+			return err
+		}
+		d.row.Shard = shard
+		err = st.write(ctx, d)
+		if errors.Is(err, errChanged) && try < 2 {
+			row, err := st.file(ctx, d.row.Path)
+			if err != nil {
+				return c.checkStore(shard, err)
+			}
+			c.mu.RLock()
+			f := r.f
+			c.mu.RUnlock()
+			if d, err = c.readFile(ctx, f, row); err != nil {
+				return err
+			}
+			continue
+		}
+		if err != nil {
+			return c.checkStore(shard, fmt.Errorf("%s: %w", r.f.path, err))
+		}
+		break
+	}
+	c.record(r, d)
+	return nil
+}
+
+// record notes that the store holds d for r's file.
+func (c *Catalog) record(r *record, d *fileData) {
+	row := d.row
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.known == nil {
+		c.known = map[string]*fileRow{}
+	}
+	c.known[row.Path] = &row
+	if c.records[r.id] == r {
+		c.setRow(r, &row)
+	}
+	if d.appended {
+		c.appends.Add(1)
+	}
+	c.gen.Add(1)
+}

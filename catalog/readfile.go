@@ -1,0 +1,137 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// read reads what changed of r's file, or nil when the read was cut short
+// by ctx.
+func (c *Catalog) read(ctx context.Context, r *record) *fileData {
+	if ctx.Err() != nil {
+		return nil
+	}
+	c.mu.RLock()
+	f, old := r.f, r.row
+	c.mu.RUnlock()
+	d, err := c.readFile(ctx, f, old)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil
+		}
+		// A file that cannot be read is recorded with its error, so it is
+		// listed, and read again only once it changes.
+		d = &fileData{row: fileRow{Path: f.key, Stamp: r.found, Err: err.Error()}}
+		var fe *fileError
+		if errors.As(err, &fe) {
+			d.row.Stamp, d.row.Sum = fe.stamp, fe.sum
+		}
+	}
+	return d
+}
+
+// fileError is a file that was opened but could not be read as a session,
+// with the stamp and hash of what was read.
+type fileError struct {
+	stamp stamp
+	sum   [32]byte
+	err   error
+}
+
+// readFile reads f: only what was appended when old says that suffices,
+// else all of it.
+func (c *Catalog) readFile(ctx context.Context, f file, old *fileRow) (*fileData, error) {
+	fh, err := c.open(f)
+	if err != nil {
+		return nil, pathError(f.path, err)
+	}
+	defer fh.Close()
+	// The stamp is taken before reading: if the file changes meanwhile,
+	// the next look sees a newer one and reads again.
+	fi, err := fh.Stat()
+	if err != nil {
+		return nil, pathError(f.path, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", f.path)
+	}
+	st := stampOf(fi)
+	if old != nil && old.Err == "" && st.Inode == old.Stamp.Inode && st.Size >= old.ReadSize && c.opt.Prepare == nil {
+		if ra, ok := fh.(io.ReaderAt); ok {
+			d, err := c.readGrown(ctx, ra, f, st, old)
+			if err == nil {
+				return d, nil
+			}
+			if !errors.Is(err, errNotAppended) {
+				return nil, err
+			}
+			sk, ok := fh.(io.Seeker)
+			if !ok {
+				return nil, fmt.Errorf("%s: cannot read it again", f.path)
+			}
+			if _, err := sk.Seek(0, io.SeekStart); err != nil {
+				return nil, pathError(f.path, err)
+			}
+		}
+	}
+	s, t, err := readFull(ctxReader{ctx, fh}, f.path)
+	if err != nil {
+		fe := &fileError{stamp: st, err: err}
+		copy(fe.sum[:], t.h.Sum(nil))
+		return nil, fe
+	}
+	if c.opt.Prepare != nil {
+		c.opt.Prepare(s)
+	}
+	return fromFull(f.key, st, s, t), nil
+}
+
+// readGrown reads what was appended to a file.
+func (c *Catalog) readGrown(ctx context.Context, ra io.ReaderAt, f file, st stamp, old *fileRow) (*fileData, error) {
+	s, t, head, err := readAppended(ctxReaderAt{ctx, ra}, st.Size, old, f.path)
+	if err != nil {
+		return nil, err
+	}
+	var olds map[string]*oldEntry
+	if s != nil {
+		store, err := c.store(old.Shard)
+		if err != nil {
+			return nil, err
+		}
+		if olds, err = store.oldEntries(ctx, old.FID); err != nil {
+			return nil, c.checkStore(old.Shard, err)
+		}
+	}
+	return fromAppended(old, olds, st, s, t, head)
+}
+
+// ctxReader stops a read when ctx is done: a large file takes seconds.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+type ctxReaderAt struct {
+	ctx context.Context
+	r   io.ReaderAt
+}
+
+func (e *fileError) Error() string { return e.err.Error() }
+
+func (e *fileError) Unwrap() error { return e.err }
+
+func (r ctxReader) Read(p []byte) (int, error) {
+	if err := r.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return r.r.Read(p)
+}
+
+func (r ctxReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	if err := r.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return r.r.ReadAt(p, off)
+}
