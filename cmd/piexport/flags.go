@@ -23,6 +23,8 @@ Usage:
   piexport --format tree SESSION.jsonl   the entry tree in the terminal
   piexport --redact SESSION.jsonl        the page with secrets masked, to share
                                          (--redact-report: only say what)
+  piexport --usage [flags] [PATH...]     tokens and cost of every session, per
+                                         day, week, month, project or model
 
 Flags:
 `
@@ -42,6 +44,10 @@ func parseFlags(args []string, stdout io.Writer) (*options, error) {
 	fs.BoolVar(&opt.serve, "serve", false, "serve the sessions under PATH (or the default session directories) on a local web server")
 	fs.StringVar(&opt.addr, "addr", "127.0.0.1:8080", "with --serve: the `address` to listen on (port 0 picks a free one)")
 	fs.BoolVar(&opt.open, "open", false, "with --serve: open the index in the web browser")
+	fs.BoolVar(&opt.usage, "usage", false, "print the tokens and cost of the sessions under PATH (or the default session directories), with totals")
+	fs.StringVar(&opt.since, "since", "", "with --usage: count the work from `DATE` on (2026-03-01, 2026-03 or 2026; days are UTC)")
+	fs.StringVar(&opt.by, "by", "month", "with --usage: group by `GROUP`: day, week, month, project or model")
+	fs.BoolVar(&opt.json, "json", false, "with --usage: print JSON")
 	fs.StringVar(&opt.cacheDir, "cache-dir", "", "keep the catalog of sessions and the rendered pages in `DIR` (default $PIEXPORT_CACHE_DIR, else piexport in the user's cache directory)")
 	fs.BoolVar(&opt.noCache, "no-cache", false, "keep no cache: read every session at every start")
 	fs.BoolVarP(&opt.quiet, "quiet", "q", false, "print no progress and no warnings, only errors")
@@ -68,7 +74,11 @@ func parseFlags(args []string, stdout io.Writer) (*options, error) {
 		return nil, usagef("--theme must be auto, light or dark, not %q", opt.theme)
 	}
 	opt.files = fs.Args()
+	if err := opt.checkUsage(fs); err != nil {
+		return nil, err
+	}
 	switch {
+	case opt.usage:
 	case opt.serve:
 		if opt.output != "" || opt.leaf != "" || opt.format != "html" {
 			return nil, usagef("--serve takes no -o, --leaf or --format")

@@ -38,6 +38,12 @@ type options struct {
 	verbose bool
 	redact  redactFlags
 	files   []string
+	// usage asks for the usage report, grouped by by, from since on (a
+	// date as --since takes it), as JSON under json.
+	usage bool
+	since string
+	by    string
+	json  bool
 	// cacheDir and noCache say where the cache goes: see cache.
 	cacheDir string
 	noCache  bool
@@ -60,6 +66,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	switch {
+	case opt.usage:
+		return runUsage(ctx, opt, stdout, stderr)
 	case opt.redact.report:
 		return writeReports(opt, stdout, stderr)
 	case opt.serve:

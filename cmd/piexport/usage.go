@@ -1,0 +1,249 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/spf13/pflag"
+
+	"github.com/piexport/piexport/catalog"
+	"github.com/piexport/piexport/humanize"
+	"github.com/piexport/piexport/session"
+	"github.com/piexport/piexport/usage"
+)
+
+// checkUsage checks the flags that go with --usage, and turns --since
+// into a date.
+func (opt *options) checkUsage(fs *pflag.FlagSet) error {
+	if !opt.usage {
+		for _, name := range []string{"since", "by", "json"} {
+			if fs.Changed(name) {
+				return usagef("--%s goes with --usage", name)
+			}
+		}
+		return nil
+	}
+	switch {
+	case opt.serve || opt.output != "" || opt.leaf != "" || fs.Changed("format") || opt.redact.report:
+		return usagef("--usage prints a report and writes nothing; it takes no --serve, -o, --leaf, --format or --redact-report")
+	case !slices.Contains(usage.Groupings, usage.By(opt.by)):
+		return usagef("--by must be day, week, month, project or model, not %q", opt.by)
+	}
+	if opt.since != "" {
+		day, err := usage.ParseDate(opt.since)
+		if err != nil {
+			return usagef("--since: %v", err)
+		}
+		opt.since = day
+	}
+	return nil
+}
+
+// runUsage prints the usage report of the sessions under opt.files, or of
+// the default session directories. It reads them through the catalog, so
+// a second report costs a look at the files' stamps and one query.
+func runUsage(ctx context.Context, opt *options, stdout, stderr io.Writer) error {
+	paths := opt.files
+	if len(paths) == 0 {
+		if paths = catalog.DefaultRoots(); len(paths) == 0 {
+			return fmt.Errorf("no pi sessions in ~/.pi/agent/sessions or ~/.omp/agent/sessions; name the session files or directories to count")
+		}
+	}
+	c, err := catalog.Open(ctx, paths, catalog.Options{
+		CacheDir: opt.cache(), Program: program(),
+		Warn: func(msg string) { printWarnings(stderr, []session.Warning{{Text: msg}}) },
+	})
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if err := updateWithProgress(ctx, c, readProgress(stderr)); err != nil {
+		return err
+	}
+	failed := 0
+	for _, i := range c.List() {
+		if i.Err != nil {
+			failed++
+		}
+	}
+	if _, quiet := stderr.(quietWriter); failed > 0 && !quiet {
+		fmt.Fprintf(stderr, "piexport: %s could not be read and %s not counted\n",
+			count(failed, "session file", "session files"), map[bool]string{true: "is", false: "are"}[failed == 1])
+	}
+	records, err := c.Usage(ctx, opt.since)
+	if err != nil {
+		return err
+	}
+	rep := usage.NewReport(records, usage.By(opt.by))
+	if rep.By == usage.ByProject {
+		home, _ := os.UserHomeDir()
+		for i, g := range rep.Groups {
+			rep.Groups[i].Key = projectName(g.Key, home, opt)
+		}
+	}
+	if opt.json {
+		return writeUsageJSON(stdout, rep, opt.since)
+	}
+	return writeUsageText(stdout, rep, opt.since)
+}
+
+// projectName is how the report names a working directory: home as ~,
+// masked as --redact asks.
+func projectName(cwd, home string, opt *options) string {
+	if cwd == "" {
+		return ""
+	}
+	name := session.ShortenHome(cwd, session.HomeOf(cwd, home))
+	if opt.redactor != nil {
+		name = opt.redactor.Text(name)
+	}
+	return name
+}
+
+// updateWithProgress reads the files the catalog lacks, telling progress
+// (when not nil) how far it is every half second and when it is done.
+func updateWithProgress(ctx context.Context, c *catalog.Catalog, progress func(catalog.Progress)) error {
+	done := make(chan struct{})
+	if progress != nil {
+		go func() {
+			t := time.NewTicker(500 * time.Millisecond)
+			defer t.Stop()
+			for {
+				select {
+				case <-done:
+					return
+				case <-t.C:
+					if p := c.Progress(); p.Running {
+						progress(p)
+					}
+				}
+			}
+		}()
+	}
+	_, err := c.Update(ctx)
+	close(done)
+	if progress != nil && err == nil {
+		if p := c.Progress(); p.Files > 0 {
+			progress(p)
+		}
+	}
+	return err
+}
+
+// writeUsageText prints the report as a table, the groups' names at
+// the left, figures right-aligned: tokens in full, costs as every page
+// shows them.
+func writeUsageText(w io.Writer, rep usage.Report, since string) error {
+	head := "Usage by " + string(rep.By)
+	if since != "" {
+		head += " since " + since
+	}
+	if rep.By.IsPeriod() || since != "" {
+		head += " (days in UTC)"
+	}
+	if len(rep.Groups) == 0 {
+		_, err := fmt.Fprintln(w, head+": no model work recorded.")
+		return err
+	}
+	fmt.Fprintf(w, "%s: %s, %s tokens, %s\n\n", head, count(rep.Total.Sessions, "session", "sessions"),
+		humanize.Tokens(rep.Total.Tokens()), humanize.Cost(rep.Total.Cost))
+	table := [][]string{{rep.By.Heading(), "Sessions", "Messages", "Input", "Output", "Cache read", "Cache write", "Tokens", "Cost"}}
+	row := func(name string, g usage.Group) {
+		table = append(table, []string{name, grouped(int64(g.Sessions)), grouped(int64(g.Messages)),
+			grouped(g.Input), grouped(g.Output), grouped(g.CacheRead), grouped(g.CacheWrite), grouped(g.Tokens()), humanize.Cost(g.Cost)})
+	}
+	for _, g := range rep.Groups {
+		row(groupName(rep.By, g.Key), g)
+	}
+	row("Total", rep.Total)
+	widths := make([]int, len(table[0]))
+	for _, r := range table {
+		for i, cell := range r {
+			widths[i] = max(widths[i], utf8.RuneCountInString(cell))
+		}
+	}
+	var b strings.Builder
+	for _, r := range table {
+		for i, cell := range r {
+			gap := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(cell))
+			if i == 0 {
+				b.WriteString(cell + gap)
+			} else {
+				b.WriteString("  " + gap + cell)
+			}
+		}
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// groupName is how the table names a group.
+func groupName(by usage.By, key string) string {
+	if key == "" && by == usage.ByProject {
+		return "(no working directory)"
+	}
+	return key
+}
+
+// grouped writes n with its thousands separated: 1,234,567.
+func grouped(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 && c != '-' {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// usageJSON is the report as --json prints it.
+type usageJSON struct {
+	By string `json:"by"`
+	// Since is the first day counted, "" for all; Days says days are UTC.
+	Since  string      `json:"since"`
+	Days   string      `json:"days"`
+	Groups []groupJSON `json:"groups"`
+	Total  groupJSON   `json:"total"`
+}
+
+type groupJSON struct {
+	Key        string  `json:"key,omitempty"`
+	Sessions   int     `json:"sessions"`
+	Messages   int     `json:"messages"`
+	Input      int64   `json:"input"`
+	Output     int64   `json:"output"`
+	CacheRead  int64   `json:"cacheRead"`
+	CacheWrite int64   `json:"cacheWrite"`
+	Tokens     int64   `json:"tokens"`
+	Cost       float64 `json:"cost"`
+}
+
+func groupOf(g usage.Group) groupJSON {
+	return groupJSON{Key: g.Key, Sessions: g.Sessions, Messages: g.Messages,
+		Input: g.Input, Output: g.Output, CacheRead: g.CacheRead, CacheWrite: g.CacheWrite, Tokens: g.Tokens(),
+		// Micro-dollars, as pi's own figures: a sum of many floats
+		// carries noise in its last digits.
+		Cost: math.Round(g.Cost*1e6) / 1e6}
+}
+
+func writeUsageJSON(w io.Writer, rep usage.Report, since string) error {
+	out := usageJSON{By: string(rep.By), Since: since, Days: "UTC", Groups: []groupJSON{}, Total: groupOf(rep.Total)}
+	for _, g := range rep.Groups {
+		out.Groups = append(out.Groups, groupOf(g))
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/piexport/piexport/humanize"
+	"github.com/piexport/piexport/session"
+)
+
+// TestUsageReport prints the report of a few sessions each way it
+// groups, as text and as JSON, and checks both against the sessions' own
+// totals: the tokens exactly, the cost to the cent as printed. A second
+// run reads nothing again (the catalog's cache) and prints the same.
+func TestUsageReport(t *testing.T) {
+	files := []string{
+		corpus + "pi-v3-civ6.jsonl", corpus + "pi-v3-earth0-a.jsonl", corpus + "pi-v3-earth0-b.jsonl",
+		corpus + "pi15-sdk-usage-contextedit-main.jsonl", corpus + "omp-v3-akasha-researcher-b.jsonl",
+	}
+	var want session.Usage
+	for _, f := range files {
+		s, err := session.Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want.Add(s.Stats().Usage)
+	}
+	cache := t.TempDir()
+	for _, by := range []string{"day", "week", "month", "project", "model"} {
+		t.Run(by, func(t *testing.T) {
+			args := append([]string{"--usage", "--by", by, "--cache-dir", cache, "-q"}, files...)
+			out, errOut, code := runCLI(t, args...)
+			if code != 0 || errOut != "" {
+				t.Fatalf("exit %d, stderr %q", code, errOut)
+			}
+			lines := strings.Split(strings.TrimSpace(out), "\n")
+			total := strings.Fields(lines[len(lines)-1])
+			if total[0] != "Total" || total[1] != "5" || total[len(total)-2] != grouped(want.Tokens()) || total[len(total)-1] != humanize.Cost(want.Cost) {
+				t.Errorf("total line %q, want 5 sessions, %s tokens, %s", lines[len(lines)-1], grouped(want.Tokens()), humanize.Cost(want.Cost))
+			}
+			if !strings.HasPrefix(lines[0], "Usage by "+by) {
+				t.Errorf("heading %q", lines[0])
+			}
+
+			jsonOut, _, code := runCLI(t, append(args, "--json")...)
+			if code != 0 {
+				t.Fatalf("--json: exit %d", code)
+			}
+			var rep usageJSON
+			if err := json.Unmarshal([]byte(jsonOut), &rep); err != nil {
+				t.Fatal(err)
+			}
+			var sum groupJSON
+			for _, g := range rep.Groups {
+				sum.Tokens += g.Tokens
+				sum.Cost += g.Cost
+			}
+			if rep.Total.Tokens != want.Tokens() || math.Abs(rep.Total.Cost-want.Cost) > 1e-6 || sum.Tokens != want.Tokens() || math.Abs(sum.Cost-want.Cost) > 1e-5 {
+				t.Errorf("JSON total %+v, groups sum to %+v; the sessions say %d tokens, %v", rep.Total, sum, want.Tokens(), want.Cost)
+			}
+			if rep.By != by || len(rep.Groups) == 0 {
+				t.Errorf("JSON by %q with %d groups", rep.By, len(rep.Groups))
+			}
+			if by == "project" && !strings.Contains(out, "~/Documents/Code/civ6.ch") && !strings.Contains(out, "civ6.ch") {
+				t.Errorf("no project civ6.ch in\n%s", out)
+			}
+		})
+	}
+}
+
+func TestUsageSinceAndErrors(t *testing.T) {
+	file := corpus + "pi-v3-civ6.jsonl" // June 8, 2026
+	out, _, code := runCLI(t, "--usage", "--since", "2026-06-09", "--no-cache", file)
+	if code != 0 || !strings.Contains(out, "since 2026-06-09") || !strings.Contains(out, "no model work recorded") {
+		t.Errorf("a day after the session: exit %d, %q", code, out)
+	}
+	out, _, code = runCLI(t, "--usage", "--since", "2026-06", "--by", "day", "--no-cache", file)
+	if code != 0 || !strings.Contains(out, "\n2026-06-08 ") {
+		t.Errorf("since its month: exit %d, %q", code, out)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--usage", "--by", "year", file}, "--by must be"},
+		{[]string{"--usage", "--since", "last week", file}, "--since"},
+		{[]string{"--json", file}, "--json goes with --usage"},
+		{[]string{"--by", "day", file}, "--by goes with --usage"},
+		{[]string{"--usage", "-o", filepath.Join(t.TempDir(), "x"), file}, "--usage prints a report"},
+	} {
+		_, errOut, code := runCLI(t, tc.args...)
+		if code != 2 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%q: exit %d, %q; want exit 2 and %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}
