@@ -52,14 +52,11 @@
     for (var i = 0; i < n; i++) pos.set(ids[i], i);
 
     var nodeEls = new Array(n);
-    var rowEls = new Array(n);
     var entryEls = new Array(n);
     var anchors = doc.querySelectorAll('#tree a[data-tree-node]');
     for (i = 0; i < anchors.length; i++) {
       var k = pos.get(anchors[i].getAttribute('data-tree-node'));
-      if (k === undefined) continue;
-      nodeEls[k] = anchors[i];
-      rowEls[k] = anchors[i].parentElement;
+      if (k !== undefined) nodeEls[k] = anchors[i];
     }
     var articles = doc.querySelectorAll('article[data-entry]');
     for (i = 0; i < articles.length; i++) {
@@ -448,17 +445,19 @@
     }
 
     var selected = -1;
+    var onSelect = []; // called with the entry selected
     function select(i) {
       if (selected === i) return;
       if (selected >= 0 && nodeEls[selected]) {
         nodeEls[selected].classList.remove('sel');
-        nodeEls[selected].removeAttribute('aria-current');
+        nodeEls[selected].removeAttribute('aria-selected');
       }
       selected = i;
       if (i >= 0 && nodeEls[i]) {
         nodeEls[i].classList.add('sel');
-        nodeEls[i].setAttribute('aria-current', 'true');
+        nodeEls[i].setAttribute('aria-selected', 'true');
       }
+      for (var j = 0; j < onSelect.length; j++) onSelect[j](i);
     }
 
     function setHash(id) {
@@ -467,13 +466,16 @@
     }
 
     // Opens entry i: keeps the current path when i is on it, otherwise
-    // shows the path through i down to the newest leaf below it.
+    // shows the path through i down to the newest leaf below it. how says
+    // whether to set the URL's hash and flash the entry, and what to do
+    // once it is shown (then).
     function open(i, how) {
       function go() {
         select(i);
         if (how.hash) setHash(ids[i]);
         scrollToEntry(i, how.flash);
         revealNode(i);
+        if (how.then) how.then();
       }
       if (onPath[i]) {
         showing++; // a switch still unpacking is overtaken
@@ -525,7 +527,7 @@
     var treeEl = doc.getElementById('tree');
     function revealNode(i) {
       var a = nodeEls[i];
-      if (!a || !treeEl || rowEls[i].hidden) return;
+      if (!a || !treeEl || a.hidden) return;
       var box = treeEl.getBoundingClientRect();
       var r = a.getBoundingClientRect();
       if (r.top < box.top || r.bottom > box.bottom) {
@@ -648,97 +650,6 @@
       }
       c.then(function () { busy(-1); fillPacked(r); show(); });
     });
-
-    // ---- tree: depth, filters, search -----------------------------------
-
-    for (i = 0; i < n; i++) {
-      var a = nodeEls[i];
-      if (!a) continue;
-      var depth = a.getAttribute('data-depth');
-      if (depth) a.style.setProperty('--d', depth);
-    }
-
-    var filter = 'default';
-    var shown = new Uint8Array(n).fill(1);
-    var texts = null;
-    var searchEl = doc.getElementById('tree-search');
-    var statusEl = doc.getElementById('tree-status');
-
-    // Settings, context edits and usage entries are bookkeeping: pi's own
-    // tree hides them but under "All" (usage entries even there).
-    function bookkeeping(kind) {
-      return kind === 'settings' || kind === 'context-edit' || kind === 'usage';
-    }
-    function passes(i) {
-      var kind = kinds[i];
-      switch (filter) {
-        case 'default': return !bookkeeping(kind) && kind !== 'assistant-tools';
-        case 'no-tools': return !bookkeeping(kind) && kind !== 'assistant-tools' && kind !== 'tool';
-        case 'user': return kind === 'user';
-        case 'labeled': return labeled[i] === 1;
-        default: return true;
-      }
-    }
-
-    function applyTree() {
-      var words = searchEl ? searchEl.value.toLowerCase().split(/\s+/).filter(Boolean) : [];
-      if (words.length && !texts) {
-        texts = new Array(n);
-        for (var j = 0; j < n; j++) texts[j] = nodeEls[j] ? nodeEls[j].textContent.toLowerCase() : '';
-      }
-      var count = 0;
-      for (var e = 0; e < n; e++) {
-        var want = passes(e);
-        for (var w = 0; want && w < words.length; w++) want = texts[e].indexOf(words[w]) >= 0;
-        if (want) count++;
-        if (!rowEls[e] || shown[e] === (want ? 1 : 0)) continue;
-        shown[e] = want ? 1 : 0;
-        rowEls[e].hidden = !want;
-      }
-      if (statusEl) statusEl.textContent = count + ' / ' + n + ' entries';
-    }
-
-    var filterButtons = doc.querySelectorAll('[data-filter]');
-    for (i = 0; i < filterButtons.length; i++) {
-      filterButtons[i].addEventListener('click', function (ev) {
-        filter = ev.currentTarget.getAttribute('data-filter');
-        // Usage entries show in the path too under "All" (see cards.css).
-        root.classList.toggle('show-usage', filter === 'all');
-        for (var j = 0; j < filterButtons.length; j++) {
-          filterButtons[j].setAttribute('aria-pressed', String(filterButtons[j] === ev.currentTarget));
-        }
-        applyTree();
-      });
-    }
-
-    var searchTimer = 0;
-    if (searchEl) {
-      searchEl.addEventListener('input', function () {
-        clearTimeout(searchTimer);
-        searchTimer = setTimeout(applyTree, 100);
-      });
-      searchEl.addEventListener('keydown', function (ev) {
-        if (ev.key !== 'Enter') return;
-        clearTimeout(searchTimer);
-        applyTree();
-        for (var j = 0; j < n; j++) {
-          if (shown[j] && rowEls[j]) { closeNarrow(); open(j, { hash: true, flash: true }); break; }
-        }
-      });
-    }
-
-    if (treeEl) {
-      treeEl.addEventListener('click', function (ev) {
-        if (ev.button !== 0 || ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.altKey) return;
-        var a = ev.target.closest('a[data-tree-node]');
-        if (!a) return;
-        var j = pos.get(a.getAttribute('data-tree-node'));
-        if (j === undefined) return;
-        ev.preventDefault();
-        closeNarrow();
-        open(j, { hash: true, flash: true });
-      });
-    }
 
     var toLeaf = doc.getElementById('to-leaf');
     if (toLeaf) toLeaf.addEventListener('click', function () { closeNarrow(); reset(); });
@@ -886,12 +797,7 @@
       var t = ev.target;
       var typing = t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
       if (ev.key === 'Escape') {
-        if (searchEl && searchEl.value) {
-          searchEl.value = '';
-          clearTimeout(searchTimer);
-          applyTree();
-          return;
-        }
+        if (page.clearSearch && page.clearSearch()) return;
         if (typing) t.blur();
         if (narrow.matches && root.classList.contains('side-open')) {
           closeNarrow();
@@ -905,6 +811,7 @@
       if (ev.key === '/') {
         ev.preventDefault();
         if (narrow.matches) { root.classList.add('side-open'); syncToggle(); }
+        var searchEl = doc.getElementById('tree-search');
         if (searchEl) searchEl.focus();
       } else if (ev.key === 't') {
         toggleAll('details.thinking');
@@ -956,7 +863,24 @@
       if (j >= 0) open(j, { hash: false, flash: true });
     });
 
-    applyTree();
+    // ---- parts: the tree (tree.js) and its search (fulltext.js) --------------
+
+    // What the other scripts of the page work with. They are joined
+    // before this one (see page.Options and piexport.LoadInline) and wait
+    // in window.piexportParts for it.
+    var page = {
+      n: n, ids: ids, parents: parents, kinds: kinds, labeled: labeled, pos: pos,
+      rows: nodeEls, entries: entryEls, tree: treeEl,
+      open: open, select: select, onSelect: onSelect, closeNarrow: closeNarrow, reveal: revealNode,
+      selected: function () { return selected; },
+      ownerOf: ownerOf, ready: ready, readyFolds: function (el) { materialize(el, ':scope noscript.lazy'); },
+      // set by the parts: clearSearch() clears the search, if any, and
+      // says whether it did.
+      clearSearch: null
+    };
+    var parts = window.piexportParts || [];
+    for (i = 0; i < parts.length; i++) parts[i](page);
+
     // The tree, its search and its filters work from here on (pagetime's
     // interactive_ms, bench/README.md).
     if (window.performance && performance.mark) performance.mark('piexport:interactive');

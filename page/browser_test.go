@@ -187,12 +187,13 @@ func TestBrowser(t *testing.T) {
 		if focused := browsertest.Eval[string](tb, `document.activeElement.id`); focused != "tree-search" {
 			t.Fatalf("'/' focused %q, want the search box", focused)
 		}
-		// Every word must match, in any case, anywhere in the node text.
+		// Every word must match, in any case, anywhere in the entry's text.
 		tb.Do(chromedp.KeyEvent("LOOP beta"))
-		tb.WaitJS(`document.getElementById('tree-status').textContent.startsWith('1 /')`)
+		tb.WaitJS(`document.getElementById('tree-status').textContent === '1 entry matches'`)
 		if got := visibleNodes(tb); !slices.Equal(got, []string{"c3"}) {
 			t.Errorf("search 'LOOP beta' shows %v, want [c3]", got)
 		}
+
 		// The first Escape clears the search, the second resets the path.
 		tb.Do(chromedp.KeyEvent(kb.Escape))
 		defaultNodes := sampleNodes(v, func(i int) bool {
@@ -204,6 +205,19 @@ func TestBrowser(t *testing.T) {
 		checkEntries(tb, samplePath(v, "b3"))
 		tb.Do(chromedp.KeyEvent(kb.Escape))
 		checkEntries(tb, leafPath)
+
+		// Words only the entry's body holds, not its row: here the output
+		// of a tool, shown in its call's card. Enter opens the hit and
+		// marks the words.
+		tb.Press("/")
+		tb.Do(chromedp.KeyEvent("edit-result-mark"))
+		tb.WaitJS(`document.getElementById('tree-status').textContent === '1 entry matches'`)
+		if got := visibleNodes(tb); !slices.Equal(got, []string{"d4"}) {
+			t.Errorf("search 'edit-result-mark' shows %v, want [d4]", got)
+		}
+		tb.Do(chromedp.KeyEvent(kb.Enter))
+		tb.WaitJS(`document.getElementById('tree-status').textContent === '1 of 1 entry matches'`)
+		tb.WaitJS(`CSS.highlights.has('piexport-hit') && CSS.highlights.get('piexport-hit').size === 1`)
 	})
 
 	t.Run("deep link", func(t *testing.T) {

@@ -51,7 +51,7 @@ func TestEntryIDsCannotNamePageElements(t *testing.T) {
 			byID[id] = n
 		}
 	})
-	for id, tag := range map[string]string{"session-index": "script", "pack-0": "script", "tree": "ul", "main": "main"} {
+	for id, tag := range map[string]string{"session-index": "script", "pack-0": "script", "tree": "div", "main": "main"} {
 		if n := byID[id]; n == nil || n.Data != tag {
 			t.Errorf("id %q is not the page's <%s>", id, tag)
 		}

@@ -24,6 +24,14 @@ const (
 	kindOther          = "other"           // an entry type this version does not know
 )
 
+// shownByDefault says whether the tree's default filter shows an entry
+// of kind: not bookkeeping (settings changes, context edits, usage), nor
+// assistant messages that only call tools (their results show the
+// calls). tree.js filters the same way.
+func shownByDefault(kind string) bool {
+	return kind != kindSettings && kind != kindContextEdit && kind != kindUsage && kind != kindAssistantTools
+}
+
 // kindOf sorts an entry for the page's filters and colours.
 func kindOf(e *session.Entry) string {
 	switch e.Type {

@@ -104,6 +104,7 @@ func (p *Page) Write(w io.Writer) error {
 	stop := make(chan struct{})
 	defer close(stop)
 	v := *p.v
+	v.search = buildSearchIndex(p.r.s, p.nodes)
 	v.stream = p.r.renderStream(p.nodes, v.Entries, v.Order, stop)
 	return writePage(w, &v)
 }
@@ -115,6 +116,7 @@ func buildPage(s *session.Session, opt Options) (*pageView, error) {
 		return nil, err
 	}
 	r.renderAll(nodes, v.Entries)
+	v.search = buildSearchIndex(s, nodes)
 	return v, nil
 }
 
@@ -183,12 +185,17 @@ func preparePage(s *session.Session, opt Options) (*pageView, *sessionRenderer, 
 	}
 	previews := previewsOf(s, nodes, r.home)
 	badges := editBadges(s, path)
+	rows := s.Layout(nodes, func(e *session.Entry) bool { return shownByDefault(kindOf(e)) })
 	for i, n := range nodes {
 		e := n.Entry
 		kind := kindOf(e)
 		p := previews[i]
-		v.Tree[i] = treeNodeView{ID: e.ID, Depth: n.Depth, Kind: kind, Role: p.Role, Preview: p.Text,
-			Label: e.Label, OnPath: onPath[e], Leaf: e == s.Leaf}
+		level := 0
+		if d := rows[i].Depth(); d > 0 {
+			level = d + 1
+		}
+		v.Tree[i] = treeNodeView{ID: e.ID, Rails: railClasses(rows[i].Rails), Forks: rows[i].Forks, Level: level, Kind: kind,
+			Role: p.Role, Preview: p.Text, Label: e.Label, OnPath: onPath[e], Leaf: e == s.Leaf}
 		v.Entries[i] = entryView{ID: e.ID, Kind: kind, OnPath: onPath[e], Lazy: !eager[e], Time: e.Time, Label: e.Label,
 			Absorbed: kind == kindTool && r.absorbed(e)}
 		v.Index.IDs[i] = e.ID
@@ -307,5 +314,30 @@ func previewsOf(s *session.Session, nodes []session.Node, home string) []session
 		})
 	}
 	wg.Wait()
+	return out
+}
+
+// maxRails bounds the levels of rails a row draws: a tree branching deeper
+// draws only its innermost levels, so that the text keeps room.
+const maxRails = 24
+
+// railClasses turns session.Layout's rails into the classes of the
+// elements that draw them (see treeNodeView.Rails).
+func railClasses(rails string) []string {
+	if len(rails) == 0 {
+		return nil
+	}
+	rails = rails[max(0, len(rails)-maxRails):]
+	out := make([]string, len(rails))
+	for i := 0; i < len(rails); i++ {
+		switch rails[i] {
+		case session.RailLine:
+			out[i] = "v"
+		case session.RailTee:
+			out[i] = "t"
+		case session.RailElbow:
+			out[i] = "l"
+		}
+	}
 	return out
 }

@@ -207,7 +207,7 @@ func checkTree(t testing.TB, root *html.Node) {
 		switch n.Data {
 		case "script":
 			typ, _ := pageAttr(n, "type")
-			if typ != "application/json" && typ != packScriptType {
+			if typ != "application/json" && typ != packScriptType && typ != searchScriptType {
 				scripts++
 			}
 		case "svg":

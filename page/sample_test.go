@@ -111,15 +111,19 @@ func samplePageView() *pageView {
 			children[parents[i]]++
 		}
 	}
-	depth := make([]int, n)
-	for i := range entries {
+	// The tree's rails, as page.go lays them out.
+	nodes := make([]session.Node, n)
+	for i, e := range entries {
+		nodes[i].Entry = &session.Entry{ID: e.id}
 		if p := parents[i]; p >= 0 {
-			depth[i] = depth[p]
-			if children[p] > 1 {
-				depth[i]++
-			}
+			nodes[i].Entry.Parent = nodes[p].Entry
 		}
 	}
+	kindOfNode := map[*session.Entry]string{}
+	for i := range entries {
+		kindOfNode[nodes[i].Entry] = entries[i].kind
+	}
+	rows := (&session.Session{}).Layout(nodes, func(e *session.Entry) bool { return shownByDefault(kindOfNode[e]) })
 	leaf := at["d6"]
 	onPath := make([]bool, n)
 	for i := leaf; i >= 0; i = parents[i] {
@@ -150,9 +154,13 @@ func samplePageView() *pageView {
 		},
 	}
 	for i, e := range entries {
+		level := 0
+		if d := rows[i].Depth(); d > 0 {
+			level = d + 1
+		}
 		v.Tree = append(v.Tree, treeNodeView{
-			ID: e.id, Depth: depth[i], Kind: e.kind, Role: e.role, Preview: e.preview,
-			Label: e.label, OnPath: onPath[i], Leaf: i == leaf,
+			ID: e.id, Rails: railClasses(rows[i].Rails), Forks: rows[i].Forks, Level: level, Kind: e.kind, Role: e.role,
+			Preview: e.preview, Label: e.label, OnPath: onPath[i], Leaf: i == leaf,
 		})
 		role := sampleHeadings[e.kind]
 		if e.role == hostile.Role {
@@ -182,7 +190,24 @@ func samplePageView() *pageView {
 			v.Index.Labeled = append(v.Index.Labeled, i)
 		}
 	}
+	v.search = sampleSearchIndex(v)
 	return v
+}
+
+// sampleSearchIndex indexes the sample's entries by their previews and
+// the text of their bodies; a tool result shown in its call's card by
+// that card's entry.
+func sampleSearchIndex(v *pageView) *searchIndex {
+	return newSearchIndex(len(v.Tree), func(i int, w *strings.Builder) {
+		w.WriteString(v.Tree[i].Preview + "\n")
+		body := v.Entries[i].Body
+		if v.Entries[i].Absorbed {
+			body = v.Entries[v.Index.Parents[i]].Body
+		}
+		if doc, err := html.Parse(strings.NewReader(string(body))); err == nil {
+			w.WriteString(pageText(doc))
+		}
+	})
 }
 
 func sampleAddUsage(t *session.Usage, u [5]float64) {

@@ -79,6 +79,8 @@ type pageView struct {
 	stop  <-chan struct{}
 	// Index is the data the script navigates with; it is written as JSON.
 	Index pageIndex
+	// search, when set, builds the search index (see search.go).
+	search *searchIndex
 	// Generator names the program, e.g. "piexport v1.2.0".
 	Generator string
 	// FollowURL, when set, is a same-origin script the page loads after its
@@ -129,9 +131,17 @@ type costRow struct {
 // treeNodeView is one row of the sidebar tree.
 type treeNodeView struct {
 	ID string
-	// Depth is the indentation level; it grows only below branch points, so
-	// a long chain without branches stays flat.
-	Depth int
+	// Rails draw the tree's lines left of the row, one class per level:
+	// "" (none), "v" (a line goes on), "t" (├, this row starts a branch),
+	// "l" (└, it starts the last one); see session.Layout. The row's
+	// level in the tree is len(Rails)+1. Laid out for the tree's default
+	// filter; page.js lays the tree out again when the filter changes.
+	Rails []string
+	// Forks counts the branches of a branch point, else 0.
+	Forks int
+	// Level is the row's level in the tree for a screen reader
+	// (aria-level), when it is below the first: len(Rails)+1, uncapped.
+	Level int
 	Kind  string
 	// Role is a short prefix before the preview, e.g. "user:", or "".
 	Role string
@@ -269,6 +279,15 @@ func (v *pageView) SlotGroups() []slotGroup {
 		groups = append(groups, g)
 	}
 	return groups
+}
+
+// SearchIndex returns the search index, for the template, once it is
+// built; "" when the page has none.
+func (v *pageView) SearchIndex() string {
+	if v.search == nil {
+		return ""
+	}
+	return v.search.wait()
 }
 
 // Packs returns the packed chunks, for the template. It is complete once
