@@ -92,7 +92,7 @@
   // The layout the rows show now; null until the first change, when it
   // is the default filter's, which the page came with.
   var drawn = null;
-  var MAX_RAILS = 24; // page.maxRails
+  var MAX_RAILS = 16; // page.maxRails
 
   function defaultVisible() {
     var vis = new Uint8Array(n);
@@ -103,7 +103,21 @@
     return vis;
   }
 
-  var CLASS = { v: 'v', t: 't', l: 'l', ' ': '' };
+  // railsHTML is page.railClasses in markup: a run of levels without a
+  // line, or with one going on, is one element.
+  function railsHTML(rails) {
+    var html = '';
+    for (var k = 0; k < rails.length;) {
+      var c = rails[k];
+      var run = 1;
+      if (c === ' ' || c === 'v') while (k + run < rails.length && rails[k + run] === c) run++;
+      var cls = (c === ' ' ? '' : c) + (run > 1 ? (c === ' ' ? '' : ' ') + 'k' + run : '');
+      html += cls ? '<i class="' + cls + '"></i>' : '<i></i>';
+      k += run;
+    }
+    return html;
+  }
+
   function drawRails(a, rails) {
     var span = a.firstElementChild;
     if (span && !span.classList.contains('rails')) span = null;
@@ -117,10 +131,8 @@
       span.setAttribute('aria-hidden', 'true');
       a.insertBefore(span, a.firstChild);
     }
-    var shown = rails.slice(-MAX_RAILS);
-    var html = '';
-    for (var k = 0; k < shown.length; k++) html += CLASS[shown[k]] ? '<i class="' + CLASS[shown[k]] + '"></i>' : '<i></i>';
-    span.innerHTML = html; // made here of fixed markup, nothing from the session
+    // Fixed markup made here, nothing from the session.
+    span.innerHTML = railsHTML(rails.slice(-MAX_RAILS));
   }
 
   function drawFork(a, forks) {

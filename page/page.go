@@ -12,6 +12,8 @@ import (
 	"io"
 	"runtime"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -319,25 +321,42 @@ func previewsOf(s *session.Session, nodes []session.Node, home string) []session
 
 // maxRails bounds the levels of rails a row draws: a tree branching deeper
 // draws only its innermost levels, so that the text keeps room.
-const maxRails = 24
+const maxRails = 16
 
 // railClasses turns session.Layout's rails into the classes of the
-// elements that draw them (see treeNodeView.Rails).
+// elements that draw them (see treeNodeView.Rails): a run of levels
+// without a line, or with a line going on, is one element ("k3" for
+// three levels, "v k3" for three lines), so a deep tree costs a few
+// elements a row, not one a level; "t" and "l" draw ├ and └. page.js
+// draws them the same way.
 func railClasses(rails string) []string {
 	if len(rails) == 0 {
 		return nil
 	}
 	rails = rails[max(0, len(rails)-maxRails):]
-	out := make([]string, len(rails))
-	for i := 0; i < len(rails); i++ {
-		switch rails[i] {
-		case session.RailLine:
-			out[i] = "v"
-		case session.RailTee:
-			out[i] = "t"
-		case session.RailElbow:
-			out[i] = "l"
+	var out []string
+	for i := 0; i < len(rails); {
+		c := rails[i]
+		k := 1
+		if c == session.RailNone || c == session.RailLine {
+			for i+k < len(rails) && rails[i+k] == c {
+				k++
+			}
 		}
+		var class string
+		switch c {
+		case session.RailLine:
+			class = "v"
+		case session.RailTee:
+			class = "t"
+		case session.RailElbow:
+			class = "l"
+		}
+		if k > 1 {
+			class = strings.TrimSpace(class + " k" + strconv.Itoa(k))
+		}
+		out = append(out, class)
+		i += k
 	}
 	return out
 }

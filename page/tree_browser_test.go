@@ -12,10 +12,13 @@ import (
 )
 
 // rails returns what the row of id draws left of its text: one letter
-// per level, as session.Layout writes them (' ', 'v', 't', 'l').
+// per level (' ', 'v', 't', 'l'), a run of levels ("k3") spelt out.
 func rails(tb *browsertest.Tab, id string) string {
 	tb.T.Helper()
-	return browsertest.Eval[string](tb, `Array.from(document.querySelectorAll('[data-tree-node=`+browsertest.JSString(id)+`] > .rails > i')).map(i => i.className || ' ').join('')`)
+	return browsertest.Eval[string](tb, `Array.from(document.querySelectorAll('[data-tree-node=`+browsertest.JSString(id)+`] > .rails > i')).map(i => {
+		const run = /k(\d+)/.exec(i.className), kind = /\b[vtl]\b/.exec(i.className);
+		return (kind ? kind[0] : ' ').repeat(run ? Number(run[1]) : 1);
+	}).join('')`)
 }
 
 // TestBrowserTreeConnectors draws the branches of a session pi wrote:

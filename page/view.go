@@ -131,10 +131,10 @@ type costRow struct {
 // treeNodeView is one row of the sidebar tree.
 type treeNodeView struct {
 	ID string
-	// Rails draw the tree's lines left of the row, one class per level:
-	// "" (none), "v" (a line goes on), "t" (├, this row starts a branch),
-	// "l" (└, it starts the last one); see session.Layout. The row's
-	// level in the tree is len(Rails)+1. Laid out for the tree's default
+	// Rails draw the tree's lines left of the row, one element per class
+	// (see railClasses): levels without a line, levels with a line going
+	// on ("v"), ├ ("t", this row starts a branch), └ ("l", it starts the
+	// last one); see session.Layout. Laid out for the tree's default
 	// filter; page.js lays the tree out again when the filter changes.
 	Rails []string
 	// Forks counts the branches of a branch point, else 0.
