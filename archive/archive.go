@@ -73,6 +73,10 @@ type Options struct {
 	// from it instead of rendered, and pages rendered are kept in it.
 	Pages *catalog.Pages
 
+	// EmbedJSONL makes each page carry its session file, as it is, for
+	// download. It does not go with Prepare, which would be undone.
+	EmbedJSONL bool
+
 	// fingerprint is fingerprintOf's, set by Build.
 	fingerprint string
 }
@@ -124,6 +128,10 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 	f, err := formatOf(opt.Format)
 	if err != nil {
 		return res, err
+	}
+	if opt.EmbedJSONL && opt.Prepare != nil {
+		// The file as it is would carry what Prepare masks.
+		return res, errors.New("the pages cannot carry their session files as they are and prepared sessions both")
 	}
 	res.Index = filepath.Join(dir, "index"+f.ext)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -404,7 +412,7 @@ func pageExists(dir string, e *entry, f format) bool {
 // program. When it changes, every page is rendered again.
 func fingerprintOf(opt Options, format string) (string, error) {
 	h := sha256.New()
-	fmt.Fprintf(h, "format=%s\ntheme=%s\nhome=%s\ngenerator=%s\nprepare=%s\n", format, opt.Theme, opt.Home, opt.Generator, opt.PrepareKey)
+	fmt.Fprintf(h, "format=%s\ntheme=%s\nhome=%s\ngenerator=%s\nprepare=%s\nembed-jsonl=%v\n", format, opt.Theme, opt.Home, opt.Generator, opt.PrepareKey, opt.EmbedJSONL)
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		fmt.Fprintf(h, "module=%s@%s\n", bi.Main.Path, bi.Main.Version)
 		for _, s := range bi.Settings {

@@ -3,6 +3,7 @@ package archive
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/piexport/piexport/gfm"
@@ -14,7 +15,7 @@ import (
 // format is how an archive's files are written.
 type format struct {
 	name, ext string
-	page      func(io.Writer, *session.Session, Options, string, []page.Related) error
+	page      func(w io.Writer, s *session.Session, raw []byte, opt Options, parent string, related []page.Related) error
 	index     func(io.Writer, []site.IndexItem, site.IndexOptions) error
 }
 
@@ -23,15 +24,20 @@ var formats = map[string]format{
 	"md":   {name: "md", ext: ".md", page: writeMarkdown, index: writeIndexMarkdown},
 }
 
-// writePage writes a session's page, with its links to the sessions it
-// has to do with.
-func writePage(w io.Writer, s *session.Session, opt Options, parent string, related []page.Related) error {
-	return page.WriteHTML(w, s, page.Options{Theme: opt.Theme, Home: opt.Home, Generator: opt.Generator,
-		ParentURL: parent, Related: related})
+// writePage writes a session's page, with its links to the index and to
+// the sessions it has to do with; raw is the session file, which the page
+// carries when opt.EmbedJSONL says so.
+func writePage(w io.Writer, s *session.Session, raw []byte, opt Options, parent string, related []page.Related) error {
+	po := page.Options{Theme: opt.Theme, Home: opt.Home, Generator: opt.Generator,
+		ParentURL: parent, Related: related, IndexURL: "index.html"}
+	if opt.EmbedJSONL {
+		po.JSONL, po.JSONLName = raw, filepath.Base(s.File)
+	}
+	return page.WriteHTML(w, s, po)
 }
 
 // writeMarkdown writes a session's Markdown document.
-func writeMarkdown(w io.Writer, s *session.Session, opt Options, _ string, _ []page.Related) error {
+func writeMarkdown(w io.Writer, s *session.Session, _ []byte, opt Options, _ string, _ []page.Related) error {
 	return gfm.WriteMarkdown(w, s, gfm.Options{Home: opt.Home, Generator: opt.Generator})
 }
 

@@ -82,7 +82,7 @@ func renderOne(dir string, j *job, opt Options, f format, sameOptions bool, pare
 	}
 	if out.Len() == 0 {
 		out.Grow(len(data) + 64<<10)
-		if err := f.page(&out, s, opt, parent, related); err != nil {
+		if err := f.page(&out, s, data, opt, parent, related); err != nil {
 			// A session that loads but does not render is listed like one
 			// that does not load.
 			e.Error = fmt.Sprintf("%s: %v", j.path, err)

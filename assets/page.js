@@ -120,6 +120,7 @@
     // arrive inside <noscript class="lazy">. With scripting on the browser
     // keeps that as text, so even a huge page parses quickly; it becomes DOM
     // here, the first time it is shown. Without JavaScript it is plain HTML.
+    var onMaterialize = []; // called with an element whose lazy parts became DOM
     function materialize(el, selector) {
       var list = el.querySelectorAll(selector);
       for (var j = 0; j < list.length; j++) {
@@ -127,6 +128,7 @@
         t.innerHTML = list[j].textContent;
         list[j].replaceWith(t.content);
       }
+      if (list.length) for (j = 0; j < onMaterialize.length; j++) onMaterialize[j](el);
     }
     var LAZY_BODY = ':scope > .entry-body > noscript.lazy';
     var LAZY_FOLD = ':scope > noscript.lazy';
@@ -780,7 +782,11 @@
 
     // ---- keyboard ----------------------------------------------------------
 
-    function toggleAll(selector) {
+    // toggleAll opens every block of a kind on the path, or closes them
+    // all when none is closed; the kind's button says which.
+    var TOGGLES = { thinking: 'details.thinking', output: 'details.more, .tool details:not(.thinking)' };
+    function toggleAll(kind) {
+      var selector = TOGGLES[kind];
       var list = doc.querySelectorAll(selector);
       var anyClosed = false;
       for (var j = 0; j < list.length && !anyClosed; j++) anyClosed = !list[j].open;
@@ -790,6 +796,17 @@
         if (anyClosed) materialize(list[j], LAZY_FOLD);
         if (list[j].open !== anyClosed) list[j].open = anyClosed;
       }
+      var button = doc.querySelector('[data-toggle-all="' + kind + '"]');
+      if (button) {
+        button.setAttribute('aria-pressed', String(anyClosed));
+        button.textContent = (anyClosed ? 'Hide' : 'Show') + ' all ' + (kind === 'thinking' ? 'thinking' : 'tool output');
+      }
+    }
+    var toggleButtons = doc.querySelectorAll('[data-toggle-all]');
+    for (i = 0; i < toggleButtons.length; i++) {
+      toggleButtons[i].addEventListener('click', function (ev) {
+        toggleAll(ev.currentTarget.getAttribute('data-toggle-all'));
+      });
     }
 
     doc.addEventListener('keydown', function (ev) {
@@ -814,9 +831,9 @@
         var searchEl = doc.getElementById('tree-search');
         if (searchEl) searchEl.focus();
       } else if (ev.key === 't') {
-        toggleAll('details.thinking');
+        toggleAll('thinking');
       } else if (ev.key === 'o') {
-        toggleAll('details.more, .tool details:not(.thinking)');
+        toggleAll('output');
       }
     });
 
@@ -873,6 +890,7 @@
       rows: nodeEls, entries: entryEls, tree: treeEl,
       open: open, select: select, onSelect: onSelect, closeNarrow: closeNarrow, reveal: revealNode,
       selected: function () { return selected; },
+      onMaterialize: onMaterialize, copyText: copyText,
       ownerOf: ownerOf, ready: ready, readyFolds: function (el) { materialize(el, ':scope noscript.lazy'); },
       // set by the parts: clearSearch() clears the search, if any, and
       // says whether it did.

@@ -52,6 +52,14 @@ type Options struct {
 	// for and a session's sub-agents, the session it was forked from and
 	// its forks. The header lists them.
 	Related []Related
+	// JSONL, when set, is the session file's bytes: the page carries them
+	// and offers them for download (see jsonl.go). JSONLName is the file
+	// name to offer them under.
+	JSONL     []byte
+	JSONLName string
+	// IndexURL, when set, links the page's header to the index of the
+	// sessions it belongs to (an archive's or a server's).
+	IndexURL string
 }
 
 // Related is a kind of link between sessions ("Sub-agent of", "Forks")
@@ -86,6 +94,7 @@ type Page struct {
 	v     *pageView
 	r     *sessionRenderer
 	nodes []session.Node
+	jsonl []byte
 }
 
 // NewPage prepares the page of s.
@@ -94,7 +103,7 @@ func NewPage(s *session.Session, opt Options) (*Page, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Page{v: v, r: r, nodes: nodes}, nil
+	return &Page{v: v, r: r, nodes: nodes, jsonl: opt.JSONL}, nil
 }
 
 // Write writes the page to w. The page is streamed: entries are rendered
@@ -107,6 +116,9 @@ func (p *Page) Write(w io.Writer) error {
 	defer close(stop)
 	v := *p.v
 	v.search = buildSearchIndex(p.r.s, p.nodes)
+	if p.jsonl != nil {
+		v.jsonl = packJSONL(p.jsonl)
+	}
 	v.stream = p.r.renderStream(p.nodes, v.Entries, v.Order, stop)
 	return writePage(w, &v)
 }
@@ -119,6 +131,9 @@ func buildPage(s *session.Session, opt Options) (*pageView, error) {
 	}
 	r.renderAll(nodes, v.Entries)
 	v.search = buildSearchIndex(s, nodes)
+	if opt.JSONL != nil {
+		v.jsonl = packJSONL(opt.JSONL)
+	}
 	return v, nil
 }
 
@@ -167,11 +182,17 @@ func preparePage(s *session.Session, opt Options) (*pageView, *sessionRenderer, 
 	if title == "" {
 		title = "pi session"
 	}
+	jsonlName := opt.JSONLName
+	if opt.JSONL != nil && jsonlName == "" {
+		jsonlName = "session.jsonl"
+	}
 	v := &pageView{
 		Title:     title,
 		Theme:     opt.Theme,
 		Generator: opt.Generator,
 		FollowURL: opt.FollowURL,
+		IndexURL:  opt.IndexURL,
+		JSONLName: jsonlName,
 		Tree:      make([]treeNodeView, len(nodes)),
 		Entries:   make([]entryView, len(nodes)),
 		Index: pageIndex{

@@ -34,7 +34,11 @@ const searchScriptType = "application/x-piexport-search"
 
 // searchIndex is the index of one page, built in the background while
 // the page's entries are rendered.
-type searchIndex struct {
+type searchIndex = background
+
+// background is a value a page carries at its end, made on another core
+// while the page's entries are rendered.
+type background struct {
 	done chan struct{}
 	data string
 }
@@ -47,7 +51,7 @@ func buildSearchIndex(s *session.Session, nodes []session.Node) *searchIndex {
 // newSearchIndex starts building the index of n entries, whose text
 // write writes.
 func newSearchIndex(n int, write func(i int, w *strings.Builder)) *searchIndex {
-	ix := &searchIndex{done: make(chan struct{})}
+	ix := &background{done: make(chan struct{})}
 	go func() {
 		defer close(ix.done)
 		var z bytes.Buffer
@@ -73,10 +77,10 @@ func newSearchIndex(n int, write func(i int, w *strings.Builder)) *searchIndex {
 	return ix
 }
 
-// wait returns the index once it is built.
-func (ix *searchIndex) wait() string {
-	<-ix.done
-	return ix.data
+// wait returns the value once it is made.
+func (b *background) wait() string {
+	<-b.done
+	return b.data
 }
 
 // writeWordsOnce writes the words of line (separated by single spaces)

@@ -28,7 +28,7 @@ var pageTemplate = template.Must(template.New("page.html").Funcs(template.FuncMa
 // loadPageAssets reads the inline style and script of every page once: the
 // embedded stylesheets with the classes of highlighted code after them.
 var loadPageAssets = sync.OnceValues(func() (*piexport.Inline, error) {
-	a, err := piexport.LoadInline([]string{"page.css", "cards.css", "content.css", "insights.css"}, render.CSS(), "tree.js", "fulltext.js", "page.js")
+	a, err := piexport.LoadInline([]string{"page.css", "cards.css", "content.css", "insights.css"}, render.CSS(), "tree.js", "fulltext.js", "code.js", "page.js")
 	if err != nil {
 		return nil, fmt.Errorf("page assets: %w", err)
 	}

@@ -81,6 +81,12 @@ type pageView struct {
 	Index pageIndex
 	// search, when set, builds the search index (see search.go).
 	search *searchIndex
+	// jsonl, when set, packs the session file for download (jsonl.go);
+	// JSONLName is its name.
+	jsonl     *background
+	JSONLName string
+	// IndexURL, when set, is the index of the sessions the page belongs to.
+	IndexURL string
 	// Generator names the program, e.g. "piexport v1.2.0".
 	Generator string
 	// FollowURL, when set, is a same-origin script the page loads after its
@@ -288,6 +294,15 @@ func (v *pageView) SearchIndex() string {
 		return ""
 	}
 	return v.search.wait()
+}
+
+// JSONL returns the session file packed for download, for the template,
+// once it is packed; "" when the page does not carry it.
+func (v *pageView) JSONL() string {
+	if v.jsonl == nil {
+		return ""
+	}
+	return v.jsonl.wait()
 }
 
 // Packs returns the packed chunks, for the template. It is complete once

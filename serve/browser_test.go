@@ -103,3 +103,40 @@ func mustEval[T any](tb *browserTab, expr string) T {
 	}
 	return v
 }
+
+// A session page links back to the index; an address that names nothing
+// answers a page in the index's style that does too.
+func TestBrowserBackLinkAndNotFound(t *testing.T) {
+	dir := project(t, "pi-v3-sdk-branches-labels.jsonl")
+	cat, err := catalog.New(context.Background(), []string{dir}, catalog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cat.Close()
+	s := newServer(cat, Options{Home: "/home/dev"}, "", true)
+	hs := httptest.NewServer(s.handler())
+	defer hs.Close()
+	defer close(s.stopping)
+
+	tb := &browserTab{t: t, ctx: browsertest.NewTabExpecting(t, browsertest.Start(t), 60*time.Second, "status of 404")}
+	tb.do(chromedp.Navigate(hs.URL + "/"))
+	tb.waitJS(`document.querySelector('td.title a') !== null`)
+	tb.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('td.title a').click()`))
+	tb.waitJS(`document.title === 'Health endpoint'`)
+	tb.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('.crumbs a').click()`))
+	tb.waitJS(`location.pathname === '/' && document.querySelector('table.sessions') !== null`)
+
+	for _, path := range []string{"/s/0123456789abcdef", "/nosuch", "/s/" + strings.Repeat("f", 16) + "/events"} {
+		tb.do(chromedp.Navigate(hs.URL + path))
+		tb.waitJS(`document.querySelector('.not-found h2') !== null`)
+		if text, _ := eval[string](tb, `document.querySelector('.not-found').innerText`); !strings.Contains(text, "No session or page has this address") {
+			t.Errorf("%s: the 404 page reads %q", path, text)
+		}
+		// In the site's style: the index's stylesheet applies.
+		if bg, _ := eval[string](tb, `getComputedStyle(document.querySelector('.index-head')).borderBottomStyle`); bg != "solid" {
+			t.Errorf("%s: the 404 page is not styled like the index", path)
+		}
+	}
+	tb.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('.not-found a').click()`))
+	tb.waitJS(`location.pathname === '/' && document.querySelector('table.sessions') !== null`)
+}

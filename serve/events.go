@@ -17,11 +17,11 @@ import (
 func (s *server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	if !validID(id) {
-		http.NotFound(w, r)
+		s.notFound(w, r)
 		return
 	}
 	if _, ok := s.cat.Info(id); !ok {
-		http.NotFound(w, r)
+		s.notFound(w, r)
 		return
 	}
 	last := r.Header.Get("Last-Event-ID")
@@ -31,7 +31,7 @@ func (s *server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	if last == "" {
 		info, err := s.cat.Current(r.Context(), id)
 		if err != nil {
-			http.NotFound(w, r)
+			s.notFound(w, r)
 			return
 		}
 		last = info.Hash

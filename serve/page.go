@@ -24,17 +24,17 @@ import (
 func (s *server) servePage(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	if !validID(id) {
-		http.NotFound(w, r)
+		s.notFound(w, r)
 		return
 	}
 	info, err := s.cat.Current(r.Context(), id)
 	switch {
 	case errors.Is(err, catalog.ErrNotFound):
-		http.NotFound(w, r)
+		s.notFound(w, r)
 		return
 	case err != nil:
 		// Deleted since it was catalogued, or unreadable.
-		http.NotFound(w, r)
+		s.notFound(w, r)
 		return
 	case info.Err != nil:
 		s.fail(w, info.Err)
@@ -249,7 +249,7 @@ func (s *server) serveFromMemory(w http.ResponseWriter, r *http.Request, id, key
 // the content hash of the session it shows.
 func (s *server) pageOptions(version string, links pageLinks) page.Options {
 	return page.Options{Theme: s.opt.Theme, Home: s.opt.Home, Generator: s.opt.Generator,
-		FollowURL: followURL(version), ParentURL: links.parent, Related: links.related}
+		FollowURL: followURL(version), ParentURL: links.parent, Related: links.related, IndexURL: "/"}
 }
 
 // followURL is the script a served page loads to follow its file; version

@@ -276,8 +276,14 @@ func TestTraversal(t *testing.T) {
 		if status != http.StatusNotFound {
 			t.Errorf("GET %s: status %d, want 404", target, status)
 		}
-		if strings.TrimSpace(body) != "404 page not found" {
-			t.Errorf("GET %s: body %q, want only the 404 message", target, body)
+		// The site's 404 page, which says nothing of what was asked for.
+		if !strings.Contains(body, "<h2>Page not found</h2>") || !strings.Contains(body, `<a href="/">← All sessions</a>`) {
+			t.Errorf("GET %s: body %q, want the 404 page", target, body)
+		}
+		for _, leak := range []string{"Health", "root:", "passwd", "secret", id} {
+			if strings.Contains(body, leak) {
+				t.Errorf("GET %s: the 404 page holds %q", target, leak)
+			}
 		}
 	}
 	// A web page whose name resolves to 127.0.0.1 (DNS rebinding) is

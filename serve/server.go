@@ -84,6 +84,7 @@ func (s *server) handler() http.Handler {
 	mux.HandleFunc("GET /s/{id}", s.servePage)
 	mux.HandleFunc("GET /s/{id}/events", s.serveEvents)
 	mux.HandleFunc("GET /assets/follow.js", s.serveFollowJS)
+	mux.HandleFunc("GET /", s.notFound)
 	return s.guard(mux)
 }
 
@@ -108,7 +109,7 @@ func (s *server) guard(next http.Handler) http.Handler {
 		p := r.URL.Path
 		if r.URL.RawPath != "" || !strings.HasPrefix(p, "/") || (p != "/" && path.Clean(p) != p) ||
 			strings.ContainsAny(p, "\\\x00") || strings.Contains(p, "..") {
-			http.NotFound(w, r)
+			s.notFound(w, r)
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -264,11 +265,30 @@ func (s *server) serveFollowJS(w http.ResponseWriter, r *http.Request) {
 	w.Write(s.followJS)
 }
 
+// notFound answers 404 with a page in the index's style that links back
+// to the index. It does not repeat the address asked for.
+func (s *server) notFound(w http.ResponseWriter, r *http.Request) {
+	opt := s.indexOptions()
+	opt.SearchURL = "/search" // the page can be at any depth
+	var buf bytes.Buffer
+	if err := site.WriteNotFound(&buf, "No session or page has this address: the link may be mistyped, or the session's file was moved or deleted.", "/", opt); err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusNotFound)
+	if r == nil || r.Method != http.MethodHead {
+		w.Write(buf.Bytes())
+	}
+}
+
 // fail answers 500 with err, and logs it.
 func (s *server) fail(w http.ResponseWriter, err error) {
 	s.logf("error: %v", err)
 	if errors.Is(err, catalog.ErrNotFound) {
-		http.Error(w, "404 page not found", http.StatusNotFound)
+		s.notFound(w, nil)
 		return
 	}
 	http.Error(w, err.Error(), http.StatusInternalServerError)

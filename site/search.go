@@ -73,7 +73,21 @@ func WriteSearchResults(w io.Writer, res SearchResults, opt IndexOptions) error 
 		g.Hits = append(g.Hits, hv)
 	}
 	p.Results = v
+	p.HomeURL = "./"
 	return executeIndex(w, "search", p)
+}
+
+// WriteNotFound renders the page a server answers for an address that
+// names nothing: in the index's style, saying what was not found (what,
+// one sentence), with a link to the index at homeURL.
+func WriteNotFound(w io.Writer, what, homeURL string, opt IndexOptions) error {
+	p, err := newIndexPage(opt)
+	if err != nil {
+		return err
+	}
+	p.Title = "Not found · " + p.Title
+	p.HomeURL, p.NotFound = homeURL, what
+	return executeIndex(w, "notfound", p)
 }
 
 type searchView struct {

@@ -75,6 +75,12 @@ type indexPage struct {
 
 	// The search page.
 	Results *searchView
+
+	// HomeURL, when set, links the heading to the index (on every page
+	// but the index itself).
+	HomeURL string
+	// NotFound says what was not found, on a "not found" page.
+	NotFound string
 }
 
 func newIndexPage(opt IndexOptions) (*indexPage, error) {

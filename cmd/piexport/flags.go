@@ -40,6 +40,7 @@ func parseFlags(args []string, stdout io.Writer) (*options, error) {
 	fs.StringVar(&opt.format, "format", "html", "output `format`: html, md (GitHub-flavoured Markdown of the path), tree (the entry tree as text), tree-json (canonical tree JSON)")
 	fs.StringVar(&opt.theme, "theme", "auto", "page `theme`: auto (follow the reader's system), light or dark")
 	fs.StringVar(&opt.leaf, "leaf", "", "open the page at the path to the entry with this `ID` (default: the session's leaf)")
+	fs.BoolVar(&opt.embedJSONL, "embed-jsonl", false, "let the page's reader download the session file, which the page then carries (as it is: up to twice the page)")
 	opt.redact.define(fs)
 	fs.BoolVar(&opt.serve, "serve", false, "serve the sessions under PATH (or the default session directories) on a local web server")
 	fs.StringVar(&opt.addr, "addr", "127.0.0.1:8080", "with --serve: the `address` to listen on (port 0 picks a free one)")
@@ -87,6 +88,12 @@ func parseFlags(args []string, stdout io.Writer) (*options, error) {
 		return nil, usagef("no session file given")
 	case fs.Changed("addr") || opt.open:
 		return nil, usagef("--addr and --open go with --serve")
+	}
+	switch {
+	case opt.embedJSONL && opt.redact.on():
+		return nil, usagef("--embed-jsonl carries the session file as it is, which --redact and --no-images would undo; use one or the other")
+	case opt.embedJSONL && (opt.serve || (opt.format != "html")):
+		return nil, usagef("--embed-jsonl goes with HTML pages, not --serve or --format %s", opt.format)
 	}
 	if opt.redact.report && (opt.serve || opt.output != "") {
 		return nil, usagef("--redact-report prints a report and writes nothing; it takes no -o or --serve")

@@ -56,7 +56,7 @@ func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 	p := newProgress(stderr)
 	aopt := archive.Options{
 		Theme: opt.theme, Home: home, Generator: "piexport " + version,
-		Format: opt.format, Progress: p.update,
+		Format: opt.format, Progress: p.update, EmbedJSONL: opt.embedJSONL,
 	}
 	if dir := opt.cache(); dir != "" {
 		// The server's page cache: a page made before is copied, not

@@ -36,8 +36,10 @@ type options struct {
 	quiet  bool
 	// verbose lists every warning of an archive's sessions.
 	verbose bool
-	redact  redactFlags
-	files   []string
+	// embedJSONL makes pages carry their session file for download.
+	embedJSONL bool
+	redact     redactFlags
+	files      []string
 	// usage asks for the usage report, grouped by by, from since on (a
 	// date as --since takes it), as JSON under json.
 	usage bool
@@ -163,7 +165,15 @@ func writeHTML(opt *options, stdout, stderr io.Writer) error {
 		// are dropped with the process.
 		s.Compact()
 		paceCollector()
-		p, err := page.NewPage(s, page.Options{Theme: opt.theme, Leaf: opt.leaf, Home: home, Generator: generator, SubAgents: agents})
+		po := page.Options{Theme: opt.theme, Leaf: opt.leaf, Home: home, Generator: generator, SubAgents: agents}
+		if opt.embedJSONL {
+			raw, err := os.ReadFile(file)
+			if err != nil {
+				return inputError(file, err)
+			}
+			po.JSONL, po.JSONLName = raw, filepath.Base(file)
+		}
+		p, err := page.NewPage(s, po)
 		if err != nil {
 			return err
 		}

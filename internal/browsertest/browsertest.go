@@ -8,6 +8,8 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -90,6 +92,13 @@ func Start(t testing.TB) context.Context {
 // violation or any other console error.
 func NewTab(t testing.TB, browser context.Context, timeout time.Duration) context.Context {
 	t.Helper()
+	return NewTabExpecting(t, browser, timeout)
+}
+
+// NewTabExpecting is NewTab for a test that expects console errors that
+// hold one of expected: a page it loads answers 404 on purpose.
+func NewTabExpecting(t testing.TB, browser context.Context, timeout time.Duration, expected ...string) context.Context {
+	t.Helper()
 	timed, cancelTimeout := context.WithTimeout(browser, timeout)
 	ctx, cancel := chromedp.NewContext(timed)
 	var mu sync.Mutex
@@ -103,6 +112,9 @@ func NewTab(t testing.TB, browser context.Context, timeout time.Duration) contex
 				return
 			}
 			if m.Type == chromedp.ConsoleError || m.IsException() {
+				if slices.ContainsFunc(expected, func(s string) bool { return strings.Contains(m.String(), s) }) {
+					continue
+				}
 				mu.Lock()
 				errors = append(errors, m.String())
 				mu.Unlock()
