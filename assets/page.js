@@ -837,29 +837,34 @@
       }
     });
 
-    // ---- print: all on-path details open ------------------------------------
+    // ---- print: what is open on screen ----------------------------------------
 
-    var openedForPrint = [];
     // readyPath makes every entry on the path DOM at once: for printing,
     // and before opening every block.
     function readyPath() {
       for (var j = 0; j < pathList.length; j++) ready(entryEls[pathList[j]]);
     }
 
+    // A printout shows the path as the screen does: folded outputs as
+    // their first lines and "N more lines", thinking closed unless opened.
+    // Cards short enough to fit on a page are kept whole (.keep); longer
+    // ones break where they must, so no page is left nearly empty.
+    var KEEP_PX = 480;
+    var kept = [];
     window.addEventListener('beforeprint', function () {
       flushChanges();
       readyPath();
-      var list = doc.querySelectorAll('article.entry:not([hidden]) details:not([open])');
+      var list = doc.querySelectorAll('#entries > article:not([hidden]), #entries > article:not([hidden]) .tool');
       for (var j = 0; j < list.length; j++) {
-        // The toggle event comes too late for the printout.
-        materialize(list[j], LAZY_FOLD);
-        list[j].open = true;
-        openedForPrint.push(list[j]);
+        if (list[j].getBoundingClientRect().height < KEEP_PX) {
+          list[j].classList.add('keep');
+          kept.push(list[j]);
+        }
       }
     });
     window.addEventListener('afterprint', function () {
-      for (var j = 0; j < openedForPrint.length; j++) openedForPrint[j].open = false;
-      openedForPrint = [];
+      for (var j = 0; j < kept.length; j++) kept[j].classList.remove('keep');
+      kept = [];
     });
 
     // ---- deep links and first view ------------------------------------------

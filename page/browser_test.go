@@ -339,18 +339,26 @@ func TestBrowser(t *testing.T) {
 	t.Run("print", func(t *testing.T) {
 		tb := browsertest.OpenTab(t, browser)
 		openPage(tb, url, v)
+		// What prints is what is open on screen: folds stay closed, and
+		// short cards are kept whole.
 		closedOnPath := `document.querySelectorAll('article.entry:not([hidden]) details:not([open])').length`
 		closed := browsertest.Eval[int](tb, closedOnPath)
 		if closed == 0 {
 			t.Fatal("the sample has no closed details on the path")
 		}
 		tb.Do(chromedp.Evaluate[chromedp.Void](`dispatchEvent(new Event('beforeprint'))`))
-		if n := browsertest.Eval[int](tb, closedOnPath); n != 0 {
-			t.Errorf("%d details stay closed for printing", n)
+		if n := browsertest.Eval[int](tb, closedOnPath); n != closed {
+			t.Errorf("%d details are closed for printing, want %d as on screen", n, closed)
+		}
+		if n := browsertest.Eval[int](tb, `document.querySelectorAll('article.entry:not([hidden]) > .entry-body > noscript.lazy').length`); n != 0 {
+			t.Errorf("%d entries on the path are still text for printing", n)
+		}
+		if n := browsertest.Eval[int](tb, `document.querySelectorAll('.keep').length`); n == 0 {
+			t.Error("no short card is kept whole for printing")
 		}
 		tb.Do(chromedp.Evaluate[chromedp.Void](`dispatchEvent(new Event('afterprint'))`))
-		if n := browsertest.Eval[int](tb, closedOnPath); n != closed {
-			t.Errorf("after printing %d details are closed, want %d as before", n, closed)
+		if n := browsertest.Eval[int](tb, `document.querySelectorAll('.keep').length`); n != 0 {
+			t.Errorf("after printing %d cards are still marked to keep whole", n)
 		}
 		tb.Do(chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
 			_, err := cdp.Call(ctx, target, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"})
