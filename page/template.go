@@ -19,7 +19,6 @@ import (
 var pageTemplate = template.Must(template.New("page.html").Funcs(template.FuncMap{
 	"tokens":  humanize.Tokens,
 	"count":   humanize.Count,
-	"eid":     elementID,
 	"cost":    humanize.Cost,
 	"isoTime": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
 	"utcTime": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },

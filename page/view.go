@@ -32,8 +32,10 @@ import (
 // that stands for a tool result): ids come from the session, and one such
 // as "session-index" or "pack-0" must not name the page's own elements.
 // No id the page gives its own elements starts with it, nor does any
-// heading or footnote id (render prefixes those with "e-"). page.js
-// knows it too, and takes a link to a bare entry id as well.
+// heading or footnote id (render prefixes those with "e-"). page.js and
+// templates/page.html (as text: a function call per entry costs the
+// template most of its time) know it too; the script takes a link to a
+// bare entry id as well.
 const entryIDPrefix = "e:"
 
 // elementID is the element id of the entry whose id is id.
