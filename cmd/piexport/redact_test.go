@@ -391,3 +391,75 @@ func TestRedactSubAgents(t *testing.T) {
 	}
 	noLeaks(t, "page with a sub-agent", all, secrets)
 }
+
+// TestRedactNeverCarriesTheFile: the session file a page can carry for
+// download is the file as it is, secrets and all, so --embed-jsonl is
+// refused with every flag that masks or leaves out, for a page and for
+// an archive; without them the page carries the file byte for byte.
+func TestRedactNeverCarriesTheFile(t *testing.T) {
+	asAda(t)
+	dir := t.TempDir()
+	in := filepath.Join(dir, "sessions", "--home-ada-work-shop--", "planted.jsonl")
+	plantedSession(t, in, 1)
+	for _, masking := range [][]string{
+		{"--redact"}, {"--redact-report"}, {"--no-images"}, {"--redact-literal", "hunter2"},
+	} {
+		for _, target := range [][]string{{"-o", "p.html", in}, {"-o", "site", filepath.Join(dir, "sessions")}} {
+			args := append(append([]string{"--embed-jsonl"}, masking...), target...)
+			t.Run(strings.Join(args[:len(args)-1], " "), func(t *testing.T) {
+				t.Chdir(t.TempDir())
+				stdout, stderr, code := runCLI(t, args...)
+				if code != 2 || !strings.Contains(stderr, "--embed-jsonl") {
+					t.Errorf("exit %d, stderr %q; want exit 2 naming --embed-jsonl", code, stderr)
+				}
+				if _, err := os.Stat(target[1]); err == nil || stdout != "" {
+					t.Errorf("something was written: %q", stdout)
+				}
+			})
+		}
+	}
+
+	// The file is only carried when asked for, and then byte for byte.
+	raw, err := os.ReadFile(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	for _, tc := range []struct {
+		args  []string
+		carry bool
+	}{
+		{[]string{"-o", "-", in}, false},
+		{[]string{"--embed-jsonl", "-o", "-", in}, true},
+	} {
+		page, stderr, code := runCLI(t, tc.args...)
+		if code != 0 {
+			t.Fatalf("%q: exit %d: %s", tc.args, code, stderr)
+		}
+		m := jsonlScript.FindStringSubmatch(page)
+		if got := m != nil && strings.Contains(page, `id="download-jsonl"`); got != tc.carry {
+			t.Errorf("%q: the page carries and offers the session file: %v, want %v", tc.args, got, tc.carry)
+		}
+		if m == nil {
+			continue
+		}
+		z, err := base64.RawURLEncoding.DecodeString(m[1])
+		if err != nil {
+			t.Fatalf("the session file is not base64: %v", err)
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(z))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(zr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, raw) {
+			t.Errorf("the page carries %d bytes, not the session file's %d", len(got), len(raw))
+		}
+	}
+}
+
+// jsonlScript holds the session file a page carries: gzip, base64.
+var jsonlScript = regexp.MustCompile(`<script type="application/x-piexport-jsonl"[^>]*>([A-Za-z0-9_-]*)</script>`)
