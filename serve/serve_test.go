@@ -147,6 +147,9 @@ func TestRoutes(t *testing.T) {
 		"form-action &#39;self&#39;",
 		"<code>~/projects/webapp</code>",
 		"broken.jsonl: not a pi session file: its one line is not a JSON object",
+		// The usage report, from the catalog's figures.
+		`<details class="insights usage-report" id="usage">`,
+		`<span class="insights-sum">$0.0571 · `,
 	} {
 		if !strings.Contains(index, want) {
 			t.Errorf("index lacks %s", want)

@@ -193,6 +193,12 @@ func (s *server) serveIndex(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		opt := s.indexOptions()
+		// The usage report is one query over the catalog's usage rows.
+		if records, err := s.cat.Usage(r.Context(), ""); err != nil {
+			s.logf("warning: the usage report: %v", err)
+		} else {
+			opt.Usage = records
+		}
 		if p := s.cat.Progress(); p.Running {
 			n := fmt.Sprintf("Reading the sessions: %d of %d (%d of %d MB). Sessions not read yet are listed by their file name, and search finds what was read so far; reload to see more.",
 				p.Done, p.Files, p.BytesDone>>20, p.Bytes>>20)

@@ -16,7 +16,9 @@ import (
 	"time"
 
 	"github.com/piexport/piexport/humanize"
+	"github.com/piexport/piexport/insights"
 	"github.com/piexport/piexport/session"
+	"github.com/piexport/piexport/usage"
 )
 
 // IndexItem is one session file listed on an index page.
@@ -86,6 +88,10 @@ type IndexOptions struct {
 	SearchURL string
 	// Notice is a line shown above the list, e.g. why it holds examples.
 	Notice string
+	// Usage is the model work of the sessions listed (see package usage):
+	// the page charts it in a usage report above the list. None: no
+	// report.
+	Usage []usage.Record
 	// StaticSearch is the directory of an archive's search index,
 	// relative to the page (see package archive): the page's script
 	// searches it from file://, with no server. Without JavaScript the
@@ -97,7 +103,8 @@ type IndexOptions struct {
 // (working directory), the projects and the sessions in each newest first,
 // and the files that failed to load listed at the end with their errors.
 // The page works from a file, without a server and without its script;
-// the script adds sorting, filtering and local times.
+// the script adds sorting, filtering and local times. With opt.Usage, a
+// usage report (package insights' charts) heads the list.
 func WriteIndex(w io.Writer, items []IndexItem, opt IndexOptions) error {
 	p, err := newIndexPage(opt)
 	if err != nil {
@@ -116,6 +123,16 @@ func WriteIndex(w io.Writer, items []IndexItem, opt IndexOptions) error {
 		p.Groups = append(p.Groups, ig)
 	}
 	p.Projects = len(p.Groups)
+	p.Usage = insights.NewReport(opt.Usage, func(cwd string) string {
+		return session.ShortenHome(cwd, session.HomeOf(cwd, opt.Home))
+	})
+	if len(opt.Usage) > 0 {
+		// The report counts sub-agents' transcripts, which the list
+		// shows under their sessions: the page says one total, the
+		// report's.
+		all := usage.NewReport(opt.Usage, usage.ByModel).Total
+		p.Tokens, p.Cost = all.Tokens(), all.Cost
+	}
 	for _, it := range failed {
 		home := session.HomeOf(it.Cwd, opt.Home)
 		p.Failed = append(p.Failed, indexFailed{Path: session.ShortenHome(it.Path, home), Err: shortenHomeIn(it.Err.Error(), home)})

@@ -11,6 +11,7 @@ import (
 
 	"github.com/piexport/piexport"
 	"github.com/piexport/piexport/humanize"
+	"github.com/piexport/piexport/insights"
 )
 
 // templates/index.html, its inline assets, and the view it is executed
@@ -22,13 +23,14 @@ var indexTemplate = template.Must(template.New("index.html").Funcs(template.Func
 	"cost":    humanize.Cost,
 	"isoTime": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
 	"utcTime": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
-}).ParseFS(piexport.Templates(), "index.html"))
+}).ParseFS(piexport.Templates(), "index.html", "insights.html"))
 
 // loadIndexAssets reads the inline style and script of index and search
 // pages once. page.css gives the colours, both themes and the base styles,
-// so that the index reads like the pages it links to.
+// so that the index reads like the pages it links to; insights.css the
+// usage report's charts.
 var loadIndexAssets = sync.OnceValues(func() (*piexport.Inline, error) {
-	a, err := piexport.LoadInline([]string{"page.css", "index.css"}, "", "index.js")
+	a, err := piexport.LoadInline([]string{"page.css", "index.css", "insights.css"}, "", "index.js")
 	if err != nil {
 		return nil, fmt.Errorf("index assets: %w", err)
 	}
@@ -40,7 +42,7 @@ var loadIndexAssets = sync.OnceValues(func() (*piexport.Inline, error) {
 // itself, as a query needs them; 'strict-dynamic' lets those run, and
 // only those: a script element in the page's markup would not.
 var loadSearchAssets = sync.OnceValues(func() (*piexport.Inline, error) {
-	a, err := piexport.LoadInline([]string{"page.css", "index.css"}, "", "index.js", "search.js")
+	a, err := piexport.LoadInline([]string{"page.css", "index.css", "insights.css"}, "", "index.js", "search.js")
 	if err != nil {
 		return nil, fmt.Errorf("index assets: %w", err)
 	}
@@ -72,6 +74,8 @@ type indexPage struct {
 	Cost               float64
 	Groups             []indexGroup
 	Failed             []indexFailed
+	// Usage is the usage report; nil for none.
+	Usage *insights.Report
 
 	// The search page.
 	Results *searchView

@@ -1,0 +1,117 @@
+package site
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/piexport/piexport/internal/browsertest"
+	"github.com/piexport/piexport/internal/hostile"
+	"github.com/piexport/piexport/session"
+	"github.com/piexport/piexport/usage"
+)
+
+// usageRecords are a few months of work in two projects (one hostile),
+// with three models, and a sub-agent's transcript the list does not show.
+func usageRecords() []usage.Record {
+	var out []usage.Record
+	for i := range 90 {
+		day := fmt.Sprintf("2026-%02d-%02d", 1+i/30, 1+i%28)
+		model := []string{"anthropic/claude-sonnet-4-5", "openai/gpt-5", hostile.Model}[i%3]
+		cwd := []string{"/home/alice/web", hostile.Cwd}[i%2]
+		out = append(out, usage.Record{Session: fmt.Sprint("s", i%7), Project: cwd, Day: day, Model: model, Messages: 3,
+			Usage: session.Usage{Input: int64(1000 * (i + 1)), Output: 300, CacheRead: 20000, CacheWrite: 500, Cost: 0.01 * float64(i+1)}})
+	}
+	return out
+}
+
+// TestWriteIndexUsage: the report heads the list, collapsed, with its
+// charts and their tables, and the page's total is the report's.
+func TestWriteIndexUsage(t *testing.T) {
+	records := usageRecords()
+	total := usage.NewReport(records, usage.ByMonth).Total
+	out := renderIndex(t, indexItems(), IndexOptions{Home: "/home/alice", Usage: records})
+	doc := parseIndexHTML(t, out)
+	for _, want := range []string{
+		`<details class="insights usage-report" id="usage">`,
+		"Cost per day", "Cost per week", "Cost per month", "Tokens per month", "Cost per project", "Cost per model",
+		"4 sessions in 3 projects · 6.0M tokens · $40.95 · 1 could not be read",
+		"<td class=\"num\">$40.95</td>",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("index lacks %s", want)
+		}
+	}
+	if got := fmt.Sprintf("%.2f", total.Cost); got != "40.95" {
+		t.Fatalf("the records cost %s", got)
+	}
+	if strings.Index(out, `id="usage"`) > strings.Index(out, `class="project"`) {
+		t.Error("the report is not above the list")
+	}
+	checkNoInjectedHTML(t, doc)
+	checkIndexCSP(t, doc, "form-action 'none'")
+	if strings.Contains(out, " style=") {
+		t.Error("an inline style in the page")
+	}
+
+	without := renderIndex(t, indexItems(), IndexOptions{Home: "/home/alice"})
+	if strings.Contains(without, `id="usage"`) || !strings.Contains(without, "$1.51") {
+		t.Error("without records: a report, or the total is not the list's")
+	}
+}
+
+// TestIndexUsageBrowser opens the report as a reader does, on a wide
+// screen and on a phone, in both themes and in print: every chart is
+// drawn, fits and is legible (browsertest.ChartProblems).
+func TestIndexUsageBrowser(t *testing.T) {
+	browser := browsertest.Start(t)
+	path := filepath.Join(t.TempDir(), "index.html")
+	if err := os.WriteFile(path, []byte(renderIndex(t, indexItems(), IndexOptions{Home: "/home/alice", Usage: usageRecords()})), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const charts = 6
+	for _, tc := range []struct {
+		name, media, scheme string
+		width               int64
+	}{
+		{"light-wide", "screen", "light", 1400},
+		{"dark-wide", "screen", "dark", 1400},
+		{"light-phone", "screen", "light", 390},
+		{"dark-phone", "screen", "dark", 390},
+		{"print", "print", "dark", 1000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tb := browsertest.OpenTab(t, browser)
+			if tc.width < 600 {
+				tb.Do(chromedp.EmulateViewport(tc.width, 844, chromedp.EmulateMobile, chromedp.EmulateTouch))
+			} else {
+				tb.Do(chromedp.EmulateViewport(tc.width, 1000))
+			}
+			tb.EmulateMedia("screen", tc.scheme)
+			tb.Navigate("file://" + filepath.ToSlash(path))
+			if browsertest.Eval[bool](tb, `document.getElementById('usage').open`) {
+				t.Error("the report is open before the reader asks")
+			}
+			tb.Click(`#usage > summary`)
+			tb.EmulateMedia(tc.media, tc.scheme)
+			problems, n := browsertest.ChartProblems(tb)
+			if n != charts {
+				t.Errorf("%d charts drawn, want %d", n, charts)
+			}
+			for _, p := range problems {
+				t.Error(p)
+			}
+			if sw := browsertest.Eval[int64](tb, `document.documentElement.scrollWidth`); sw > tc.width {
+				t.Errorf("the page is %d px wide in a %d px window", sw, tc.width)
+			}
+			if browsertest.Eval[bool](tb, `typeof window.__xss !== 'undefined'`) {
+				t.Fatal("session text ran as script")
+			}
+			tb.FullShot("index-usage-" + tc.name)
+		})
+	}
+}
