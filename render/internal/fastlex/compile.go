@@ -62,7 +62,8 @@ const (
 // subEnd).
 type node struct {
 	op   op
-	rtl  bool // consumes right to left (inside a lookbehind)
+	rtl  bool  // consumes right to left (inside a lookbehind)
+	idx  int32 // in program.nodes
 	next *node
 
 	// opChar, opCharLoop
@@ -99,8 +100,9 @@ type node struct {
 // program is one compiled pattern.
 type program struct {
 	start *node
-	slots int // capture slots, group 0 included
-	loops int // opLoop nodes
+	nodes []*node // every node, by idx
+	slots int     // capture slots, group 0 included
+	loops int     // opLoop nodes
 	first charFilter
 	// regexp2 gives up on a match (and chroma then takes the rule not to
 	// match) when its backtracking stack outgrows 100,000 ints less four
@@ -153,7 +155,29 @@ func compileProgram(pattern string, re *regexp2.Regexp) (*program, error) {
 	p := &program{start: start, slots: c.slots, loops: c.loops, re: re,
 		trackLimit: regexp2StackSize - 4*code.TrackCount}
 	p.first = firstOf(start, map[*node]charFilter{})
+	p.nodes = numberNodes(start)
 	return p, nil
+}
+
+// numberNodes lists every node reachable from start and sets each one's
+// idx to its place in the list.
+func numberNodes(start *node) []*node {
+	var nodes []*node
+	seen := map[*node]bool{}
+	stack := []*node{start}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n == nil || seen[n] {
+			continue
+		}
+		seen[n] = true
+		n.idx = int32(len(nodes))
+		nodes = append(nodes, n)
+		stack = append(stack, n.next, n.body, n.tail, n.loop)
+		stack = append(stack, n.branches...)
+	}
+	return nodes
 }
 
 type compiler struct {

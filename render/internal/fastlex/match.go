@@ -12,6 +12,7 @@ import (
 // Go's stack grows only with the nesting of lookarounds and atomic
 // groups in the pattern, never with the length of the text.
 type machine struct {
+	nodes []*node // the program's, by index, for frames
 	text  []rune
 	end   int
 	start int // where the attempt started, for \G
@@ -55,13 +56,16 @@ type loopState struct{ mark, count int }
 
 // frame is one entry of the backtracking stack. track is how many ints
 // regexp2's runner would hold on its own backtracking stack for the same
-// step (see program.trackLimit).
+// step (see program.trackLimit). A frame holds no pointers and positions
+// as int32 (a text is far shorter than 2^31 runes): pushes are the
+// matcher's commonest writes, and a stack of plain numbers costs them no
+// write barrier and the collector nothing to scan.
 type frame struct {
 	kind  frameKind
-	track int32
-	n     *node
-	pos   int
-	a, b  int
+	track uint8
+	n     int32 // the node, by its index in the program (node.idx)
+	pos   int32
+	a, b  int32
 }
 
 type frameKind uint8
@@ -100,6 +104,7 @@ func (m *machine) matchAt(p *program, pos int) bool {
 	m.log = m.log[:0]
 	m.stack = m.stack[:0]
 	m.start = pos
+	m.nodes = p.nodes
 	// regexp2's program starts with a Lazybranch.
 	m.track, m.trackHigh = 2, p.trackLimit*7/8
 	matched, deep := m.runTop(p, pos)
@@ -170,7 +175,7 @@ func (n *node) test(c rune) bool {
 
 // push pushes f, for which regexp2 would hold track ints.
 func (m *machine) push(f frame, track int) {
-	f.track = int32(track)
+	f.track = uint8(track)
 	m.stack = append(m.stack, f)
 	m.track += track
 	if m.track > m.trackHigh {
@@ -300,7 +305,7 @@ next:
 					goto fail
 				}
 				if n.max > n.min {
-					m.push(frame{kind: frLazyCharLoop, n: n, pos: p, a: n.min}, 3)
+					m.push(frame{kind: frLazyCharLoop, n: n.idx, pos: int32(p), a: int32(n.min)}, 3)
 				}
 				if !m.hopeful(n, p) {
 					goto fail
@@ -318,7 +323,7 @@ next:
 				continue
 			}
 			if count > n.min {
-				m.push(frame{kind: frCharLoop, n: n, pos: p, a: count}, 3)
+				m.push(frame{kind: frCharLoop, n: n.idx, pos: int32(p), a: int32(count)}, 3)
 			}
 			if !m.hopeful(n, p) {
 				goto fail
@@ -334,7 +339,7 @@ next:
 			goto fail
 
 		case opLoop:
-			m.push(frame{kind: frRestoreLoop, n: n, a: m.loops[n.id].mark, b: m.loops[n.id].count}, 1)
+			m.push(frame{kind: frRestoreLoop, n: n.idx, a: int32(m.loops[n.id].mark), b: int32(m.loops[n.id].count)}, 1)
 			switch {
 			case n.min == 0:
 				m.loops[n.id] = loopState{mark: -1, count: 0}
@@ -356,7 +361,7 @@ next:
 				// After a nonempty iteration try another, then leave;
 				// after an empty one only leave.
 				if pos != st.mark {
-					m.push(frame{kind: frLoopExit, n: loop, pos: pos, a: st.mark, b: st.count}, 3)
+					m.push(frame{kind: frLoopExit, n: loop.idx, pos: int32(pos), a: int32(st.mark), b: int32(st.count)}, 3)
 					m.loops[loop.id] = loopState{mark: pos}
 					n = loop.body
 				} else {
@@ -364,31 +369,31 @@ next:
 					n = loop.next
 				}
 			case !loop.counted:
-				m.push(frame{kind: frLazyIterate, n: loop, pos: pos, a: st.mark, b: st.count}, 3)
+				m.push(frame{kind: frLazyIterate, n: loop.idx, pos: int32(pos), a: int32(st.mark), b: int32(st.count)}, 3)
 				n = loop.next
 			case !loop.lazy:
 				if st.count >= loop.limit() || (pos == st.mark && st.count >= 0) {
 					m.push(frame{kind: frTrack}, 3)
 					n = loop.next
 				} else {
-					m.push(frame{kind: frCountedExit, n: loop, pos: pos, a: st.mark, b: st.count}, 2)
+					m.push(frame{kind: frCountedExit, n: loop.idx, pos: int32(pos), a: int32(st.mark), b: int32(st.count)}, 2)
 					m.loops[loop.id] = loopState{mark: pos, count: st.count + 1}
 					n = loop.body
 				}
 			default:
 				if st.count < 0 {
-					m.push(frame{kind: frRestoreLoop, n: loop, a: st.mark, b: st.count}, 2)
+					m.push(frame{kind: frRestoreLoop, n: loop.idx, a: int32(st.mark), b: int32(st.count)}, 2)
 					m.loops[loop.id] = loopState{mark: pos, count: st.count + 1}
 					n = loop.body
 				} else {
-					m.push(frame{kind: frLazyIterate, n: loop, pos: pos, a: st.mark, b: st.count}, 4)
+					m.push(frame{kind: frLazyIterate, n: loop.idx, pos: int32(pos), a: int32(st.mark), b: int32(st.count)}, 4)
 					n = loop.next
 				}
 			}
 			continue
 
 		case opCapOpen:
-			m.push(frame{kind: frRestoreOpen, a: n.id, b: m.open[n.id]}, 1)
+			m.push(frame{kind: frRestoreOpen, a: int32(n.id), b: int32(m.open[n.id])}, 1)
 			m.open[n.id] = pos
 			n = n.next
 			continue
@@ -398,7 +403,7 @@ next:
 			if e < s {
 				s, e = e, s
 			}
-			m.push(frame{kind: frUndoCaps, a: len(m.log)}, 2)
+			m.push(frame{kind: frUndoCaps, a: int32(len(m.log))}, 2)
 			m.log = append(m.log, capUndo{n.id, m.caps[n.id]})
 			m.caps[n.id] = span{s, e}
 			n = n.next
@@ -436,7 +441,7 @@ next:
 			if !matched {
 				goto fail
 			}
-			m.push(frame{kind: frUndoCaps, a: mark}, 2)
+			m.push(frame{kind: frUndoCaps, a: int32(mark)}, 2)
 			if n.op == opAtomic {
 				pos = m.subPos
 			}
@@ -464,52 +469,52 @@ next:
 			m.track -= int(f.track)
 			switch f.kind {
 			case frRestoreLoop:
-				m.loops[f.n.id] = loopState{f.a, f.b}
+				m.loops[m.nodes[f.n].id] = loopState{int(f.a), int(f.b)}
 			case frRestoreOpen:
-				m.open[f.a] = f.b
+				m.open[int(f.a)] = int(f.b)
 			case frUndoCaps:
-				m.undo(f.a)
+				m.undo(int(f.a))
 			case frAlt:
-				if b, ok := m.alternative(f.n, f.pos, f.a); ok {
-					n, pos = b, f.pos
+				if b, ok := m.alternative(m.nodes[f.n], int(f.pos), int(f.a)); ok {
+					n, pos = b, int(f.pos)
 					continue next
 				}
 			case frCharLoop:
 				if p, ok := m.giveBack(f); ok {
-					n, pos = f.n.next, p
+					n, pos = m.nodes[f.n].next, p
 					continue next
 				}
 			case frLazyCharLoop:
 				if p, ok := m.takeMore(f); ok {
-					n, pos = f.n.next, p
+					n, pos = m.nodes[f.n].next, p
 					continue next
 				}
 			case frLoopExit:
-				m.loops[f.n.id] = loopState{f.a, f.b}
-				n, pos = f.n.next, f.pos
+				m.loops[m.nodes[f.n].id] = loopState{int(f.a), int(f.b)}
+				n, pos = m.nodes[f.n].next, int(f.pos)
 				continue next
 			case frCountedExit:
-				m.loops[f.n.id] = loopState{f.a, f.b}
+				m.loops[m.nodes[f.n].id] = loopState{int(f.a), int(f.b)}
 				if f.b >= 0 {
-					n, pos = f.n.next, f.pos
+					n, pos = m.nodes[f.n].next, int(f.pos)
 					continue next
 				}
 			case frLazyIterate:
-				loop := f.n
-				if f.pos == f.a || (loop.counted && f.b >= loop.limit()) {
+				loop := m.nodes[f.n]
+				if f.pos == f.a || (loop.counted && int(f.b) >= loop.limit()) {
 					continue
 				}
 				if loop.counted {
-					m.push(frame{kind: frRestoreLoop, n: loop, a: f.a, b: f.b}, 2)
+					m.push(frame{kind: frRestoreLoop, n: loop.idx, a: f.a, b: f.b}, 2)
 				} else {
-					m.push(frame{kind: frRestoreLoop, n: loop, a: f.a, b: f.b}, 3)
+					m.push(frame{kind: frRestoreLoop, n: loop.idx, a: f.a, b: f.b}, 3)
 				}
 				if loop.counted {
-					m.loops[loop.id] = loopState{mark: f.pos, count: f.b + 1}
+					m.loops[loop.id] = loopState{mark: int(f.pos), count: int(f.b) + 1}
 				} else {
-					m.loops[loop.id] = loopState{mark: f.pos}
+					m.loops[loop.id] = loopState{mark: int(f.pos)}
 				}
-				n, pos = loop.body, f.pos
+				n, pos = loop.body, int(f.pos)
 				continue next
 			}
 		}
@@ -520,7 +525,7 @@ next:
 // as many fewer as it takes for what follows to be able to start; it
 // pushes the frame for the next time.
 func (m *machine) giveBack(f frame) (int, bool) {
-	n, count, p := f.n, f.a, f.pos
+	n, count, p := m.nodes[f.n], int(f.a), int(f.pos)
 	for {
 		count--
 		if n.rtl {
@@ -530,7 +535,7 @@ func (m *machine) giveBack(f frame) (int, bool) {
 		}
 		if m.hopeful(n, p) {
 			if count > n.min {
-				m.push(frame{kind: frCharLoop, n: n, pos: p, a: count}, 3)
+				m.push(frame{kind: frCharLoop, n: n.idx, pos: int32(p), a: int32(count)}, 3)
 			}
 			return p, true
 		}
@@ -544,8 +549,8 @@ func (m *machine) giveBack(f frame) (int, bool) {
 // takeMore resumes a lazy character loop with one character more, if the
 // next one passes, and pushes the frame for the next time.
 func (m *machine) takeMore(f frame) (int, bool) {
-	n, p := f.n, f.pos
-	for count := f.a; count < n.max; {
+	n, p := m.nodes[f.n], int(f.pos)
+	for count := int(f.a); count < n.max; {
 		if n.rtl {
 			if p == 0 || !n.test(m.text[p-1]) {
 				return 0, false
@@ -560,7 +565,7 @@ func (m *machine) takeMore(f frame) (int, bool) {
 		count++
 		if m.hopeful(n, p) {
 			if count < n.max {
-				m.push(frame{kind: frLazyCharLoop, n: n, pos: p, a: count}, 3)
+				m.push(frame{kind: frLazyCharLoop, n: n.idx, pos: int32(p), a: int32(count)}, 3)
 			}
 			return p, true
 		}
@@ -589,7 +594,7 @@ func (m *machine) alternative(n *node, pos, i int) (*node, bool) {
 				continue
 			}
 			if i+1 < len(list) {
-				m.push(frame{kind: frAlt, n: n, pos: pos, a: i + 1}, 2)
+				m.push(frame{kind: frAlt, n: n.idx, pos: int32(pos), a: int32(i + 1)}, 2)
 			}
 			return n.branches[b], true
 		}
@@ -600,7 +605,7 @@ func (m *machine) alternative(n *node, pos, i int) (*node, bool) {
 			continue
 		}
 		if i+1 < len(n.branches) {
-			m.push(frame{kind: frAlt, n: n, pos: pos, a: i + 1}, 2)
+			m.push(frame{kind: frAlt, n: n.idx, pos: int32(pos), a: int32(i + 1)}, 2)
 		}
 		return n.branches[i], true
 	}

@@ -241,14 +241,21 @@ func (t *tokeniser) add(tok chroma.Token) {
 // lex is chroma.LexerState.Iterator's loop, with fastlex's rule search.
 func (t *tokeniser) lex() {
 	l := t.ls
+	// Most tokens leave the state as it was: the map is read only when
+	// the state changes.
+	var s *state
+	name := ""
 	for l.Pos < t.end && len(l.Stack) > 0 {
 		if t.outer {
 			t.safeToks, t.safePos = len(t.out), l.Pos
 		}
 		l.State = l.Stack[len(l.Stack)-1]
-		s, ok := t.lexer.states[l.State]
-		if !ok {
-			panic("unknown state " + l.State)
+		if s == nil || l.State != name {
+			var ok bool
+			if s, ok = t.lexer.states[l.State]; !ok {
+				panic("unknown state " + l.State)
+			}
+			name = l.State
 		}
 		index, matched := t.match(s, l.Pos)
 		if !matched {
