@@ -157,6 +157,9 @@ func (c *config) measure(ctx context.Context, size string, bytes int64, res *res
 	res.add("cold: first index page after launch", srv.firstIndex.Seconds()*1000, "ms")
 	res.add("cold: catalog complete after launch", cold.Seconds(), "s")
 	res.add("cold: MB/s of session files", float64(h.bytes)/1e6/cold.Seconds(), "MB/s")
+	coldCPU := srv.cpu()
+	res.add("cold: server CPU time", coldCPU.Seconds(), "s")
+	res.add("cold: MB of session files per CPU second", float64(h.bytes)/1e6/coldCPU.Seconds(), "MB/s")
 	res.add("cold: RSS max while reading", float64(srv.maxRSS())/1e6, "MB")
 
 	// Searches.
@@ -166,11 +169,13 @@ func (c *config) measure(ctx context.Context, size string, bytes int64, res *res
 		return err
 	}
 	for _, kind := range []string{"one word", "three words", "phrase"} {
+		cpu := srv.cpu()
 		lat, zero, err := srv.search(ctx, qs[kind])
 		if err != nil {
 			srv.stop()
 			return err
 		}
+		res.add("search "+kind+": server CPU per query", (srv.cpu()-cpu).Seconds()*1000/float64(len(lat)), "ms")
 		res.add("search "+kind+": p50", pct(lat, 50), "ms")
 		res.add("search "+kind+": p99", pct(lat, 99), "ms")
 		res.add("search "+kind+": queries without hits", float64(zero), "")

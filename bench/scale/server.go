@@ -167,6 +167,29 @@ func (s *server) sampleRSS() {
 	}
 }
 
+// cpu reads the CPU time the server has used, user and system: a figure
+// the other work on a shared machine changes much less than wall time.
+func (s *server) cpu() time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	// The fields after the command's name, which is in parentheses and
+	// may hold spaces: utime and stime are the 14th and 15th of the line.
+	_, rest, _ := strings.Cut(string(b), ") ")
+	f := strings.Fields(rest)
+	if len(f) < 13 {
+		return 0
+	}
+	ut, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(ut+st) * time.Second / clockTicks
+}
+
+// clockTicks is USER_HZ, the unit of /proc's CPU times: 100 on every Linux
+// that Go runs on.
+const clockTicks = 100
+
 func (s *server) maxRSS() int64 { return s.maxRSSv.Load() }
 func (s *server) resetRSS()     { s.maxRSSv.Store(s.rss()) }
 
