@@ -35,8 +35,8 @@ func (s *Session) Compact() int64 {
 	return a.total
 }
 
-// arena hands out room in blocks of arenaBlock bytes; a string larger
-// than arenaLarge gets a block of its own.
+// arena hands out room in blocks of up to arenaBlock bytes; a string
+// larger than arenaLarge gets a block of its own.
 type arena struct {
 	block []byte
 	total int64
@@ -44,6 +44,7 @@ type arena struct {
 
 const (
 	arenaBlock = 1 << 20
+	arenaFirst = 16 << 10
 	arenaLarge = arenaBlock / 4
 	// arenaSmall: shorter strings stay where they are; ids and names
 	// are many and cost little.
@@ -56,7 +57,11 @@ func (a *arena) place(n int) []byte {
 		return make([]byte, n)
 	}
 	if len(a.block)+n > cap(a.block) {
-		a.block = make([]byte, 0, arenaBlock)
+		// Blocks grow from arenaFirst to arenaBlock, so that a session of
+		// a few lines (a search's snippet reads one) is not handed a
+		// megabyte.
+		size := min(arenaBlock, max(arenaFirst, 2*cap(a.block), n))
+		a.block = make([]byte, 0, size)
 	}
 	at := len(a.block)
 	a.block = a.block[:at+n]

@@ -162,12 +162,20 @@ func (l *loader) readLines(r *bufio.Reader) error {
 func readBatches(r *bufio.Reader, lines *int, send func(*batch)) error {
 	b := &batch{buf: getBatchBuffer(), done: make(chan struct{})}
 	flush := func() {
+		send(b)
+		b = &batch{buf: getBatchBuffer(), done: make(chan struct{})}
+	}
+	// The last batch is sent if it holds lines; its buffer goes back if
+	// not. (Taking a fresh buffer after it would drain the pool by one
+	// per file read, and a read of a few lines would then allocate a
+	// megabyte.)
+	defer func() {
 		if len(b.lines) > 0 {
 			send(b)
-			b = &batch{buf: getBatchBuffer(), done: make(chan struct{})}
+		} else {
+			putBatchBuffer(b.buf)
 		}
-	}
-	defer flush()
+	}()
 	for {
 		start := len(b.buf)
 		chunk, err := r.ReadSlice('\n')

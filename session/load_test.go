@@ -1,8 +1,10 @@
 package session
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -335,5 +337,35 @@ func TestToolResultIndex(t *testing.T) {
 	}
 	if got := s.Preview(r, "/home/u").Text; got != "[read: ~/p/f.go:10-59]" {
 		t.Errorf("preview %q", got)
+	}
+}
+
+// Reading a session of a few lines allocates little: a search reads one
+// line of a file for each hit's snippet. (Every read used to take a
+// batch buffer it never gave back, a megabyte, and the arena began with a
+// megabyte block.)
+func TestReadFewLinesAllocatesLittle(t *testing.T) {
+	text := `{"type":"session","version":3,"id":"s1","timestamp":"2026-03-01T09:00:00Z","cwd":"/p"}` + "\n" +
+		`{"type":"message","id":"a1","parentId":null,"timestamp":"2026-03-01T09:00:01Z","message":{"role":"user","content":"` +
+		strings.Repeat("a word ", 200) + `"}}` + "\n"
+	br := bufio.NewReaderSize(nil, 1<<20) // as the catalog reuses one
+	read := func() {
+		t.Helper()
+		br.Reset(strings.NewReader(text))
+		s, err := Read(br, "few.jsonl")
+		if err != nil || len(s.Entries) != 1 {
+			t.Fatalf("read: %v, %d entries", err, len(s.Entries))
+		}
+	}
+	read()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	const n = 40
+	for range n {
+		read()
+	}
+	runtime.ReadMemStats(&after)
+	if per := (after.TotalAlloc - before.TotalAlloc) / n; per > 256<<10 {
+		t.Errorf("reading two lines allocates %d KB, want under 256 KB", per>>10)
 	}
 }
