@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -122,7 +123,6 @@ func (c *Catalog) SearchContext(ctx context.Context, q string, limit int) (Resul
 		}
 	}
 	res.Hits = make([]Hit, len(hits))
-	wg = sync.WaitGroup{}
 	for i, k := range hits {
 		r := files[k.gid]
 		h := &res.Hits[i]
@@ -131,9 +131,24 @@ func (c *Catalog) SearchContext(ctx context.Context, q string, limit int) (Resul
 		if r.row != nil {
 			h.Branches = r.row.Branches
 		}
-		// Each snippet reads a line of a file: on every core.
-		wg.Go(func() { h.Snippet, h.Marks = c.hitSnippet(r, k, pq.terms) })
 	}
+	// Each snippet reads a line of a file, on one goroutine per core: one
+	// per hit would hold a reading buffer per hit at once (megabytes
+	// each), where a few reuse theirs.
+	next := make(chan int)
+	wg = sync.WaitGroup{}
+	for range min(runtime.GOMAXPROCS(0), len(hits)) {
+		wg.Go(func() {
+			for i := range next {
+				k := hits[i]
+				res.Hits[i].Snippet, res.Hits[i].Marks = c.hitSnippet(files[k.gid], k, pq.terms)
+			}
+		})
+	}
+	for i := range hits {
+		next <- i
+	}
+	close(next)
 	wg.Wait()
 	return res, nil
 }
