@@ -150,6 +150,11 @@ func TestReportPeriods(t *testing.T) {
 	if c := periodChart(usage.NewReport(free, usage.ByMonth), metricOf(usage.NewReport(free, usage.ByMonth).Total), 36); c.Title != "Tokens per month" {
 		t.Errorf("with no cost the chart is %q", c.Title)
 	}
+	// The latest days cost nothing, the history did: no bar stands out.
+	paid := []usage.Record{rec("2026-01-02", 3), rec("2026-02-03", 0)}
+	if c := periodChart(usage.NewReport(paid, usage.ByDay), metric{cost: true}, 31); c == nil || strings.Contains(c.Desc, "the most") {
+		t.Errorf("days of no cost: %+v", c)
+	}
 	if NewReport(nil, homeName) != nil {
 		t.Error("a report of nothing")
 	}

@@ -1,0 +1,73 @@
+package insights
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/piexport/piexport/humanize"
+	"github.com/piexport/piexport/session"
+	"github.com/piexport/piexport/usage"
+)
+
+// The usage report's charts of projects and models: one horizontal bar
+// each.
+
+// groupChart draws m per project (name set) or per model as horizontal
+// bars, the largest first, those past maxRows summed in a last bar; nil
+// when there is a single group.
+func groupChart(rep usage.Report, m metric, name func(string) string) *Chart {
+	if len(rep.Groups) < 2 {
+		return nil
+	}
+	what, whats, id := "model", "models", "usage-models"
+	if rep.By == usage.ByProject {
+		what, whats, id = "project", "projects", "usage-projects"
+	}
+	label := func(key string) string {
+		switch {
+		case name == nil:
+			return key
+		case key == "":
+			return "(no working directory)"
+		}
+		return name(key)
+	}
+	c := &Chart{ID: id, Class: "usage-" + whats, Title: m.word() + " per " + what}
+	total := rep.Total
+	var rows []hbar
+	var table []Row
+	share := func(g usage.Group) string {
+		if m.of(total) <= 0 {
+			return "0%"
+		}
+		return fmt.Sprintf("%.0f%%", 100*m.of(g)/m.of(total))
+	}
+	for i, g := range rep.Groups {
+		l := label(g.Key)
+		table = append(table, Row{Cells: []Cell{{Text: l}, {Text: fmt.Sprint(g.Sessions), Num: true},
+			{Text: humanize.Tokens(g.Tokens()), Num: true}, {Text: humanize.Cost(g.Cost), Num: true}, {Text: share(g), Num: true}}})
+		if i < maxRows-1 || len(rep.Groups) == maxRows {
+			rows = append(rows, hbar{Label: l, Segments: []float64{m.of(g)}, Value: m.say(g), Title: l + ": " + say(g) + " (" + share(g) + ")"})
+		}
+	}
+	if len(rep.Groups) > maxRows {
+		var rest usage.Group
+		for _, g := range rep.Groups[maxRows-1:] {
+			rest.Usage.Add(g.Usage)
+		}
+		l := fmt.Sprintf("%d other %s", len(rep.Groups)-maxRows+1, whats)
+		rows = append(rows, hbar{Label: l, Segments: []float64{m.of(rest)}, Value: m.say(rest),
+			Title: fmt.Sprintf("%s: %s, %s tokens (%s)", l, humanize.Cost(rest.Cost), humanize.Tokens(rest.Tokens()), share(rest))})
+	}
+	c.hbars(rows, []string{"s-cost"})
+	head := strings.ToUpper(what[:1]) + what[1:]
+	c.Table = Table{Caption: "Usage per " + what, Head: []string{head, "Sessions", "Tokens", "Cost", "Share"}, Rows: table,
+		Foot: &Row{Cells: []Cell{{Text: "Total"}, {Text: fmt.Sprint(total.Sessions), Num: true}, {Text: humanize.Tokens(total.Tokens()), Num: true},
+			{Text: humanize.Cost(total.Cost), Num: true}, {Text: "100%", Num: true}}}}
+	c.Desc = fmt.Sprintf("%s of each of the %d %s, the largest first: %s tokens and %s in all.",
+		m.word(), len(rep.Groups), whats, humanize.Tokens(total.Tokens()), humanize.Cost(total.Cost))
+	if rep.By == usage.ByModel {
+		c.Desc += fmt.Sprintf(" %q is the work done for tool results, compactions and branch summaries.", session.ToolsAndSummaries)
+	}
+	return c
+}
