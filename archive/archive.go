@@ -330,6 +330,12 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 	for _, key := range order {
 		e := next.Sessions[key]
 		e.Error = opt.hide(e.Error) // it is in the index and the manifest
+		if e.Error == "" {
+			for _, r := range e.Usage {
+				r.Session, r.Project = key, e.Cwd
+				iopt.Usage = append(iopt.Usage, r)
+			}
+		}
 		if _, agent := lk.parent[key]; agent && e.Error == "" {
 			continue // listed under its session
 		}

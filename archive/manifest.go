@@ -12,11 +12,13 @@ import (
 	"strings"
 
 	"github.com/piexport/piexport/session"
+	"github.com/piexport/piexport/usage"
 )
 
-// manifestVersion is bumped when the manifest's meaning changes; a
-// manifest of another version is ignored, and every page rendered again.
-const manifestVersion = 3
+// manifestVersion is bumped when the manifest's meaning changes (4: each
+// session's usage, for the index's report); a manifest of another version
+// is ignored, and every page rendered again.
+const manifestVersion = 4
 
 // manifest is what a build leaves in the archive for the next one.
 type manifest struct {
@@ -58,6 +60,9 @@ type entry struct {
 	Related string `json:"related,omitempty"`
 	// Doc is the file of the session's entries in the search index.
 	Doc string `json:"doc,omitempty"`
+	// Usage is the session's model work per UTC day and model, for the
+	// index's usage report.
+	Usage []usage.Record `json:"usage,omitempty"`
 }
 
 // readManifest reads dir's manifest. A missing one is an empty manifest;

@@ -9,11 +9,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/piexport/piexport/catalog"
 	"github.com/piexport/piexport/internal/atomicfile"
 	"github.com/piexport/piexport/page"
 	"github.com/piexport/piexport/session"
+	"github.com/piexport/piexport/usage"
 )
 
 // renderOne reads one source and brings what the archive holds of it up
@@ -56,9 +58,16 @@ func renderOne(dir string, j *job, opt Options, f format, sameOptions bool, pare
 		e.Warnings = append(e.Warnings, w.String())
 	}
 	e.Summary = s.Summarize()
+	// An entry without a time of its own counts on the day the session
+	// began, as the catalog counts it (else the file's last change).
+	began := time.Unix(0, e.ModTime)
 	if s.Header != nil {
 		e.Cwd, e.SessionID = s.Header.Cwd, s.Header.ID
+		if !s.Header.Time.IsZero() {
+			began = s.Header.Time
+		}
 	}
+	e.Usage = usage.Tally(s.Entries, began)
 	if sb != nil {
 		if err := addDoc(dir, e, s, sb, num[j.key], opt); err != nil {
 			return false, err

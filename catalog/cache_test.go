@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/piexport/piexport/internal/sessiongen"
+	"github.com/piexport/piexport/usage"
 )
 
 // openCache opens a catalog of paths with its cache in dir.
@@ -46,7 +47,7 @@ type fileDump struct {
 	Lines    int
 	Sum      string
 	Entries  []string
-	Usage    []usageRow
+	Usage    []usage.Record
 }
 
 func dump(t *testing.T, c *Catalog, path string) fileDump {
@@ -78,7 +79,7 @@ func dump(t *testing.T, c *Catalog, path string) fileDump {
 	urows, err := st.r.Query(`SELECT day, model, messages, input, output, cache_read, cache_write, cost FROM usage WHERE fid = ? ORDER BY day, model`, row.FID)
 	must(t, err)
 	for urows.Next() {
-		var u usageRow
+		var u usage.Record
 		must(t, urows.Scan(&u.Day, &u.Model, &u.Messages, &u.Input, &u.Output, &u.CacheRead, &u.CacheWrite, &u.Cost))
 		u.Cost = math.Round(u.Cost*1e9) / 1e9 // sums of parts round differently
 		d.Usage = append(d.Usage, u)

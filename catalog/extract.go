@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/piexport/piexport/session"
+	"github.com/piexport/piexport/usage"
 )
 
 // fileRow is what the catalog keeps of one file: how it looked when it was
@@ -63,7 +64,7 @@ type entryRow struct {
 type fileData struct {
 	row     fileRow
 	entries []entryRow
-	usage   []usageRow
+	usage   []usage.Record
 	// appended: entries and usage add to what the store holds of the
 	// file, and row replaces its row. Otherwise they replace everything.
 	appended bool
@@ -143,7 +144,7 @@ func fromFull(key string, st stamp, s *session.Session, t *tracker) *fileData {
 		er.Off, er.Len = t.lineSpan(e.Line, 0)
 		d.entries = append(d.entries, er)
 	}
-	d.usage = tally(s.Entries, fallback)
+	d.usage = usage.Tally(s.Entries, fallback)
 	return d
 }
 
@@ -261,7 +262,7 @@ func fromAppended(old *fileRow, olds map[string]*oldEntry, st stamp, s *session.
 	}
 	r.Summary.Leaves = old.Summary.Leaves + len(s.Entries) - continuing
 	r.Warnings = old.Warnings + max(0, len(s.Warnings)-resolved)
-	d.usage = tally(s.Entries, fallback)
+	d.usage = usage.Tally(s.Entries, fallback)
 	return d, nil
 }
 

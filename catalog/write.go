@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/piexport/piexport/usage"
 )
 
 // Entry rows are keyed by time: the key is the entry's time in Unix
@@ -242,7 +244,7 @@ func (b *batch) writeEntries(ctx context.Context, fid int64, entries []entryRow)
 	return nil
 }
 
-func writeUsage(ctx context.Context, tx *sql.Tx, fid int64, rows []usageRow) error {
+func writeUsage(ctx context.Context, tx *sql.Tx, fid int64, rows []usage.Record) error {
 	for _, u := range rows {
 		_, err := tx.ExecContext(ctx, `INSERT INTO usage(fid, day, model, messages, input, output, cache_read, cache_write, cost)
 			VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)

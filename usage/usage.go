@@ -22,18 +22,19 @@ import (
 // key of pi's cost breakdown.
 type Record struct {
 	// Session identifies the file the work is recorded in: a catalog id,
-	// a path; sessions are counted by it.
-	Session string
+	// a path; sessions are counted by it. Session and Project are left
+	// out of JSON: whoever keeps records per file knows them.
+	Session string `json:"-"`
 	// Project is the session's working directory, "" when it has none.
-	Project string
+	Project string `json:"-"`
 	// Day is the UTC date, "2006-01-02".
-	Day string
+	Day string `json:"day"`
 	// Model is "provider/model" of the model that answered, or
 	// session.ToolsAndSummaries (see session.Entry.UsageRecord).
-	Model string
+	Model string `json:"model"`
 	// Messages counts the records summed (turns, usage entries,
 	// summaries).
-	Messages int
+	Messages int `json:"messages"`
 	session.Usage
 }
 
