@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"strconv"
@@ -90,10 +91,7 @@ func Run(ctx context.Context, opt Options) error {
 	if opt.Addr == "" {
 		opt.Addr = "127.0.0.1:8080"
 	}
-	logw := opt.Log
-	if logw == nil {
-		logw = io.Discard
-	}
+	logw := &logger{w: opt.Log}
 	ln, err := net.Listen("tcp", opt.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", opt.Addr, err)
@@ -102,7 +100,7 @@ func Run(ctx context.Context, opt Options) error {
 	addr := ln.Addr().(*net.TCPAddr)
 	loopback := addr.IP.IsLoopback()
 	if !loopback {
-		fmt.Fprintf(logw, "warning: listening on %s, which is not a loopback address: anyone who can reach it can read these sessions\n", addr)
+		logw.printf("warning: listening on %s, which is not a loopback address: anyone who can reach it can read these sessions", addr)
 	}
 
 	cat, notice, err := openCatalog(ctx, opt, logw)
@@ -115,7 +113,7 @@ func Run(ctx context.Context, opt Options) error {
 	}
 	defer cat.Close()
 	if notice != "" {
-		fmt.Fprintln(logw, notice)
+		logw.printf("%s", notice)
 	}
 	if opt.Redacting {
 		notice = strings.TrimSpace(redactingNotice + " " + notice)
@@ -127,13 +125,14 @@ func Run(ctx context.Context, opt Options) error {
 		}
 	}
 
-	s := newServer(cat, pages, opt, notice, loopback)
+	s := newServer(cat, pages, opt, logw, notice, loopback)
 	srv := &http.Server{
 		Handler:           s.handler(),
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		WriteTimeout:      writeTimeout,
 		IdleTimeout:       idleTimeout,
+		ErrorLog:          log.New(logw, "", 0),
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
@@ -189,11 +188,11 @@ const redactingNotice = "Secrets are masked: this server shows every session red
 // openCatalog opens the catalog of opt.Paths; with none, of the default
 // roots, or of the bundled examples when those hold no session. notice
 // then says so.
-func openCatalog(ctx context.Context, opt Options, logw io.Writer) (*catalog.Catalog, string, error) {
+func openCatalog(ctx context.Context, opt Options, logw *logger) (*catalog.Catalog, string, error) {
 	copt := catalog.Options{
 		CacheDir: opt.CacheDir, Program: opt.Program,
 		Prepare: opt.Prepare, PrepareKey: opt.PrepareKey,
-		Warn: func(msg string) { fmt.Fprintf(logw, "warning: %s\n", msg) },
+		Warn: func(msg string) { logw.printf("warning: %s", msg) },
 	}
 	if len(opt.Paths) > 0 {
 		c, err := catalog.Open(ctx, opt.Paths, copt)
@@ -220,7 +219,7 @@ func openCatalog(ctx context.Context, opt Options, logw io.Writer) (*catalog.Cat
 
 // update reads the files the catalog lacks, telling opt.Progress how far
 // it is, and then logs the files that could not be read.
-func (s *server) update(ctx context.Context, logw io.Writer) {
+func (s *server) update(ctx context.Context, logw *logger) {
 	done := make(chan struct{})
 	if s.opt.Progress != nil {
 		go func() {
@@ -252,10 +251,10 @@ func (s *server) update(ctx context.Context, logw io.Writer) {
 	list := s.cat.List()
 	for _, i := range list {
 		if i.Err != nil {
-			fmt.Fprintf(logw, "warning: %v\n", i.Err)
+			logw.printf("warning: %v", i.Err)
 		}
 	}
-	fmt.Fprintf(logw, "%s catalogued\n", humanize.Count(len(list), "session", "sessions"))
+	logw.printf("%s catalogued", humanize.Count(len(list), "session", "sessions"))
 }
 
 // refreshLoop keeps the catalog current until ctx is done.

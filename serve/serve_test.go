@@ -481,3 +481,18 @@ func TestNotLoopback(t *testing.T) {
 		t.Errorf("Run on a busy port: %v, want a listen error", err)
 	}
 }
+
+// File names reach the log escaped: ESC and a newline in a name must not
+// act on the terminal or forge a line.
+func TestLogEscapesNames(t *testing.T) {
+	dir := project(t, "pi-v3-earth0-tiny.jsonl")
+	writeFile(t, filepath.Join(dir, "evil\x1b]0;pwned\x07\nwarning: forged\x1b[2J.jsonl"), []byte("not json\n"))
+	srv := start(t, Options{Paths: []string{dir}})
+	log := srv.log.String()
+	if !strings.Contains(log, `evil\x1b]0;pwned\x07\nwarning: forged\x1b[2J.jsonl: not a pi session file`) {
+		t.Errorf("the log does not name the file escaped:\n%s", log)
+	}
+	if strings.ContainsAny(log, "\x1b\x07") || strings.Contains(log, "\nwarning: forged") {
+		t.Errorf("the log holds raw control characters:\n%q", log)
+	}
+}

@@ -27,8 +27,7 @@ type server struct {
 	// stopping is closed when the server shuts down, ending event streams.
 	stopping chan struct{}
 
-	logMu   sync.Mutex
-	lastLog string
+	log *logger
 
 	// pages is the page cache on disk; nil without a cache directory,
 	// when memPages keeps pages instead.
@@ -44,14 +43,14 @@ type server struct {
 	followJS []byte
 }
 
-func newServer(cat *catalog.Catalog, pages *catalog.Pages, opt Options, notice string, loopback bool) *server {
+func newServer(cat *catalog.Catalog, pages *catalog.Pages, opt Options, log *logger, notice string, loopback bool) *server {
 	js, err := fs.ReadFile(piexport.Assets(), "follow.js")
 	if err != nil {
 		// The file is embedded in the binary: missing, the build is broken.
 		panic(err)
 	}
 	s := &server{
-		cat: cat, opt: opt, notice: notice, loopback: loopback,
+		cat: cat, opt: opt, log: log, notice: notice, loopback: loopback,
 		stopping: make(chan struct{}),
 		pages:    pages,
 		followJS: js,
@@ -62,20 +61,8 @@ func newServer(cat *catalog.Catalog, pages *catalog.Pages, opt Options, notice s
 	return s
 }
 
-// logf writes a line to the log, once for a run of the same line.
-func (s *server) logf(format string, args ...any) {
-	if s.opt.Log == nil {
-		return
-	}
-	line := fmt.Sprintf(format, args...)
-	s.logMu.Lock()
-	defer s.logMu.Unlock()
-	if line == s.lastLog {
-		return
-	}
-	s.lastLog = line
-	fmt.Fprintln(s.opt.Log, line)
-}
+// logf writes a line to the log (see logger).
+func (s *server) logf(format string, args ...any) { s.log.printf(format, args...) }
 
 func (s *server) handler() http.Handler {
 	mux := http.NewServeMux()

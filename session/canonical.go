@@ -1,10 +1,13 @@
 package session
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math"
+
+	"github.com/piexport/piexport/internal/termsafe"
 )
 
 // WriteCanonicalJSON writes the session as the canonical tree JSON that
@@ -12,6 +15,8 @@ import (
 // breakdown and projection of pi 1.5's, SCHEMA-1.5.md): entries named by
 // line number, so that the two can be compared file by file. Entries
 // recovered from a line holding several objects are named [line, part].
+// The JSON is often read on a terminal: control and bidirectional
+// formatting characters in its strings are written as \u escapes.
 func (s *Session) WriteCanonicalJSON(w io.Writer) error {
 	type header struct {
 		Line          int     `json:"line"`
@@ -152,9 +157,14 @@ func (s *Session) WriteCanonicalJSON(w io.Writer) error {
 	for _, w := range s.Warnings {
 		doc.Warnings = append(doc.Warnings, w.String())
 	}
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", " ")
-	return enc.Encode(doc)
+	if err := enc.Encode(doc); err != nil {
+		return err
+	}
+	_, err := w.Write(termsafe.JSON(buf.Bytes()))
+	return err
 }
 
 // roundMicro rounds a cost to millionths of a dollar, as pi's dump does.

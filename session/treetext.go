@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/rivo/uniseg"
+
+	"github.com/piexport/piexport/internal/termsafe"
 )
 
 // WriteTree writes the tree as pi's /tree shows it: one line per entry,
@@ -13,7 +15,9 @@ import (
 // each branch point to its branches (see Layout), each entry's role and a
 // one-line preview, its label, and the path to the leaf marked: • on the
 // path, * the leaf. A width above zero cuts each line to that many
-// columns, with "…": a terminal's width.
+// columns, with "…": a terminal's width. What the session holds is
+// escaped (see termsafe), so a message cannot set the window title or
+// clear the screen.
 func (s *Session) WriteTree(w io.Writer, width int) error {
 	bw := bufio.NewWriter(w)
 	onPath := map[*Entry]bool{}
@@ -45,7 +49,7 @@ func (s *Session) WriteTree(w io.Writer, width int) error {
 		if e == s.Leaf {
 			line.WriteString("  ← leaf")
 		}
-		bw.WriteString(fitWidth(line.String(), width))
+		bw.WriteString(fitWidth(termsafe.Escape(line.String()), width))
 		bw.WriteString("\n")
 	}
 	return bw.Flush()

@@ -11,10 +11,17 @@ import (
 	"os/signal"
 
 	"github.com/spf13/pflag"
+
+	"github.com/piexport/piexport/internal/termsafe"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	go func() {
+		// The first Ctrl-C asks piexport to stop; a second one kills it.
+		<-ctx.Done()
+		stop()
+	}()
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(exitCode(err, os.Stderr))
@@ -36,11 +43,17 @@ func exitCode(err error, stderr io.Writer) int {
 	if err == nil || errors.Is(err, pflag.ErrHelp) {
 		return 0
 	}
-	fmt.Fprintf(stderr, "piexport: %v\n", err)
+	printf(stderr, "piexport: %v", err)
 	var u usageError
 	if errors.As(err, &u) {
 		fmt.Fprintln(stderr, "Run 'piexport --help' for usage.")
 		return 2
 	}
 	return 1
+}
+
+// printf writes one line to w, a terminal or a log: the line is escaped
+// (see termsafe), since file names and session text in it are untrusted.
+func printf(w io.Writer, format string, args ...any) {
+	fmt.Fprintln(w, termsafe.Escape(fmt.Sprintf(format, args...)))
 }

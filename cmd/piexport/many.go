@@ -82,9 +82,9 @@ func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 	}
 	reports.done()
 	for _, f := range res.Failed {
-		fmt.Fprintf(stderr, "piexport: %v\n", f.Err)
+		printf(stderr, "piexport: %v", f.Err)
 	}
-	fmt.Fprintln(stdout, res.Index)
+	printf(stdout, "%s", res.Index)
 	if _, quiet := stderr.(quietWriter); !quiet {
 		printArchiveWarnings(stderr, res.Warned, opt.verbose)
 		fmt.Fprintln(stderr, archiveSummary(len(files), res))
@@ -116,11 +116,11 @@ func printArchiveWarnings(w io.Writer, warned []archive.Warned, verbose bool) {
 	for _, s := range warned {
 		if verbose {
 			for _, text := range s.Warnings {
-				fmt.Fprintf(w, "warning: %s\n", text)
+				printf(w, "warning: %s", text)
 			}
 			continue
 		}
-		fmt.Fprintf(w, "warning: %s: %s (-v lists them)\n", s.Path, count(len(s.Warnings), "warning", "warnings"))
+		printf(w, "warning: %s: %s (-v lists them)", s.Path, count(len(s.Warnings), "warning", "warnings"))
 	}
 }
 
@@ -150,7 +150,7 @@ func (p *progress) update(done, total int, path string) {
 	}
 	if !p.terminal {
 		if done > 0 {
-			fmt.Fprintf(p.w, "[%d/%d] %s\n", done, total, path)
+			printf(p.w, "[%d/%d] %s", done, total, path)
 		}
 		return
 	}
@@ -188,7 +188,7 @@ func runServe(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 			fmt.Fprintf(stdout, "piexport: serving on %s (Ctrl-C to stop)\n", url)
 			if opt.open {
 				if err := openBrowser(url); err != nil {
-					fmt.Fprintf(stderr, "piexport: could not open a browser: %v\n", err)
+					printf(stderr, "piexport: could not open a browser: %v", err)
 				}
 			}
 		},

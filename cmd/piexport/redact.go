@@ -187,7 +187,7 @@ func (l *reportLog) add(r *redact.Report) {
 	l.values += r.Values()
 	l.places += len(r.Findings)
 	if !l.quiet && r.Values() > 0 {
-		fmt.Fprintf(l.w, "%s: %s\n", r.File, r.Summary())
+		printf(l.w, "%s: %s", r.File, r.Summary())
 	}
 }
 

@@ -115,7 +115,7 @@ func printWarnings(w io.Writer, warnings []session.Warning) {
 		return
 	}
 	for _, warn := range warnings {
-		fmt.Fprintf(w, "warning: %s\n", warn)
+		printf(w, "warning: %s", warn)
 	}
 }
 
@@ -195,7 +195,7 @@ func writeHTML(opt *options, stdout, stderr io.Writer) error {
 	if err := atomicfile.Write(out, write); err != nil {
 		return outputError(out, err)
 	}
-	fmt.Fprintln(stdout, out)
+	printf(stdout, "%s", out)
 	return nil
 }
 
