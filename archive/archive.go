@@ -196,6 +196,9 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 		e.ParentSession = forkedFrom(p)
 		jobs = append(jobs, &job{key: key, path: p, old: oe, e: e, page: true})
 	}
+	if err := refuseInputs(dir, files, next, old, f); err != nil {
+		return res, err
+	}
 
 	// Links, then the pages they changed: a session whose fork or
 	// sub-agent appeared links to it.

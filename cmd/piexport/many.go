@@ -16,6 +16,7 @@ import (
 
 	"github.com/piexport/piexport/archive"
 	"github.com/piexport/piexport/catalog"
+	"github.com/piexport/piexport/internal/fileguard"
 	"github.com/piexport/piexport/serve"
 	"github.com/piexport/piexport/session"
 )
@@ -52,6 +53,18 @@ func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 	if len(files) == 0 {
 		return fmt.Errorf("no session files (*.jsonl) under %s", strings.Join(opt.files, ", "))
 	}
+	inputs := fileguard.NewInputs(files...)
+	if err := refuseInputStreams(inputs, stdout, stderr); err != nil {
+		return err
+	}
+	if fi, err := os.Stat(opt.output); err == nil {
+		if name, ok := inputs.Find(fi); ok {
+			return usageError{&fileguard.InputError{Output: opt.output, Input: name}}
+		}
+		if !fi.IsDir() {
+			return usagef("%s is %s; an archive of several sessions is written into a directory", opt.output, fileguard.Kind(fi.Mode()))
+		}
+	}
 	home, _ := os.UserHomeDir()
 	p := newProgress(stderr)
 	aopt := archive.Options{
@@ -77,6 +90,9 @@ func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 	}
 	res, err := archive.Build(ctx, opt.output, files, aopt)
 	p.done()
+	if fileguard.IsOutputError(err) {
+		return usageError{err}
+	}
 	if err != nil {
 		return err
 	}

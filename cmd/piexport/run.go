@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/piexport/piexport/gfm"
 	"github.com/piexport/piexport/internal/atomicfile"
+	"github.com/piexport/piexport/internal/fileguard"
 	"github.com/piexport/piexport/page"
 	"github.com/piexport/piexport/redact"
 	"github.com/piexport/piexport/session"
@@ -66,6 +68,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if opt.redactor, err = opt.redact.newRedactor(); err != nil {
 		return err
+	}
+	if !opt.serve {
+		if err := refuseInputStreams(fileguard.NewInputs(opt.files...), stdout, stderr); err != nil {
+			return err
+		}
 	}
 	switch {
 	case opt.usage:
@@ -130,6 +137,11 @@ func writeHTML(opt *options, stdout, stderr io.Writer) error {
 		return usagef("give one session file to export (got %d)", len(opt.files))
 	}
 	file := opt.files[0]
+	// Where the output goes is settled before anything is read.
+	out, err := outputFile(opt, file)
+	if err != nil {
+		return err
+	}
 	s, err := session.Load(file)
 	if err != nil {
 		return inputError(file, err)
@@ -146,7 +158,6 @@ func writeHTML(opt *options, stdout, stderr io.Writer) error {
 	write := func(w io.Writer) error {
 		return gfm.WriteMarkdown(w, s, gfm.Options{Leaf: opt.leaf, Home: home, Generator: generator})
 	}
-	ext := ".md"
 	if opt.format == "html" {
 		// omp keeps sub-agent transcripts beside the session; the page
 		// carries them, masked as the session is.
@@ -177,9 +188,9 @@ func writeHTML(opt *options, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		write, ext = p.Write, ".html"
+		write = p.Write
 	}
-	if opt.output == "-" {
+	if out == "-" {
 		// Output goes to standard output whole or not at all.
 		var buf bytes.Buffer
 		if err := write(&buf); err != nil {
@@ -188,14 +199,71 @@ func writeHTML(opt *options, stdout, stderr io.Writer) error {
 		_, err = buf.WriteTo(stdout)
 		return err
 	}
-	out := opt.output
-	if out == "" {
-		out = strings.TrimSuffix(filepath.Base(file), filepath.Ext(file)) + ext
-	}
 	if err := atomicfile.Write(out, write); err != nil {
 		return outputError(out, err)
 	}
-	printf(stdout, "%s", out)
+	printf(stdout, "%s", outputName(opt, file))
+	return nil
+}
+
+// outputName is the output as the user named it, or its default name:
+// ./NAME.html (or NAME.md) for NAME.jsonl.
+func outputName(opt *options, file string) string {
+	if opt.output != "" {
+		return opt.output
+	}
+	ext := ".html"
+	if opt.format == "md" {
+		ext = ".md"
+	}
+	return strings.TrimSuffix(filepath.Base(file), filepath.Ext(file)) + ext
+}
+
+// outputFile says where one session's export is written: "-" for standard
+// output, else the file to replace atomically, which for a symbolic link
+// is the file the link leads to (the link stays). It refuses, as a usage
+// error, an output that is the input (by identity, whatever the names),
+// and one that is a directory, a device, a named pipe or any other file
+// that is not regular.
+func outputFile(opt *options, file string) (string, error) {
+	if opt.output == "-" {
+		return "-", nil
+	}
+	out := outputName(opt, file)
+	target, err := fileguard.Output(out, fileguard.NewInputs(file))
+	var ie *fileguard.InputError
+	switch {
+	case opt.output == "" && errors.As(err, &ie):
+		return "", usagef("the default output %s would be written over the input %s; name another with -o", out, file)
+	case fileguard.IsOutputError(err):
+		return "", usageError{err}
+	case err != nil:
+		return "", fmt.Errorf("checking the output %s: %w", out, err)
+	}
+	return target, nil
+}
+
+// refuseInputStreams refuses a run whose standard output or error is one
+// of its inputs (piexport -o - s.jsonl >> s.jsonl): writing them would
+// write the input.
+func refuseInputStreams(in *fileguard.Inputs, streams ...io.Writer) error {
+	for i, w := range streams {
+		if q, ok := w.(quietWriter); ok {
+			w = q.Writer
+		}
+		f, ok := w.(*os.File)
+		if !ok {
+			continue
+		}
+		fi, err := f.Stat()
+		if err != nil {
+			continue
+		}
+		if name, ok := in.Find(fi); ok {
+			stream := [...]string{"standard output", "standard error"}[min(i, 1)]
+			return usagef("%s is the input %s; piexport never writes over its input", stream, name)
+		}
+	}
 	return nil
 }
 

@@ -5,17 +5,29 @@ package atomicfile
 
 import (
 	"bytes"
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/piexport/piexport/internal/fileguard"
 )
 
 // TempSuffix ends the names of the temporary files, so that a directory
 // can be cleaned of those an interrupted run left behind.
 const TempSuffix = ".piexport-tmp"
 
-// Write creates or replaces path with what write writes.
+// Write creates or replaces path with what write writes. It replaces
+// only a regular file: the rename would put a file in the place of a
+// device, a named pipe or a symbolic link (not through the link), which
+// is never what was meant.
 func Write(path string, write func(io.Writer) error) (err error) {
+	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+		return &fileguard.NotRegularError{Path: path, Mode: fi.Mode()}
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*"+TempSuffix)
 	if err != nil {
 		return err

@@ -5,7 +5,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
+
+	"github.com/piexport/piexport/internal/fileguard"
 )
 
 func TestWrite(t *testing.T) {
@@ -35,4 +38,47 @@ func TestWrite(t *testing.T) {
 	if b, _ := os.ReadFile(path); string(b) != "new" || info.Mode().Perm() != 0o644 {
 		t.Errorf("got %q, mode %v", b, info.Mode())
 	}
+}
+
+// Only a regular file is replaced: a rename would put a file in the place
+// of a named pipe, a device or a symbolic link.
+func TestWriteRefusesNonRegular(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink("elsewhere", link); err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{fifo, link, dir}
+	if dev := charDevice(t, dir); dev != "" {
+		paths = append(paths, dev)
+	}
+	for _, path := range paths {
+		before, _ := os.Lstat(path)
+		err := WriteFile(path, []byte("x"))
+		var refused *fileguard.NotRegularError
+		if !errors.As(err, &refused) {
+			t.Errorf("%s: %v, want a refusal", path, err)
+		}
+		if after, _ := os.Lstat(path); after.Mode() != before.Mode() {
+			t.Errorf("%s was replaced", path)
+		}
+	}
+}
+
+// charDevice makes a character device node (the null device's numbers)
+// in dir, so that a test of what piexport refuses to write never puts the
+// system's /dev/null at risk. Making one needs root; without, it returns
+// "" and the case is left out.
+func charDevice(t *testing.T, dir string) string {
+	t.Helper()
+	p := filepath.Join(dir, "null")
+	if err := syscall.Mknod(p, syscall.S_IFCHR|0o666, 1<<8|3); err != nil {
+		t.Logf("no device node to test with (%v); that case is left out", err)
+		return ""
+	}
+	return p
 }

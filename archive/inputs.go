@@ -1,0 +1,28 @@
+package archive
+
+import (
+	"path/filepath"
+
+	"github.com/piexport/piexport/internal/fileguard"
+)
+
+// refuseInputs fails the build, before it writes anything, when a file it
+// could write or remove is one of its inputs: a session file given by
+// name can be called index.html, or carry a page's name.
+func refuseInputs(dir string, files []string, next, old *manifest, f format) error {
+	inputs := fileguard.NewInputs(files...)
+	names := []string{"index" + f.ext, ManifestName}
+	for _, m := range []*manifest{next, old} {
+		for _, e := range m.sortedEntries() {
+			names = append(names, e.Stem+f.ext, e.Stem+formats[old.formatName()].ext)
+		}
+	}
+	names = append(names, "index"+formats[old.formatName()].ext)
+	for _, name := range names {
+		p := filepath.Join(dir, name)
+		if in, ok := inputs.Holds(p); ok {
+			return &fileguard.InputError{Output: p, Input: in}
+		}
+	}
+	return nil
+}
