@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"bytes"
 	"path/filepath"
 
 	"github.com/piexport/piexport/internal/fileguard"
@@ -25,4 +26,17 @@ func refuseInputs(dir string, files []string, next, old *manifest, f format) err
 		}
 	}
 	return nil
+}
+
+// readSource reads a source file whole; anything but a regular file is
+// refused without blocking (see fileguard.OpenInput).
+func readSource(path string) ([]byte, error) {
+	f, fi, err := fileguard.OpenInput(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf := bytes.NewBuffer(make([]byte, 0, fi.Size()+bytes.MinRead))
+	_, err = buf.ReadFrom(f)
+	return buf.Bytes(), err
 }

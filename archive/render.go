@@ -25,7 +25,7 @@ import (
 // error is recorded in the entry; err is kept for failures to write.
 func renderOne(dir string, j *job, opt Options, f format, sameOptions bool, parent string, related []page.Related, sb *searchBuild, num map[string]int, prev *searchMeta) (rendered bool, err error) {
 	e, old := j.e, j.old
-	data, err := os.ReadFile(j.path)
+	data, err := readSource(j.path)
 	if err != nil {
 		e.Error = err.Error()
 		return false, nil

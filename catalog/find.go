@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/piexport/piexport/internal/fileguard"
 )
 
 // DefaultRoots returns the directories pi and omp keep their sessions in,
@@ -38,8 +40,9 @@ func DefaultRoots() []string {
 	return roots
 }
 
-// Find lists the session files named by paths: a file is taken as given,
-// whatever its name; a directory is searched recursively for *.jsonl files.
+// Find lists the session files named by paths: a regular file is taken as
+// given, whatever its name, anything else but a directory is refused; a
+// directory is searched recursively for *.jsonl files.
 // The result is sorted and holds each file once. Symbolic links met inside a
 // directory are not followed: they lead either out of it, which would expose
 // files nobody asked for, or to a file the search finds anyway.
@@ -111,6 +114,12 @@ func find(fsys fs.FS, paths []string, lenient bool) ([]file, error) {
 			return nil, err
 		}
 		if !fi.IsDir() {
+			if err := fileguard.CheckInput(p, fi); err != nil {
+				if lenient {
+					continue
+				}
+				return nil, err
+			}
 			out = append(out, file{path: filepath.Clean(p), key: real})
 			continue
 		}

@@ -3,8 +3,8 @@ package catalog
 import (
 	"context"
 	"encoding/hex"
-	"fmt"
 
+	"github.com/piexport/piexport/internal/fileguard"
 	"github.com/piexport/piexport/session"
 )
 
@@ -66,8 +66,8 @@ func (c *Catalog) load(r *record) (*session.Session, Info, error) {
 	if err != nil {
 		return nil, info, pathError(f.path, err)
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, info, fmt.Errorf("%s: not a regular file", f.path)
+	if err := fileguard.CheckInput(f.path, fi); err != nil {
+		return nil, info, err
 	}
 	st := stampOf(fi)
 	s, t, err := readFull(fh, f.path)

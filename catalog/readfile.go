@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/piexport/piexport/internal/fileguard"
 )
 
 // read reads what changed of r's file, or nil when the read was cut short
@@ -54,8 +56,8 @@ func (c *Catalog) readFile(ctx context.Context, f file, old *fileRow) (*fileData
 	if err != nil {
 		return nil, pathError(f.path, err)
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", f.path)
+	if err := fileguard.CheckInput(f.path, fi); err != nil {
+		return nil, err
 	}
 	st := stampOf(fi)
 	if old != nil && old.Err == "" && st.Inode == old.Stamp.Inode && st.Size >= old.ReadSize && c.opt.Prepare == nil {

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/piexport/piexport/internal/fileguard"
 )
 
 // find looks for files, stats them and matches them with what the store
@@ -152,7 +154,9 @@ func (c *Catalog) openRoots(found []file) error {
 	return nil
 }
 
-// open opens f for reading, never for writing.
+// open opens f for reading, never for writing, and without blocking: a
+// file swapped for a named pipe since it was catalogued must not pin a
+// reader in open(2). Anything but a regular file is refused.
 func (c *Catalog) open(f file) (fs.File, error) {
 	switch {
 	case c.opt.FS != nil:
@@ -164,9 +168,11 @@ func (c *Catalog) open(f file) (fs.File, error) {
 		if r == nil {
 			return nil, fmt.Errorf("%s: %w", f.path, fs.ErrNotExist)
 		}
-		return r.Open(f.rel)
+		fh, _, err := fileguard.OpenInputIn(r, f.rel, f.path)
+		return fh, err
 	}
-	return os.Open(f.key)
+	fh, _, err := fileguard.OpenInput(f.key)
+	return fh, err
 }
 
 func (c *Catalog) stat(f file) (fs.FileInfo, error) {
@@ -187,6 +193,9 @@ func (c *Catalog) stat(f file) (fs.FileInfo, error) {
 
 // pathError names the file in err unless it does already.
 func pathError(name string, err error) error {
+	if errors.Is(err, fileguard.ErrNotRegular) {
+		return err // one sentence that names the file
+	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) && strings.HasSuffix(name, filepath.Base(pe.Path)) {
 		return fmt.Errorf("%s: %w", name, pe.Err)

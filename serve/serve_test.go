@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -494,5 +495,36 @@ func TestLogEscapesNames(t *testing.T) {
 	}
 	if strings.ContainsAny(log, "\x1b\x07") || strings.Contains(log, "\nwarning: forged") {
 		t.Errorf("the log holds raw control characters:\n%q", log)
+	}
+}
+
+// A served file swapped for a named pipe answers at once with the reason;
+// opening it must not pin the request in open(2).
+func TestFIFOSwap(t *testing.T) {
+	dir := project(t, "pi-v3-earth0-tiny.jsonl")
+	srv := start(t, Options{Paths: []string{dir}})
+	var id string
+	for _, v := range ids(t, srv) {
+		id = v
+	}
+	path := filepath.Join(dir, "--home-dev-projects-webapp--", "pi-v3-earth0-tiny.jsonl")
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	client := &http.Client{Timeout: 5 * time.Second}
+	res, err := client.Get(srv.url + "s/" + id)
+	if err != nil {
+		if w, err := os.OpenFile(path, os.O_WRONLY, 0); err == nil {
+			w.Close() // let the stuck open return
+		}
+		t.Fatalf("GET of a session swapped for a named pipe: %v", err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusInternalServerError || !strings.Contains(string(body), "is a named pipe (FIFO), not a session file") {
+		t.Errorf("status %d, body %q", res.StatusCode, body)
 	}
 }

@@ -7,12 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"sort"
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/piexport/piexport/internal/fileguard"
 )
 
 // ErrNotSession reports a file that is not a pi session at all: empty,
@@ -24,9 +25,10 @@ var ErrNotSession = errors.New("not a pi session file")
 const maxWarningsPerKind = 20
 
 // Load reads the session file at path. The file is opened read-only and
-// never written, truncated or locked.
+// never written, truncated or locked; anything but a regular file (a
+// named pipe, a device, a directory) is refused.
 func Load(path string) (*Session, error) {
-	f, err := os.Open(path)
+	f, _, err := fileguard.OpenInput(path)
 	if err != nil {
 		return nil, err
 	}
@@ -102,6 +104,7 @@ type batch struct {
 type lineRef struct {
 	start, end, number int
 	complete           bool // the line ended in '\n'
+	tooLong            bool // the line passed MaxLineBytes and was skipped
 }
 
 type batchWarning struct {
@@ -119,6 +122,15 @@ const (
 	batchBytes = 1 << 20
 	batchLines = 4096
 )
+
+// MaxLineBytes bounds what one line may cost: a longer line is skipped,
+// with a warning, so that a file of zeros or of random bytes without a
+// newline cannot take all memory. Real lines reach tens of megabytes
+// (tool output, images); decoding one costs a few times its size.
+const MaxLineBytes = 256 << 20
+
+// maxLine is MaxLineBytes, lowered by tests.
+var maxLine = MaxLineBytes
 
 // readLines reads r one line at a time. Lines can be tens of megabytes long
 // (tool output), so the reader's buffer is only a window: a line is
@@ -180,19 +192,26 @@ func readBatches(r *bufio.Reader, lines *int, send func(*batch)) error {
 		start := len(b.buf)
 		chunk, err := r.ReadSlice('\n')
 		b.buf = append(b.buf, chunk...)
+		tooLong := false
 		for err == bufio.ErrBufferFull {
 			chunk, err = r.ReadSlice('\n')
-			b.buf = append(b.buf, chunk...)
+			if !tooLong && len(b.buf)-start+len(chunk) > maxLine {
+				tooLong = true
+				b.buf = b.buf[:start]
+			}
+			if !tooLong {
+				b.buf = append(b.buf, chunk...)
+			}
 		}
 		if err != nil && err != io.EOF {
 			*lines++
 			return err
 		}
-		if len(b.buf) == start && err == io.EOF {
+		if len(b.buf) == start && err == io.EOF && !tooLong {
 			return nil
 		}
 		*lines++
-		b.lines = append(b.lines, lineRef{start: start, end: len(b.buf), number: *lines, complete: err == nil})
+		b.lines = append(b.lines, lineRef{start: start, end: len(b.buf), number: *lines, complete: err == nil, tooLong: tooLong})
 		if err == io.EOF {
 			return nil
 		}
@@ -218,6 +237,10 @@ func putBatchBuffer(b []byte) {
 // decode reads every line of the batch.
 func (b *batch) decode() {
 	for _, ref := range b.lines {
+		if ref.tooLong {
+			b.warn("long", ref.number, "the line is longer than %d MiB, piexport's limit for one line; skipped", maxLine>>20)
+			continue
+		}
 		b.readLine(b.buf[ref.start:ref.end], ref.number, ref.complete)
 	}
 }

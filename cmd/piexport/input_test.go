@@ -1,0 +1,63 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// runWithin runs piexport and stops the whole test binary if it has not
+// returned within d: the inputs here used to hang it or grow its memory
+// without end, which a test that merely failed would leave running.
+func runWithin(t *testing.T, d time.Duration, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	timer := time.AfterFunc(d, func() {
+		panic(fmt.Sprintf("piexport %q has not returned after %v", args, d))
+	})
+	defer timer.Stop()
+	return runCLI(t, args...)
+}
+
+// Devices and named pipes are refused at once, in one sentence, by the
+// export, the tree and the archive.
+func TestNonRegularInputs(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "live.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	good := filepath.Join(dir, "good.jsonl")
+	copyCorpus(t, tiny, good)
+	out := filepath.Join(dir, "out.html")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-o", out, "/dev/zero"}, "/dev/zero is a character device, not a session file: piexport reads only regular files"},
+		{[]string{"-o", out, "/dev/urandom"}, "/dev/urandom is a character device, not a session file"},
+		{[]string{"--format", "tree", "/dev/zero"}, "/dev/zero is a character device"},
+		{[]string{"-o", out, fifo}, fifo + " is a named pipe (FIFO), not a session file"},
+		{[]string{"--format", "tree", fifo}, "named pipe"},
+		{[]string{"--format", "tree-json", fifo}, "named pipe"},
+		{[]string{"-o", filepath.Join(dir, "site"), good, fifo}, fifo + " is a named pipe (FIFO), not a session file"},
+		{[]string{"-o", filepath.Join(dir, "site"), good, "/dev/zero"}, "/dev/zero is a character device"},
+	} {
+		_, errOut, code := runWithin(t, 10*time.Second, tc.args...)
+		if code != 1 || !strings.Contains(errOut, tc.want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%q: exit %d, stderr %q; want exit 1 and %q", tc.args, code, errOut, tc.want)
+		}
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a refused input left an output")
+	}
+
+	// In a directory, a named pipe is passed over and the rest written.
+	stdout, errOut, code := runWithin(t, 10*time.Second, "-o", filepath.Join(dir, "site"), dir)
+	if code != 0 || !strings.Contains(stdout, "index.html") || !strings.Contains(errOut, "1 session: 1 written") {
+		t.Errorf("a directory holding a named pipe: exit %d, %q %q", code, stdout, errOut)
+	}
+}
