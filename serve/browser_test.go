@@ -65,7 +65,7 @@ func TestBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cat.Close()
-	s := newServer(cat, nil, Options{Home: "/home/dev"}, &logger{}, "", true)
+	s := newServer(cat, nil, Options{Home: "/home/dev"}, &logger{}, "")
 	hs := httptest.NewServer(s.handler())
 	defer hs.Close()
 	defer close(s.stopping)
@@ -113,7 +113,7 @@ func TestBrowserBackLinkAndNotFound(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cat.Close()
-	s := newServer(cat, nil, Options{Home: "/home/dev"}, &logger{}, "", true)
+	s := newServer(cat, nil, Options{Home: "/home/dev"}, &logger{}, "")
 	hs := httptest.NewServer(s.handler())
 	defer hs.Close()
 	defer close(s.stopping)

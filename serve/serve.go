@@ -4,9 +4,10 @@
 //
 // It never writes outside its cache directory (the catalog's database and
 // rendered pages; with none, nothing at all). It listens on the loopback
-// interface unless told otherwise, answers only for the sessions its catalog found (addressed by
-// opaque ids, never by paths), and refuses requests for any other host
-// name, so that a web page cannot reach it through DNS rebinding.
+// interface unless told otherwise, answers only for the sessions its
+// catalog found (addressed by opaque ids, never by paths), and, wherever
+// it listens, refuses requests addressed to a host name the user did not
+// allow, so that a web page cannot reach it through DNS rebinding.
 package serve
 
 import (
@@ -58,6 +59,9 @@ type Options struct {
 	PrepareKey string
 	// Redacting says Prepare masks secrets: the index says so.
 	Redacting bool
+	// AllowHosts are host names requests may be addressed to, besides
+	// localhost, this machine's name and its addresses (see hostGuard).
+	AllowHosts []string
 }
 
 // Timeouts of the http.Server: a client gets this long to send its request
@@ -98,12 +102,8 @@ func Run(ctx context.Context, opt Options) error {
 	}
 	defer ln.Close()
 	addr := ln.Addr().(*net.TCPAddr)
-	loopback := addr.IP.IsLoopback()
-	if !loopback {
-		logw.printf("warning: listening on %s, which is not a loopback address: anyone who can reach it can read these sessions", addr)
-	}
 
-	cat, notice, err := openCatalog(ctx, opt, logw)
+	cat, notice, where, err := openCatalog(ctx, opt, logw)
 	if ctx.Err() != nil {
 		// Stopped while cataloguing: not a failure.
 		return nil
@@ -125,7 +125,10 @@ func Run(ctx context.Context, opt Options) error {
 		}
 	}
 
-	s := newServer(cat, pages, opt, logw, notice, loopback)
+	s := newServer(cat, pages, opt, logw, notice)
+	if !addr.IP.IsLoopback() {
+		warnExposed(logw, s.hosts, addr, where)
+	}
 	srv := &http.Server{
 		Handler:           s.handler(),
 		ReadHeaderTimeout: readHeaderTimeout,
@@ -187,8 +190,8 @@ const redactingNotice = "Secrets are masked: this server shows every session red
 
 // openCatalog opens the catalog of opt.Paths; with none, of the default
 // roots, or of the bundled examples when those hold no session. notice
-// then says so.
-func openCatalog(ctx context.Context, opt Options, logw *logger) (*catalog.Catalog, string, error) {
+// then says so; where names what is served.
+func openCatalog(ctx context.Context, opt Options, logw *logger) (c *catalog.Catalog, notice, where string, err error) {
 	copt := catalog.Options{
 		CacheDir: opt.CacheDir, Program: opt.Program,
 		Prepare: opt.Prepare, PrepareKey: opt.PrepareKey,
@@ -196,25 +199,37 @@ func openCatalog(ctx context.Context, opt Options, logw *logger) (*catalog.Catal
 	}
 	if len(opt.Paths) > 0 {
 		c, err := catalog.Open(ctx, opt.Paths, copt)
-		return c, "", err
+		return c, "", strings.Join(opt.Paths, ", "), err
 	}
 	roots := catalog.DefaultRoots()
 	if len(roots) > 0 {
 		c, err := catalog.Open(ctx, roots, copt)
 		if err != nil {
-			return nil, "", err
+			return nil, "", "", err
 		}
 		if len(c.List()) > 0 {
-			return c, "", nil
+			return c, "", strings.Join(roots, ", "), nil
 		}
 		c.Close()
 	}
 	copt.FS = piexport.Examples()
-	c, err := catalog.New(ctx, nil, copt)
+	c, err = catalog.New(ctx, nil, copt)
 	if err != nil {
-		return nil, "", err
+		return nil, "", "", err
 	}
-	return c, "No pi sessions were found (in ~/.pi/agent/sessions or ~/.omp/agent/sessions): these are the bundled examples.", nil
+	return c, "No pi sessions were found (in ~/.pi/agent/sessions or ~/.omp/agent/sessions): these are the bundled examples.", "the bundled examples", nil
+}
+
+// warnExposed says, for a server listening beyond loopback, who can read
+// what: the addresses it can be reached at, the sessions it serves, and
+// the host names it answers for.
+func warnExposed(logw *logger, hosts *hostGuard, addr *net.TCPAddr, where string) {
+	at := "this machine's addresses"
+	if list := hosts.exposedAddrs(addr); len(list) > 0 {
+		at = strings.Join(list, ", ")
+	}
+	logw.printf("warning: listening on %s, which is not a loopback address: anyone who can reach port %d at %s can read and search the sessions under %s; requests are answered only when addressed to %s, an address of this machine, or a name given with --allow-host",
+		addr, addr.Port, at, where, strings.Join(hosts.sortedNames(), ", "))
 }
 
 // update reads the files the catalog lacks, telling opt.Progress how far

@@ -469,8 +469,14 @@ func TestExamples(t *testing.T) {
 func TestNotLoopback(t *testing.T) {
 	dir := project(t, "pi-v3-earth0-tiny.jsonl")
 	srv := start(t, Options{Addr: "0.0.0.0:0", Paths: []string{dir}})
-	if !strings.Contains(srv.log.String(), "not a loopback address") {
-		t.Errorf("log %q lacks the warning", srv.log.String())
+	log := srv.log.String()
+	for _, want := range []string{
+		"warning: listening on [::]:", "which is not a loopback address: anyone who can reach port ",
+		"can read and search the sessions under " + dir, "requests are answered only when addressed to ", "localhost", "--allow-host",
+	} {
+		if !strings.Contains(log, want) {
+			t.Errorf("the warning lacks %q:\n%s", want, log)
+		}
 	}
 	if !strings.HasPrefix(srv.url, "http://127.0.0.1:") {
 		t.Errorf("URL %q, want the loopback address", srv.url)

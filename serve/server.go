@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net"
 	"net/http"
 	"path"
 	"path/filepath"
@@ -20,10 +19,10 @@ import (
 
 // server answers the routes of Run.
 type server struct {
-	cat      *catalog.Catalog
-	opt      Options
-	notice   string
-	loopback bool
+	cat    *catalog.Catalog
+	opt    Options
+	notice string
+	hosts  *hostGuard
 	// stopping is closed when the server shuts down, ending event streams.
 	stopping chan struct{}
 
@@ -43,14 +42,14 @@ type server struct {
 	followJS []byte
 }
 
-func newServer(cat *catalog.Catalog, pages *catalog.Pages, opt Options, log *logger, notice string, loopback bool) *server {
+func newServer(cat *catalog.Catalog, pages *catalog.Pages, opt Options, log *logger, notice string) *server {
 	js, err := fs.ReadFile(piexport.Assets(), "follow.js")
 	if err != nil {
 		// The file is embedded in the binary: missing, the build is broken.
 		panic(err)
 	}
 	s := &server{
-		cat: cat, opt: opt, log: log, notice: notice, loopback: loopback,
+		cat: cat, opt: opt, log: log, notice: notice, hosts: newHostGuard(opt.AllowHosts),
 		stopping: make(chan struct{}),
 		pages:    pages,
 		followJS: js,
@@ -75,8 +74,9 @@ func (s *server) handler() http.Handler {
 	return s.guard(mux)
 }
 
-// guard answers what no route should see: requests for another host name
-// (a DNS rebinding attack makes a browser send them to a loopback server),
+// guard answers what no route should see: requests for a host name the
+// user did not mean (a DNS rebinding attack makes a browser send them to
+// this server; see hostGuard), whatever address the server listens on,
 // and paths that are not in canonical form (dot segments, encoded
 // characters, doubled or back slashes), which never name a page of ours.
 // Every answer gets the headers that keep a browser from sniffing types,
@@ -89,7 +89,7 @@ func (s *server) guard(next http.Handler) http.Handler {
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Cross-Origin-Resource-Policy", "same-origin")
 		h.Set("Cross-Origin-Opener-Policy", "same-origin")
-		if s.loopback && !loopbackHost(r.Host) {
+		if !s.hosts.allowed(r.Host) {
 			http.Error(w, "forbidden host", http.StatusForbidden)
 			return
 		}
@@ -101,20 +101,6 @@ func (s *server) guard(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
-}
-
-// loopbackHost reports whether a Host header names this machine's
-// loopback interface.
-func loopbackHost(host string) bool {
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		host = h
-	}
-	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // validID reports whether id has the form of a catalog id; anything else

@@ -3,7 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
+	"net/netip"
 	"slices"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -44,6 +46,7 @@ func parseFlags(args []string, stdout io.Writer) (*options, error) {
 	opt.redact.define(fs)
 	fs.BoolVar(&opt.serve, "serve", false, "serve the sessions under PATH (or the default session directories) on a local web server")
 	fs.StringVar(&opt.addr, "addr", "127.0.0.1:8080", "with --serve: the `address` to listen on (port 0 picks a free one)")
+	fs.StringArrayVar(&opt.allowHosts, "allow-host", nil, "with --serve: also answer requests addressed to the host `NAME` (repeatable; localhost, this machine's name and its addresses are always answered)")
 	fs.BoolVar(&opt.open, "open", false, "with --serve: open the index in the web browser")
 	fs.BoolVar(&opt.usage, "usage", false, "print the tokens and cost of the sessions under PATH (or the default session directories), with totals")
 	fs.StringVar(&opt.since, "since", "", "with --usage: count the work from `DATE` on (2026-03-01, 2026-03 or 2026; days are UTC)")
@@ -86,8 +89,13 @@ func parseFlags(args []string, stdout io.Writer) (*options, error) {
 		}
 	case len(opt.files) == 0:
 		return nil, usagef("no session file given")
-	case fs.Changed("addr") || opt.open:
-		return nil, usagef("--addr and --open go with --serve")
+	case fs.Changed("addr") || opt.open || len(opt.allowHosts) > 0:
+		return nil, usagef("--addr, --allow-host and --open go with --serve")
+	}
+	for _, h := range opt.allowHosts {
+		if !validHostName(h) {
+			return nil, usagef("--allow-host takes a host name or an IP address, not %q", h)
+		}
 	}
 	switch {
 	case opt.embedJSONL && opt.redact.on():
@@ -102,4 +110,21 @@ func parseFlags(args []string, stdout io.Writer) (*options, error) {
 		return nil, usagef("--no-cache and --cache-dir do not go together")
 	}
 	return opt, nil
+}
+
+// validHostName reports whether s can be a Host header's name: letters,
+// digits, '-', '_' and '.' (a name), or an IP address, without a port.
+func validHostName(s string) bool {
+	if _, err := netip.ParseAddr(strings.Trim(s, "[]")); err == nil {
+		return true
+	}
+	if s == "" || len(s) > 253 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
 }

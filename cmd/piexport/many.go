@@ -198,7 +198,7 @@ func runServe(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 	}
 	sopt := serve.Options{
 		Addr: opt.addr, Paths: opt.files, Theme: opt.theme, Home: home,
-		Generator: "piexport " + version, Log: stderr,
+		Generator: "piexport " + version, Log: stderr, AllowHosts: opt.allowHosts,
 		CacheDir: opt.cache(), Program: program(), Progress: readProgress(stderr),
 		Ready: func(url string) {
 			fmt.Fprintf(stdout, "piexport: serving on %s (Ctrl-C to stop)\n", url)

@@ -40,6 +40,8 @@ type options struct {
 	verbose bool
 	// embedJSONL makes pages carry their session file for download.
 	embedJSONL bool
+	// allowHosts are the --allow-host names.
+	allowHosts []string
 	redact     redactFlags
 	files      []string
 	// usage asks for the usage report, grouped by by, from since on (a
