@@ -122,7 +122,9 @@ const ManifestName = ".piexport-manifest.json"
 // files (see catalog.Find to list a directory's). A file that fails to load
 // does not stop the build: it is listed in the index with its error and in
 // Result.Failed. An error writing the archive does stop it, as does ctx;
-// the previous index and manifest are then left as they were.
+// the previous index and manifest are then left as they were. One build
+// at a time writes dir: another waits a few seconds for the lock, then
+// fails with ErrBusy.
 func Build(ctx context.Context, dir string, files []string, opt Options) (Result, error) {
 	res := Result{}
 	f, err := formatOf(opt.Format)
@@ -137,6 +139,11 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return res, err
 	}
+	unlock, err := lockDir(ctx, dir)
+	if err != nil {
+		return res, err
+	}
+	defer unlock()
 	removeStaleTemps(dir)
 
 	old, err := readManifest(dir)

@@ -277,3 +277,32 @@ func mustReadDir(t *testing.T, dir string) []os.DirEntry {
 	}
 	return entries
 }
+
+// A second archive run into a directory another is writing says it is
+// busy, in one sentence, with exit status 1.
+func TestArchiveBusy(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	copyCorpus(t, tiny, a)
+	copyCorpus(t, "pi-v3-sdk-branches-labels.jsonl", b)
+	site := filepath.Join(dir, "site")
+	if err := os.Mkdir(site, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// What a run writing the archive holds (see archive.acquireLock).
+	lock, err := os.OpenFile(filepath.Join(site, ".piexport-lock"), os.O_RDONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code := runCLI(t, "-o", site, a, b)
+	if code != 1 || errOut != "piexport: "+site+": another piexport run is writing this archive; try again when it is done\n" {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(site, "index.html")); err == nil {
+		t.Error("the busy run wrote the index")
+	}
+}

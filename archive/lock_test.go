@@ -1,0 +1,129 @@
+package archive
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Two builds into one directory at once: the second waits for the lock
+// and, when the first takes too long, says the archive is busy; a build
+// that finds the lock released in time goes on.
+func TestBuildLock(t *testing.T) {
+	src, out := t.TempDir(), t.TempDir()
+	files := sources(t, src, "pi-v3-earth0-tiny.jsonl")
+	lockWait = 300 * time.Millisecond
+	t.Cleanup(func() { lockWait = 3 * time.Second })
+
+	unlock, err := lockDir(context.Background(), out)
+	must(t, err)
+	start := time.Now()
+	_, err = Build(context.Background(), out, files, Options{})
+	if !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), out+": another piexport run is writing this archive; try again when it is done") {
+		t.Fatalf("a build into a locked directory: %v", err)
+	}
+	if waited := time.Since(start); waited < lockWait {
+		t.Errorf("gave up after %v, before waiting %v", waited, lockWait)
+	}
+	if _, err := os.Stat(filepath.Join(out, "index.html")); err == nil {
+		t.Error("the busy build wrote the index")
+	}
+
+	// Released while the second build waits: it goes on.
+	lockWait = 5 * time.Second
+	time.AfterFunc(200*time.Millisecond, unlock)
+	res, err := Build(context.Background(), out, files, Options{})
+	if err != nil || len(res.Rendered) != 1 {
+		t.Fatalf("after the lock was released: %v, %+v", err, res)
+	}
+
+	// Cancelled while waiting.
+	unlock, err = lockDir(context.Background(), out)
+	must(t, err)
+	defer unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if _, err := Build(ctx, out, files, Options{}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("a cancelled wait: %v", err)
+	}
+}
+
+// The lock file is never followed through a link nor waited on as a pipe.
+func TestLockFileNotRegular(t *testing.T) {
+	out := t.TempDir()
+	target := filepath.Join(t.TempDir(), "elsewhere")
+	must(t, os.Symlink(target, filepath.Join(out, LockName)))
+	if _, err := lockDir(context.Background(), out); err == nil {
+		t.Error("the lock was taken through a symbolic link")
+	}
+	if _, err := os.Stat(target); err == nil {
+		t.Error("the link's target was created")
+	}
+}
+
+// A build started while another writes the directory waits for it to
+// finish before it reads the manifest; the archive then is as the second
+// one wrote it, every link of its index to a page that is there. Without
+// the lock, two builds each removed pages the other had just listed.
+func TestConcurrentBuilds(t *testing.T) {
+	src, out := t.TempDir(), t.TempDir()
+	a := sources(t, filepath.Join(src, "a"), "pi-v3-earth0-tiny.jsonl", "pi-v3-sdk-branches-labels.jsonl")
+	b := sources(t, filepath.Join(src, "b"), "pi-v3-sdk-compaction-custom.jsonl")
+	_, err := Build(context.Background(), out, a, Options{})
+	must(t, err)
+
+	inFirst, release := make(chan struct{}), make(chan struct{})
+	first := make(chan error, 1)
+	go func() {
+		_, err := Build(context.Background(), out, a, Options{Force: true, Progress: func(done, total int, path string) {
+			if done == 0 {
+				close(inFirst)
+				<-release
+			}
+		}})
+		first <- err
+	}()
+	<-inFirst
+	second := make(chan error, 1)
+	go func() {
+		_, err := Build(context.Background(), out, b, Options{})
+		second <- err
+	}()
+	select {
+	case err := <-second:
+		t.Fatalf("the second build ran while the first was writing (%v)", err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	close(release)
+	must(t, <-first)
+	must(t, <-second)
+	checkLinks(t, out)
+	if _, err := os.Lstat(filepath.Join(out, LockName)); err == nil {
+		t.Error("the lock file was left behind")
+	}
+}
+
+// checkLinks asserts that every page the index links is there.
+func checkLinks(t *testing.T, out string) {
+	t.Helper()
+	index, err := os.ReadFile(filepath.Join(out, "index.html"))
+	must(t, err)
+	links := 0
+	for _, part := range strings.Split(string(index), `href="`)[1:] {
+		link, _, _ := strings.Cut(part, `"`)
+		if !strings.HasSuffix(link, ".html") || strings.Contains(link, "/") {
+			continue
+		}
+		links++
+		if _, err := os.Stat(filepath.Join(out, link)); err != nil {
+			t.Errorf("the index links %s, which is not there", link)
+		}
+	}
+	if links == 0 {
+		t.Error("the index links no page")
+	}
+}
