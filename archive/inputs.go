@@ -2,6 +2,8 @@ package archive
 
 import (
 	"bytes"
+	"context"
+	"io"
 	"path/filepath"
 
 	"github.com/piexport/piexport/internal/fileguard"
@@ -28,15 +30,30 @@ func refuseInputs(dir string, files []string, next, old *manifest, f format) err
 	return nil
 }
 
-// readSource reads a source file whole; anything but a regular file is
-// refused without blocking (see fileguard.OpenInput).
-func readSource(path string) ([]byte, error) {
+// readSource reads a source file whole, a few megabytes at a time, until
+// ctx is done; anything but a regular file is refused without blocking
+// (see fileguard.OpenInput).
+func readSource(ctx context.Context, path string) ([]byte, error) {
 	f, fi, err := fileguard.OpenInput(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	buf := bytes.NewBuffer(make([]byte, 0, fi.Size()+bytes.MinRead))
-	_, err = buf.ReadFrom(f)
-	return buf.Bytes(), err
+	data := make([]byte, 0, fi.Size()+bytes.MinRead)
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := f.Read(data[len(data):min(cap(data), len(data)+4<<20)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }

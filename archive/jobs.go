@@ -43,7 +43,7 @@ func runJobs(ctx context.Context, dir string, jobs []*job, opt Options, f format
 		wg.Go(func() {
 			for j := range work {
 				var err error
-				j.rendered, err = renderOne(dir, j, opt, f, sameOptions && !j.relink, parents[j.key], related[j.key], sb, num, prev)
+				j.rendered, err = renderOne(ctx, dir, j, opt, f, sameOptions && !j.relink, parents[j.key], related[j.key], sb, num, prev)
 				done <- outcome{j, err}
 			}
 		})

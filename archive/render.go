@@ -2,6 +2,7 @@ package archive
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -23,9 +24,10 @@ import (
 // and the source did change: a file touched but not changed keeps its
 // page), and its words in the search index (when sb is set). A load
 // error is recorded in the entry; err is kept for failures to write.
-func renderOne(dir string, j *job, opt Options, f format, sameOptions bool, parent string, related []page.Related, sb *searchBuild, num map[string]int, prev *searchMeta) (rendered bool, err error) {
+// Reading stops when ctx is done.
+func renderOne(ctx context.Context, dir string, j *job, opt Options, f format, sameOptions bool, parent string, related []page.Related, sb *searchBuild, num map[string]int, prev *searchMeta) (rendered bool, err error) {
 	e, old := j.e, j.old
-	data, err := readSource(j.path)
+	data, err := readSource(ctx, j.path)
 	if err != nil {
 		e.Error = err.Error()
 		return false, nil
@@ -44,7 +46,7 @@ func renderOne(dir string, j *job, opt Options, f format, sameOptions bool, pare
 			return false, nil
 		}
 	}
-	s, err := session.Read(bytes.NewReader(data), j.path)
+	s, err := session.ReadContext(ctx, bytes.NewReader(data), j.path)
 	if err != nil {
 		e.Error = err.Error()
 		return false, nil

@@ -1,7 +1,9 @@
 package session
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"io"
 	"runtime"
 	"strings"
@@ -84,5 +86,44 @@ func TestLoadRefusesNonRegular(t *testing.T) {
 	}
 	if _, err := Load(dir + "/nope.jsonl"); err == nil || !strings.Contains(err.Error(), "no such file") {
 		t.Errorf("a missing file: %v", err)
+	}
+}
+
+// endlessSession is a session file that never ends: a header, then user
+// messages for ever. It calls atBytes once, after about that many bytes.
+type endlessSession struct {
+	n, at   int
+	atBytes func()
+	pending []byte
+}
+
+func (e *endlessSession) Read(p []byte) (int, error) {
+	if len(e.pending) == 0 {
+		if e.n == 0 {
+			e.pending = []byte(hdr + "\n")
+		} else {
+			e.pending = []byte(user(fmt.Sprint("u", e.n), "", "another message in a long session", 0) + "\n")
+		}
+		e.n++
+	}
+	k := copy(p, e.pending)
+	e.pending = e.pending[k:]
+	if e.at -= k; e.at <= 0 && e.atBytes != nil {
+		e.atBytes()
+		e.atBytes = nil
+	}
+	return k, nil
+}
+
+// Reading stops when its context is done, in the middle of a file (a
+// Ctrl-C on a session of a gigabyte used to wait for the whole file).
+func TestReadCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &endlessSession{at: 2 << 20, atBytes: cancel}
+	timer := time.AfterFunc(30*time.Second, func() { panic("ReadContext did not stop when cancelled") })
+	defer timer.Stop()
+	_, err := ReadContext(ctx, r, "f.jsonl")
+	if !errors.Is(err, context.Canceled) || !strings.HasPrefix(err.Error(), "f.jsonl:") {
+		t.Errorf("ReadContext: %v, want the file, the line and context.Canceled", err)
 	}
 }

@@ -3,6 +3,7 @@ package session
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -28,17 +29,32 @@ const maxWarningsPerKind = 20
 // never written, truncated or locked; anything but a regular file (a
 // named pipe, a device, a directory) is refused.
 func Load(path string) (*Session, error) {
+	return LoadContext(context.Background(), path)
+}
+
+// LoadContext is Load, given up as soon as ctx is done (Ctrl-C on a
+// session of a gigabyte): the error then wraps ctx.Err().
+func LoadContext(ctx context.Context, path string) (*Session, error) {
 	f, _, err := fileguard.OpenInput(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return Read(f, path)
+	return ReadContext(ctx, f, path)
 }
 
 // Read reads a session from r; name is the file name used in warnings and
 // errors.
 func Read(r io.Reader, name string) (*Session, error) {
+	return ReadContext(context.Background(), r, name)
+}
+
+// ReadContext is Read, given up as soon as ctx is done: r is read in
+// pieces of at most a megabyte, and ctx is looked at before each.
+func ReadContext(ctx context.Context, r io.Reader, name string) (*Session, error) {
+	if ctx.Done() != nil {
+		r = ctxReader{ctx, r}
+	}
 	l := loader{s: &Session{File: name}, kinds: map[string]int{}}
 	if err := l.readLines(bufio.NewReaderSize(r, 1<<20)); err != nil {
 		return nil, fmt.Errorf("%s:%d: %w", name, l.line, err)
@@ -47,6 +63,19 @@ func Read(r io.Reader, name string) (*Session, error) {
 		return nil, err
 	}
 	return l.s, nil
+}
+
+// ctxReader fails its reads once its context is done.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }
 
 // object is one JSON object read from the file, before migration.

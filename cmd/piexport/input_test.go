@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -59,5 +61,33 @@ func TestNonRegularInputs(t *testing.T) {
 	stdout, errOut, code := runWithin(t, 10*time.Second, "-o", filepath.Join(dir, "site"), dir)
 	if code != 0 || !strings.Contains(stdout, "index.html") || !strings.Contains(errOut, "1 session: 1 written") {
 		t.Errorf("a directory holding a named pipe: exit %d, %q %q", code, stdout, errOut)
+	}
+}
+
+// Ctrl-C (a cancelled context) stops an export, a tree and an archive
+// run: one line, exit status 130, nothing written.
+func TestInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "s.jsonl")
+	copyCorpus(t, tiny, in)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, args := range [][]string{
+		{"-o", filepath.Join(dir, "out.html"), in},
+		{"--format", "tree", in},
+		{"-o", filepath.Join(dir, "site"), in, in},
+	} {
+		var out, errOut bytes.Buffer
+		code := exitCode(run(ctx, args, &out, &errOut), &errOut)
+		// Progress may have named the file being read when it stopped.
+		if code != 130 || !strings.HasSuffix(errOut.String(), "\npiexport: interrupted\n") && errOut.String() != "piexport: interrupted\n" || out.Len() != 0 {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out.String(), errOut.String())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out.html")); err == nil {
+		t.Error("an interrupted export wrote its page")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "site", "index.html")); err == nil {
+		t.Error("an interrupted archive wrote its index")
 	}
 }

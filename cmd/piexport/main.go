@@ -38,10 +38,15 @@ func usagef(format string, args ...any) error {
 }
 
 // exitCode prints err as one sentence and says how to exit: 0 on success,
-// 2 for a usage error, 1 for any other failure.
+// 2 for a usage error, 130 when stopped by Ctrl-C (as a shell reports
+// SIGINT), 1 for any other failure.
 func exitCode(err error, stderr io.Writer) int {
 	if err == nil || errors.Is(err, pflag.ErrHelp) {
 		return 0
+	}
+	if errors.Is(err, context.Canceled) {
+		printf(stderr, "piexport: interrupted")
+		return 130
 	}
 	printf(stderr, "piexport: %v", err)
 	var u usageError

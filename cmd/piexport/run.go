@@ -84,7 +84,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case opt.serve:
 		return runServe(ctx, opt, stdout, stderr)
 	case opt.format == "tree" || opt.format == "tree-json":
-		return writeTrees(opt, stdout, stderr)
+		return writeTrees(ctx, opt, stdout, stderr)
 	}
 	many, err := isArchive(opt.files)
 	if err != nil {
@@ -93,13 +93,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if many {
 		return runArchive(ctx, opt, stdout, stderr)
 	}
-	return writeHTML(opt, stdout, stderr)
+	return writeHTML(ctx, opt, stdout, stderr)
 }
 
 // writeTrees prints each session's tree as text or as canonical JSON.
-func writeTrees(opt *options, stdout, stderr io.Writer) error {
+func writeTrees(ctx context.Context, opt *options, stdout, stderr io.Writer) error {
 	for _, file := range opt.files {
-		s, err := session.Load(file)
+		s, err := session.LoadContext(ctx, file)
 		if err != nil {
 			return inputError(file, err)
 		}
@@ -134,7 +134,7 @@ type quietWriter struct{ io.Writer }
 
 // writeHTML exports one session as one self-contained HTML page, or as
 // Markdown.
-func writeHTML(opt *options, stdout, stderr io.Writer) error {
+func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) error {
 	if len(opt.files) != 1 {
 		return usagef("give one session file to export (got %d)", len(opt.files))
 	}
@@ -144,7 +144,7 @@ func writeHTML(opt *options, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	s, err := session.Load(file)
+	s, err := session.LoadContext(ctx, file)
 	if err != nil {
 		return inputError(file, err)
 	}
