@@ -306,3 +306,23 @@ func TestArchiveBusy(t *testing.T) {
 		t.Error("the busy run wrote the index")
 	}
 }
+
+// A session file name of 232 bytes or more made a temporary name past 255
+// bytes for its default output.
+func TestLongFileName(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for _, n := range []int{232, 249} {
+		name := strings.Repeat("s", n-len(".jsonl")) + ".jsonl"
+		in := filepath.Join(dir, "in", name)
+		copyCorpus(t, tiny, in)
+		want := strings.TrimSuffix(name, ".jsonl") + ".html"
+		out, errOut, code := runCLI(t, in)
+		if code != 0 || strings.TrimSpace(out) != want {
+			t.Fatalf("a %d-byte name: exit %d, %q", n, code, errOut)
+		}
+		if _, err := os.Stat(want); err != nil {
+			t.Error(err)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"unicode/utf8"
 
 	"github.com/piexport/piexport/internal/fileguard"
 )
@@ -28,7 +29,7 @@ func Write(path string, write func(io.Writer) error) (err error) {
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*"+TempSuffix)
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+tempStem(filepath.Base(path))+".*"+TempSuffix)
 	if err != nil {
 		return err
 	}
@@ -49,6 +50,25 @@ func Write(path string, write func(io.Writer) error) (err error) {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// maxTempStem bounds the part of a temporary file's name taken from the
+// target's: with the dot, the random number (up to 10 digits) and
+// TempSuffix, the name stays within the 255 bytes file systems allow,
+// even for a target whose own name is 255 bytes long.
+const maxTempStem = 200
+
+// tempStem is name, cut to at most maxTempStem bytes on a character
+// boundary.
+func tempStem(name string) string {
+	if len(name) <= maxTempStem {
+		return name
+	}
+	cut := maxTempStem
+	for cut > 0 && !utf8.RuneStart(name[cut]) {
+		cut--
+	}
+	return name[:cut]
 }
 
 // WriteFile creates or replaces path with data.

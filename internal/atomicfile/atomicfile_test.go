@@ -5,8 +5,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/piexport/piexport/internal/fileguard"
 )
@@ -81,4 +83,28 @@ func charDevice(t *testing.T, dir string) string {
 		return ""
 	}
 	return p
+}
+
+// A target whose name is as long as file systems allow still gets a
+// temporary name they accept.
+func TestWriteLongName(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{
+		strings.Repeat("a", 250) + ".html",
+		strings.Repeat("é", 125) + ".md", // 253 bytes, cut inside a character
+	} {
+		path := filepath.Join(dir, name)
+		if err := WriteFile(path, []byte("page")); err != nil {
+			t.Fatalf("a %d-byte name: %v", len(name), err)
+		}
+		if b, _ := os.ReadFile(path); string(b) != "page" {
+			t.Errorf("a %d-byte name: got %q", len(name), b)
+		}
+	}
+	if stem := tempStem(strings.Repeat("é", 125)); len(stem) > maxTempStem || !utf8.ValidString(stem) {
+		t.Errorf("tempStem cut to %d bytes, valid UTF-8: %v", len(stem), utf8.ValidString(stem))
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("%d files in the directory, want the 2 pages", len(entries))
+	}
 }
