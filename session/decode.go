@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strings"
 )
 
@@ -72,6 +73,9 @@ func (l *loader) entry(o *object) *Entry {
 
 		v1FirstKept: -1,
 		salvaged:    o.salvaged,
+	}
+	if errors.Is(o.typeErr, errTooDeep) {
+		return e // said when the line was read
 	}
 	if o.typeErr != nil {
 		l.warn("fields", o.line, "a %q entry has fields of unexpected types (%v); shown as raw JSON", w.Type, o.typeErr)

@@ -317,9 +317,14 @@ func (b *batch) readObjects(line []byte, n int, complete bool) {
 	dec := json.NewDecoder(bytes.NewReader(line))
 	var parts []json.RawMessage
 	var err error
+	var deep []byte // the rest of the line, from an object nested too deep
 	for {
+		start := dec.InputOffset()
 		var raw json.RawMessage
 		if err = dec.Decode(&raw); err != nil {
+			if isTooDeep(err) {
+				deep = bytes.TrimSpace(line[start:])
+			}
 			break
 		}
 		parts = append(parts, raw)
@@ -349,6 +354,14 @@ func (b *batch) readObjects(line []byte, n int, complete bool) {
 			o.typeErr = e
 		}
 		b.add(o, raw)
+	}
+	if len(deep) > 0 && deep[0] == '{' {
+		// Valid JSON, as far as anyone can tell, that no decoder here will
+		// read: keep its text, placed in the tree by its top-level fields.
+		kept++
+		b.add(object{line: n, part: kept, salvaged: len(parts) > 0, wire: shallowFields(deep), typeErr: errTooDeep}, deep)
+		b.warn("deep", n, "the JSON is nested too deep (more than %d levels) to read; its text is kept as raw JSON", maxDepth)
+		err = nil
 	}
 	if len(parts) > 1 && kept > 1 {
 		b.warn("multi", n, "the line holds %d JSON objects run together; each is kept as an entry", kept)

@@ -91,3 +91,30 @@ func TestInterrupted(t *testing.T) {
 		t.Error("an interrupted archive wrote its index")
 	}
 }
+
+// A JSON line nested deeper than 10,000 levels is reported as nested too
+// deep and its text stays visible, on the page and in the Markdown.
+func TestNestedTooDeepVisible(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "deep.jsonl")
+	deep := strings.Repeat("[", 10001) + `"deep-marker"` + strings.Repeat("]", 10001)
+	writeSession(t, in,
+		`{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00Z","cwd":"/p"}`,
+		`{"type":"message","id":"u1","parentId":null,"timestamp":"2026-01-01T00:00:01Z","message":{"role":"user","content":"hello"}}`,
+		`{"type":"message","id":"d1","parentId":"u1","timestamp":"2026-01-01T00:00:02Z","message":{"role":"toolResult","toolCallId":"t","content":"x","details":`+deep+`}}`,
+	)
+	for _, format := range []string{"html", "md"} {
+		out := filepath.Join(dir, "out."+format)
+		_, errOut, code := runCLI(t, "--format", format, "-o", out, in)
+		if code != 0 || !strings.Contains(errOut, "deep.jsonl:3: the JSON is nested too deep (more than 10000 levels) to read; its text is kept as raw JSON") {
+			t.Fatalf("%s: exit %d, stderr %q", format, code, errOut)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), strings.Repeat("[", 100)+"&#34;deep-marker") && !strings.Contains(string(b), strings.Repeat("[", 100)+`"deep-marker`) {
+			t.Errorf("%s: the line's raw text is not shown", format)
+		}
+	}
+}
