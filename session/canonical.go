@@ -168,7 +168,14 @@ func (s *Session) WriteCanonicalJSON(w io.Writer) error {
 }
 
 // roundMicro rounds a cost to millionths of a dollar, as pi's dump does.
-func roundMicro(c float64) float64 { return math.Round(c*1e6) / 1e6 }
+// A cost too large for that (1e303 and more) has no millionths to round,
+// and multiplying it would overflow to an infinity JSON cannot hold.
+func roundMicro(c float64) float64 {
+	if math.Abs(c) > 1e300 {
+		return c
+	}
+	return math.Round(c*1e6) / 1e6
+}
 
 func nonEmpty(s string) *string {
 	if s == "" {

@@ -49,7 +49,7 @@ func (l *loader) header(o *object) *Header {
 		h.Title, h.TitleSource = l.slot.title, l.slot.source
 	}
 	if w.Version != nil {
-		h.FileVersion = int(*w.Version)
+		h.FileVersion = toInt(*w.Version)
 		if float64(h.FileVersion) != *w.Version || h.FileVersion < 1 {
 			l.warn("version", o.line, "the header's version %v is not a format version; read as version %d", *w.Version, CurrentVersion)
 			h.FileVersion = CurrentVersion
@@ -111,9 +111,9 @@ func (l *loader) entry(o *object) *Entry {
 		e.Summary, e.ShortSummary = w.Summary, w.ShortSummary
 		e.FirstKeptEntryID = w.FirstKeptEntryID
 		if w.FirstKeptIndex != nil {
-			e.v1FirstKept = int(*w.FirstKeptIndex)
+			e.v1FirstKept = toInt(*w.FirstKeptIndex)
 		}
-		e.TokensBefore = int64(w.TokensBefore)
+		e.TokensBefore = toInt64(w.TokensBefore)
 		e.Details = w.Details
 		e.FromHook = truthy(w.FromHook) || truthy(w.FromExtension)
 		e.Usage = x.Usage.optional()
@@ -122,7 +122,7 @@ func (l *loader) entry(o *object) *Entry {
 			e.SystemMessage.Role = "system"
 		}
 		if x.TokensAfter != 0 || x.Method != "" || x.Warning != "" {
-			e.Omp = &OmpFields{TokensAfter: int64(x.TokensAfter), Method: x.Method, Warning: x.Warning}
+			e.Omp = &OmpFields{TokensAfter: toInt64(x.TokensAfter), Method: x.Method, Warning: x.Warning}
 		}
 	case "branch_summary":
 		e.Summary, e.FromID, e.Details = w.Summary, w.FromID, w.Details

@@ -236,9 +236,9 @@ func ToolArgsSummary(name string, rawArgs json.RawMessage, home string) string {
 			if hasOffset {
 				start = offset
 			}
-			display += fmt.Sprintf(":%d", int64(start))
+			display += fmt.Sprintf(":%d", toInt64(start))
 			if hasLimit {
-				display += fmt.Sprintf("-%d", int64(start+limit-1))
+				display += fmt.Sprintf("-%d", toInt64(start+limit-1))
 			}
 		}
 		return display

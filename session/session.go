@@ -355,16 +355,20 @@ type Usage struct {
 	Cost       float64
 }
 
-// Tokens is the sum of u's token counts, as pi totals them.
-func (u Usage) Tokens() int64 { return u.Input + u.Output + u.CacheRead + u.CacheWrite }
+// Tokens is the sum of u's token counts, as pi totals them, saturating
+// at the ends of int64's range.
+func (u Usage) Tokens() int64 {
+	return addInt64(addInt64(u.Input, u.Output), addInt64(u.CacheRead, u.CacheWrite))
+}
 
-// Add adds u's counts to t.
+// Add adds u's counts to t, saturating at the ends of their range (see
+// toInt64): a sum never wraps to the other sign.
 func (t *Usage) Add(u Usage) {
-	t.Input += u.Input
-	t.Output += u.Output
-	t.CacheRead += u.CacheRead
-	t.CacheWrite += u.CacheWrite
-	t.Cost += u.Cost
+	t.Input = addInt64(t.Input, u.Input)
+	t.Output = addInt64(t.Output, u.Output)
+	t.CacheRead = addInt64(t.CacheRead, u.CacheRead)
+	t.CacheWrite = addInt64(t.CacheWrite, u.CacheWrite)
+	t.Cost = addFloat(t.Cost, u.Cost)
 }
 
 // Warning is something wrong with a session file that did not stop it from

@@ -95,8 +95,8 @@ func statsOf(entries []*Entry) Stats {
 				byKey[key] = row
 				order = append(order, key)
 			}
-			row.Tokens += u.Tokens()
-			row.Cost += u.Cost
+			row.Tokens = addInt64(row.Tokens, u.Tokens())
+			row.Cost = addFloat(row.Cost, u.Cost)
 		}
 		m := e.Message
 		if e.Type != "message" || m == nil {

@@ -172,7 +172,7 @@ func TaskRun(args json.RawMessage, result *Entry) []TaskAgent {
 	var out []TaskAgent
 	for _, r := range details.Results {
 		a := TaskAgent{ID: r.ID, Description: r.Description, Error: r.Error, DurationMs: r.DurationMs,
-			Tokens: int64(r.Tokens), Model: r.Model, Output: r.Output}
+			Tokens: toInt64(r.Tokens), Model: r.Model, Output: r.Output}
 		switch {
 		case r.Aborted:
 			a.Status = "aborted"

@@ -33,7 +33,7 @@ func (a ToolArgs) Str(keys ...string) string {
 // Int returns the number key holds, if it holds one.
 func (a ToolArgs) Int(key string) (int, bool) {
 	f, ok := a[key].(float64)
-	return int(f), ok
+	return toInt(f), ok
 }
 
 // ReadToolCall reads what an export shows of a tool call and its result;

@@ -144,5 +144,5 @@ func parseTime(raw json.RawMessage) time.Time {
 	if err != nil {
 		return time.Time{}
 	}
-	return time.UnixMilli(int64(ms)).UTC()
+	return time.UnixMilli(toInt64(ms)).UTC()
 }

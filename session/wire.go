@@ -285,7 +285,7 @@ func (w *wireMessage) message() *Message {
 		CustomType:      w.CustomType,
 		Display:         w.Display,
 		Summary:         w.Summary,
-		TokensBefore:    int64(w.TokensBefore),
+		TokensBefore:    toInt64(w.TokensBefore),
 		FromID:          w.FromID,
 
 		ExcludeFromContext: w.ExcludeFromContext,
@@ -294,7 +294,7 @@ func (w *wireMessage) message() *Message {
 		m.Command = w.Code
 	}
 	if w.ExitCode != nil {
-		code := int(*w.ExitCode)
+		code := toInt(*w.ExitCode)
 		m.ExitCode = &code
 	}
 	if w.Usage != nil {
@@ -332,7 +332,7 @@ func (w *wireMessage) message() *Message {
 }
 
 func (u *wireUsage) usage() Usage {
-	out := Usage{Input: int64(u.Input), Output: int64(u.Output), CacheRead: int64(u.CacheRead), CacheWrite: int64(u.CacheWrite)}
+	out := Usage{Input: toInt64(u.Input), Output: toInt64(u.Output), CacheRead: toInt64(u.CacheRead), CacheWrite: toInt64(u.CacheWrite)}
 	if u.Cost != nil {
 		out.Cost = u.Cost.Total
 	}
