@@ -124,6 +124,7 @@ func checkMarkdown(t *testing.T, doc string) *mdDoc {
 	if open {
 		t.Errorf("a <details> is never closed")
 	}
+	checkCmark(t, doc)
 	return d
 }
 

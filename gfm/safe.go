@@ -35,6 +35,12 @@ var githubMarkdown = goldmark.New(goldmark.WithExtensions(extension.GFM, extensi
 //   - links, images, autolinks and link reference definitions whose URL
 //     is not http, https, mailto or relative get a backslash before their
 //     bracket: the text stays, the link goes;
+//   - an image becomes a link, "![x](u)" becoming "[image: x](u)", as on
+//     the HTML page: a document must not load anything when it is read
+//     (a remote image is a tracking pixel);
+//   - a bare autolink followed by a backslash is broken ("https\://",
+//     "www\."): GitHub's renderer (cmark-gfm) takes the backslash into the
+//     link, and the "<" it escaped then opens raw HTML;
 //   - a fence left open at the end is closed, so that it does not swallow
 //     the rest of the document;
 //   - hard line breaks written as trailing spaces become backslashes, so
@@ -77,6 +83,7 @@ func markdownEdits(src string) (edits []mdEdit, ok bool) {
 	source := []byte(src + "\n\n" + mdSentinel + "\n")
 	root := githubMarkdown.Parser().Parse(text.NewReader(source))
 	ok = true
+	broken := map[int]bool{}
 	escape := func(pos int, want byte) {
 		if pos < 0 || pos >= len(src) || source[pos] != want || escapedAt(source, pos) {
 			ok = false
@@ -99,20 +106,38 @@ func markdownEdits(src string) (edits []mdEdit, ok bool) {
 				escape(n.Pos(), '[')
 			}
 		case *ast.Image:
-			if !markdownURLAllowed(n.Destination) {
-				p := n.Pos()
+			p := n.Pos()
+			switch {
+			case !markdownURLAllowed(n.Destination):
 				if p >= 0 {
 					p++ // past the "!"
 				}
 				escape(p, '[')
+			case p >= 0 && p+1 < len(src) && source[p] == '!' && source[p+1] == '[' && !escapedAt(source, p):
+				edits = append(edits, mdEdit{at: p, end: p + 2, text: "[image: "})
+			default:
+				ok = false
 			}
 		case *ast.AutoLink:
-			// Autolinks found in bare text (www., http://, e-mail
-			// addresses) have safe schemes; only <scheme:...> can hold
-			// any scheme.
-			if p := n.Pos(); p >= 0 && p < len(src) && source[p] == '<' &&
-				n.AutoLinkType == ast.AutoLinkURL && !markdownURLAllowed(n.URL(source)) {
-				escape(p, '<')
+			if n.AutoLinkType != ast.AutoLinkURL || markdownURLAllowed(n.URL(source)) {
+				break
+			}
+			if p := n.Pos(); p >= 0 && p < len(src) && source[p] == '<' {
+				escape(p, '<') // <scheme:...>
+				break
+			}
+			// A bare one found in text (ftp://...): its label is a slice
+			// of source; the colon of its "://" gets a backslash.
+			label := n.Label(source)
+			start := cap(source) - cap(label)
+			i := bytes.Index(label, []byte("://"))
+			if start < 0 || start+len(label) > len(src) || !bytes.Equal(source[start:start+len(label)], label) || i < 0 {
+				ok = false
+				break
+			}
+			if !broken[start+i] {
+				broken[start+i] = true
+				edits = append(edits, mdEdit{at: start + i, end: start + i, text: `\`})
 			}
 		case *ast.LinkReferenceDefinition:
 			// A definition applies to the whole document, so a bad one
@@ -121,6 +146,17 @@ func markdownEdits(src string) (edits []mdEdit, ok bool) {
 				escape(n.Pos(), '[')
 			}
 		case *ast.Text:
+			for p := n.Segment.Start; p < min(n.Segment.Stop, len(src)); p++ {
+				switch {
+				case inCode(n):
+				case source[p] == '\\':
+					edits = append(edits, breakLinksBefore(source, p, broken)...)
+				case (source[p] == 'f' || source[p] == 'F') && p+6 <= len(src) && bytes.EqualFold(source[p:p+6], []byte("ftp://")) && !broken[p+3] && !escapedAt(source, p+3):
+					// GitHub links ftp:// in text; the allow-list has no ftp.
+					broken[p+3] = true
+					edits = append(edits, mdEdit{at: p + 3, end: p + 3, text: `\`})
+				}
+			}
 			if n.HardLineBreak() {
 				edits = append(edits, hardBreakEdit(source, n.Segment.Stop)...)
 			}
@@ -154,6 +190,51 @@ func markdownEdits(src string) (edits []mdEdit, ok bool) {
 		return []mdEdit{{at: len(src), end: len(src), text: "\n" + strings.Repeat(string(source[p]), n)}}, true
 	}
 	return nil, false
+}
+
+// breakLinksBefore keeps any autolink from running on through the
+// backslash at source[p]: GitHub's renderer (cmark-gfm) runs an autolink
+// on through backslashes, so in "https://a.example/\<img onerror=...>"
+// the "<" is no longer escaped and opens raw HTML. It escapes the colon
+// of every "://" and the dot of every "www." (in any case: cmark-gfm
+// ignores case there) in the word that ends at p, which then is text in
+// every renderer, and reads the same. done holds the places already
+// escaped in this round.
+func breakLinksBefore(source []byte, p int, done map[int]bool) []mdEdit {
+	w := p
+	for w > 0 && strings.IndexByte(" \t\n<`", source[w-1]) < 0 {
+		w--
+	}
+	if w == p {
+		return nil
+	}
+	var edits []mdEdit
+	word := source[w:p]
+	for i := range word {
+		at := -1
+		switch {
+		case bytes.HasPrefix(word[i:], []byte("://")):
+			at = w + i
+		case i+4 <= len(word) && bytes.EqualFold(word[i:i+4], []byte("www.")):
+			at = w + i + 3
+		}
+		if at >= 0 && !done[at] && !escapedAt(source, at) {
+			done[at] = true
+			edits = append(edits, mdEdit{at: at, end: at, text: `\`})
+		}
+	}
+	return edits
+}
+
+// inCode reports whether n is inside a code span, where a backslash is
+// text and adding one would change the code.
+func inCode(n ast.Node) bool {
+	for p := n.Parent(); p != nil; p = p.Parent() {
+		if p.Kind() == ast.KindCodeSpan {
+			return true
+		}
+	}
+	return false
 }
 
 // htmlBlockEdits escapes the "<" that opens an HTML block, and the one

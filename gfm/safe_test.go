@@ -1,9 +1,13 @@
 package gfm
 
 import (
+	"bytes"
+	"strings"
 	"testing"
 
+	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
 )
 
 // TestSafeMarkdown checks the edits safeMarkdown makes, and that it makes
@@ -66,6 +70,12 @@ var mdHostileSeeds = []string{
 	"*a <b>* `<c>` ``<d>``",
 	"| a | <b> |\n|---|---|\n| <script> | `x|y` |",
 	"<![CDATA[\n]]>\n<?php x ?>\n<!X>",
+	"\x02", // a control character, which cmark-gfm's XML tree keeps raw
+	// GitHub's autolinks run on through backslashes, in any case:
+	"see https://a.example/<img src=https://tracker.example/p.png onerror=alert(1)>",
+	"WWW.A.EXAMPLE/\\<input> HTTPS://A.EXAMPLE/x\\\\<input> ftp://a.example/\\<b>",
+	"![x](https://tracker.example/pixel.png) [![l](https://t.example/l.png)](https://a.example)",
+	"ftp://0 FTP://a.example/x ftp://0.a", // linked by GitHub, not allowed here
 }
 
 // checkContained embeds safeMarkdown(in) in a <details> block followed by
@@ -92,4 +102,39 @@ func FuzzSafeMarkdown(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in string) {
 		checkContained(t, in)
 	})
+}
+
+// The exact text the attack used, in the title and the body: under
+// GitHub's renderer the backslash before "<" went into the autolink and
+// the <img onerror> came alive; remote images stayed images (tracking
+// pixels) where the HTML page turns them into links.
+func TestMarkdownGitHubAutolinkAndImages(t *testing.T) {
+	attack := "see https://a.example/<img src=https://tracker.example/p.png onerror=alert(1)>"
+	inputs := "www.a.example/<input type=checkbox checked> https://a.example/x\\<input autofocus onfocus=alert(2)> " +
+		"http://a.example/\\\\<input> <https://a.example/<input>> HTTPS://A.EXAMPLE/<input> WWW.A.EXAMPLE/<input>"
+	s := mdSessionLines(t,
+		obj{"type": "session", "version": 3, "id": "s1", "timestamp": "2026-01-01T00:00:00Z", "cwd": "/p"},
+		mdMessage("u1", "", 1, obj{"role": "user", "content": attack}),
+		mdMessage("a1", "u1", 2, obj{"role": "assistant", "content": []obj{mdText(
+			"![x](https://tracker.example/pixel.png) ![](//tracker.example/p.gif) ![rel](pixel.png) [![logo](https://t.example/l.png)](https://a.example)\n\n" +
+				"![ref][px]\n\n[px]: https://tracker.example/ref.png\n\n" + inputs)}}),
+	)
+	doc := exportMarkdown(t, s, Options{})
+	d := checkMarkdown(t, doc) // with cmark-gfm: no raw HTML, no image
+	if !strings.HasPrefix(doc, "# see https\\://a.example/") {
+		t.Errorf("the title: %q", strings.SplitN(doc, "\n", 2)[0])
+	}
+	for _, want := range []string{"[image: x](https://tracker.example/pixel.png)", "[image: rel](pixel.png)", "[image: ref][px]"} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("the document lacks %q:\n%s", want, doc)
+		}
+	}
+	// The text still reads as written.
+	var rendered bytes.Buffer
+	if err := goldmark.New(goldmark.WithExtensions(extension.GFM)).Renderer().Render(&rendered, d.source, d.root); err != nil {
+		t.Fatal(err)
+	}
+	if page := rendered.String(); !strings.Contains(page, "&lt;img src=") || !strings.Contains(page, "onerror=alert(1)&gt;") {
+		t.Errorf("the attack text no longer reads as written:\n%s", page)
+	}
 }

@@ -115,8 +115,14 @@ func codeSpan(s string) string {
 func mdInline(s string) string {
 	s = foldLine(s)
 	var b strings.Builder
-	for _, r := range s {
-		if r < 0x80 && strings.ContainsRune("\\`*_[]<>&|~#!$", r) {
+	for i, r := range s {
+		switch {
+		case r < 0x80 && strings.ContainsRune("\\`*_[]<>&|~#!$", r):
+			b.WriteByte('\\')
+		case r == ':' && strings.HasPrefix(s[i:], "://"),
+			r == '.' && i >= 3 && strings.EqualFold(s[i-3:i], "www"):
+			// No autolink: GitHub's renderer runs one on through the
+			// backslashes that follow, and an escaped "<" becomes live.
 			b.WriteByte('\\')
 		}
 		b.WriteRune(r)
