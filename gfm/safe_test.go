@@ -25,6 +25,10 @@ func TestSafeMarkdown(t *testing.T) {
 		{"javascript link", "[a](javascript:x)", `\[a](javascript:x)`},
 		{"link hidden by a character reference", "[a](jav&#x61;script:x)", `\[a](jav&#x61;script:x)`},
 		{"data image", "![a](data:image/svg+xml,x)", `!\[a](data:image/svg+xml,x)`},
+		// A file:// page would read "//host" as file://host: dropped, the
+		// text kept (the HTML page resolves it to https instead).
+		{"protocol-relative link", "[a](//evil.example/p) [b]: x\n\n[c]: //evil.example", `\[a](//evil.example/p) [b]: x` + "\n\n" + `\[c]: //evil.example`},
+		{"image becomes a link", "![a](https://t.example/p.png)", "[image: a](https://t.example/p.png)"},
 		{"autolink", "<vbscript:x>", `\<vbscript:x>`},
 		{"definition, and the link using it", "[x]: javascript:y\n\n[x]", `\[x]: javascript:y` + "\n\n" + `\[x]`},
 		{"definition that nothing here uses", "[z]: javascript:y", `\[z]: javascript:y`},

@@ -63,6 +63,14 @@ func TestRenderMarkdownLinks(t *testing.T) {
 		{"data", "[click](data:text/html,x)", "", "click"},
 		{"file", "[click](file:///etc/passwd)", "", "click"},
 		{"ftp", "[click](ftp://example.com)", "", "click"},
+		// Protocol-relative: a page opened from a file would make it
+		// file://evil.example/p; resolved to https instead.
+		{"protocol-relative", "[x](//evil.example/p)", "https://evil.example/p", "x"},
+		{"a backslash is encoded, not read as a slash", `[x](<\\evil.example/p>)`, "%5Cevil.example/p", "x"},
+		{"a space before is encoded", "[x](< //evil.example/p>)", "%20//evil.example/p", "x"},
+		{"protocol-relative reference", "[x][r]\n\n[r]: //evil.example/p", "https://evil.example/p", "x"},
+		{"protocol-relative image", "![pixel](//tracker.example/p.gif)", "https://tracker.example/p.gif", "image: pixel"},
+		{"one slash stays relative", "[x](/docs/a.md)", "/docs/a.md", "x"},
 		{"autolink https", "<https://example.com>", "https://example.com", "https://example.com"},
 		{"autolink javascript", "<javascript:alert(1)>", "", "javascript:alert(1)"},
 		{"autolink email", "<a@example.com>", "mailto:a@example.com", "a@example.com"},
@@ -134,7 +142,7 @@ func TestRenderMarkdownImages(t *testing.T) {
 	}{
 		{"remote http", "![a cat](http://example.com/cat.png)", false, "http://example.com/cat.png", "image: a cat"},
 		{"remote https", "![a cat](https://example.com/cat.png)", false, "https://example.com/cat.png", "image: a cat"},
-		{"protocol relative", "![a cat](//example.com/cat.png)", false, "//example.com/cat.png", "image: a cat"},
+		{"protocol relative", "![a cat](//example.com/cat.png)", false, "https://example.com/cat.png", "image: a cat"},
 		{"relative", "![a cat](img/cat.png)", false, "img/cat.png", "image: a cat"},
 		{"no alt", "![](https://example.com/cat.png)", false, "https://example.com/cat.png", "image: https://example.com/cat.png"},
 		{"data png", "![dot](" + png + ")", true, "", ""},
@@ -305,7 +313,7 @@ func TestAllowedURL(t *testing.T) {
 		{"#frag", true},
 		{"a/b:c", true},
 		{"?q=a:b", true},
-		{"//example.com", true},
+		{"//example.com", false},       // file://example.com from a file; the page resolves it to https
 		{"ht\ttp://example.com", true}, // a browser reads http
 		{"javascript:alert(1)", false},
 		{"java\tscript:alert(1)", false},

@@ -33,8 +33,13 @@ func (r *contentRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer)
 // or has no scheme (relative, #fragment). Browsers drop ASCII whitespace
 // and controls inside a scheme ("java\tscript:"), so those are skipped
 // before the scheme is read; anything else before a ':' that precedes
-// '/', '?' or '#' counts as a scheme and must be on the list.
+// '/', '?' or '#' counts as a scheme and must be on the list. A
+// protocol-relative URL ("//host/x") is not allowed as it is: a page
+// opened from a file would make it file://host/x (see pageURL).
 func AllowedURL(u []byte) bool {
+	if protocolRelative(u) {
+		return false
+	}
 	var scheme []byte
 	for _, c := range u {
 		switch {
@@ -52,6 +57,35 @@ func AllowedURL(u []byte) bool {
 		scheme = append(scheme, c)
 	}
 	return true
+}
+
+// protocolRelative reports whether a browser reads u as "//host...":
+// after leading spaces and controls, two slashes, or backslashes, which
+// browsers take for slashes in web URLs.
+func protocolRelative(u []byte) bool {
+	u = trimControls(u)
+	return len(u) >= 2 && (u[0] == '/' || u[0] == '\\') && (u[1] == '/' || u[1] == '\\')
+}
+
+// trimControls drops the spaces and controls a browser drops before a URL.
+func trimControls(u []byte) []byte {
+	for len(u) > 0 && u[0] <= ' ' {
+		u = u[1:]
+	}
+	return u
+}
+
+// pageURL returns the href a page writes for u, and whether it writes one
+// at all: u itself when AllowedURL, and a protocol-relative URL resolved
+// to https ("//host/x" is meant for the web, and https is the web's safe
+// default; as it is, a page opened from a file would send it to
+// file://host/x).
+func pageURL(u []byte) ([]byte, bool) {
+	if protocolRelative(u) {
+		rest := trimControls(u)
+		return append([]byte("https://"), rest[2:]...), true
+	}
+	return u, AllowedURL(u)
 }
 
 // dataImageURL reports whether u is a data: URI of a raster image type
@@ -75,8 +109,8 @@ func writeAttr(w util.BufWriter, name string, value []byte) {
 
 func (r *contentRenderer) renderLink(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	n := node.(*ast.Link)
-	dest := util.URLEscape(n.Destination, true)
-	if !AllowedURL(dest) {
+	dest, ok := pageURL(util.URLEscape(n.Destination, true))
+	if !ok {
 		// The text stays, the link goes.
 		return ast.WalkContinue, nil
 	}
@@ -125,7 +159,8 @@ func (r *contentRenderer) renderAutoLink(w util.BufWriter, source []byte, node a
 	if n.AutoLinkType == ast.AutoLinkEmail && !bytes.HasPrefix(bytes.ToLower(url), []byte("mailto:")) {
 		url = append([]byte("mailto:"), url...)
 	}
-	if !AllowedURL(url) {
+	url, ok := pageURL(url)
+	if !ok {
 		_, _ = w.Write(util.EscapeHTML(label))
 		return ast.WalkContinue, nil
 	}
@@ -165,7 +200,8 @@ func (r *contentRenderer) renderImage(w util.BufWriter, source []byte, node ast.
 	if len(bytes.TrimSpace(label)) == 0 {
 		label = dest
 	}
-	if !AllowedURL(dest) || insideLink(n) {
+	dest, ok := pageURL(dest)
+	if !ok || insideLink(n) {
 		// A link inside a link is invalid HTML; the outer one wins.
 		_, _ = w.WriteString(`<span class="remote-image">image: `)
 		_, _ = w.Write(util.EscapeHTML(label))

@@ -43,6 +43,7 @@ var xssCorpus = []struct{ name, src string }{
 	{"data html image", "![x](data:text/html,<script>alert(1)</script>)"},
 	{"data svg image", "![x](data:image/svg+xml,<svg onload=alert(1)>)"},
 	{"file link", "[x](file:///etc/passwd)"},
+	{"protocol-relative link", "[x](//evil.example/p) [y](<\\\\evil.example>) ![z](//t.example/p.gif)"},
 	{"title quotes", `[x](javascript:alert(1) "title\" onmouseover=\"x")`},
 	{"title quotes https", `[x](https://example.com "title\" onmouseover=\"alert(1)")`},
 	{"title entity quote", `[x](https://example.com "a&quot; onmouseover=&quot;alert(1)")`},
@@ -112,6 +113,9 @@ func contentSafetyProblems(out string) []string {
 			case key == "href":
 				if s := urlSchemeAsBrowser(a.Val); s != "" && s != "http" && s != "https" && s != "mailto" {
 					problems = append(problems, fmt.Sprintf("href with scheme %q: %q", s, a.Val))
+				}
+				if v := strings.TrimLeft(a.Val, "\x00\x01\x02\x03\x04\x05\x06\x07\x08\t\n\v\f\r\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f "); len(v) >= 2 && strings.ContainsRune(`/\`, rune(v[0])) && strings.ContainsRune(`/\`, rune(v[1])) {
+					problems = append(problems, fmt.Sprintf("protocol-relative href (file://host from a file): %q", a.Val))
 				}
 			case key == "src":
 				if !dataImageURL([]byte(strings.TrimSpace(a.Val))) {
