@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/piexport/piexport/humanize"
+	"github.com/piexport/piexport/render"
 	"github.com/piexport/piexport/session"
 )
 
@@ -68,7 +69,9 @@ func WriteMarkdown(w io.Writer, s *session.Session, opt Options) error {
 		m.block("---")
 		m.block("_Exported by " + mdInline(opt.Generator) + "._")
 	}
-	_, err := w.Write(trimLineEnds(m.buf.Bytes()))
+	// Control characters of the session's text (ESC in terminal output)
+	// show as their pictures: a document is read on a terminal too.
+	_, err := render.WithoutControls(w).Write(trimLineEnds(m.buf.Bytes()))
 	return err
 }
 

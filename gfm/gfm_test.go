@@ -230,3 +230,23 @@ func TestMarkdownCorpus(t *testing.T) {
 		})
 	}
 }
+
+// Control characters of session text (ESC of terminal output, NUL) show
+// as their pictures: a document printed with -o - reaches a terminal.
+func TestMarkdownNoControlCharacters(t *testing.T) {
+	s := mdSessionLines(t,
+		obj{"type": "session", "version": 3, "id": "s1", "timestamp": "2026-01-01T00:00:00Z", "cwd": "/p"},
+		mdMessage("u1", "", 1, obj{"role": "user", "content": "nul:\x00 esc:\x1b]0;title\x07 \x1b[2J"}),
+		mdMessage("a1", "u1", 2, obj{"role": "assistant", "content": []obj{{"type": "toolCall", "id": "t1", "name": "bash", "arguments": obj{"command": "printf '\x1b[8m'"}}}}),
+		mdMessage("r1", "a1", 3, obj{"role": "toolResult", "toolCallId": "t1", "toolName": "bash", "content": []obj{mdText("lone \x1b esc")}}),
+	)
+	doc := exportMarkdown(t, s, Options{})
+	for i := 0; i < len(doc); i++ {
+		if c := doc[i]; c < 0x20 && c != '\t' && c != '\n' || c == 0x7f {
+			t.Fatalf("control %#x in the document: %q", c, doc[max(0, i-30):min(len(doc), i+10)])
+		}
+	}
+	if !strings.Contains(doc, "esc:␛]0;title␇ ␛[2J") || !strings.Contains(doc, "printf '␛[8m'") {
+		t.Errorf("the escapes are not shown:\n%s", doc)
+	}
+}

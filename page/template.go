@@ -59,7 +59,8 @@ func writePage(w io.Writer, v *pageView) error {
 	if err != nil {
 		return fmt.Errorf("render page: index: %w", err)
 	}
-	bw := bufio.NewWriterSize(w, 256<<10)
+	// No control character of the session's text reaches the page.
+	bw := bufio.NewWriterSize(render.WithoutControls(w), 256<<10)
 	stop := make(chan struct{})
 	defer close(stop)
 	view := *v

@@ -405,3 +405,31 @@ func TestIndexBrowser(t *testing.T) {
 	}
 	tb.Shot("index")
 }
+
+// Raw NUL and ESC bytes of a session's title, path or error never reach
+// the index or the search page.
+func TestIndexNoControlCharacters(t *testing.T) {
+	items := []IndexItem{
+		{URL: "a.html", Path: "/s/a\x1b[2J.jsonl", Cwd: "/p\x1b]0;x\x07", SessionID: "id\x00",
+			Summary: session.Summary{Title: "title\x1b[31m\x00red", Start: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC), Messages: 1, Leaves: 1}},
+		{Path: "/s/b\x1b.jsonl", Err: errors.New("/s/b\x1b.jsonl: not a pi session file\x07")},
+	}
+	var index, search bytes.Buffer
+	if err := WriteIndex(&index, items, IndexOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	res := SearchResults{Query: "q\x1b", Total: 1, Sessions: 1, Hits: []SearchHit{{Session: items[0], EntryID: "e1", Role: "user", Snippet: "snip\x1b[2J\x00pet"}}}
+	if err := WriteSearchResults(&search, res, IndexOptions{Search: true, SearchURL: "search"}); err != nil {
+		t.Fatal(err)
+	}
+	for name, page := range map[string]string{"index": index.String(), "search": search.String()} {
+		for i := 0; i < len(page); i++ {
+			if c := page[i]; c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' || c == 0x7f {
+				t.Fatalf("%s: control %#x: %q", name, c, page[max(0, i-40):min(len(page), i+20)])
+			}
+		}
+		if !strings.Contains(page, "␛") {
+			t.Errorf("%s: the escapes are not shown", name)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/piexport/piexport"
 	"github.com/piexport/piexport/humanize"
 	"github.com/piexport/piexport/insights"
+	"github.com/piexport/piexport/render"
 )
 
 // templates/index.html, its inline assets, and the view it is executed
@@ -128,6 +129,7 @@ func executeIndex(w io.Writer, name string, p *indexPage) error {
 	if err := indexTemplate.ExecuteTemplate(&buf, name, p); err != nil {
 		return fmt.Errorf("render %s page: %w", name, err)
 	}
-	_, err := buf.WriteTo(w)
+	// No control character of the sessions' text reaches the page.
+	_, err := buf.WriteTo(render.WithoutControls(w))
 	return err
 }
