@@ -936,6 +936,9 @@
   }
   function formatCost(c) {
     if (!(c > 0)) return '$0';
+    // From a trillion dollars, cents no longer fit: three figures and an
+    // exponent, as humanize.Cost writes them.
+    if (c >= 1e12) return '$' + Math.min(c, Number.MAX_VALUE).toExponential(2);
     var d = c >= 1 ? 2 : 4;
     var scale = Math.pow(10, d);
     var v = Math.floor(c * scale + 0.5);

@@ -20,22 +20,28 @@ import (
 // Tokens shows a token count compactly: 950, 1.2k, 45k, 1.3M.
 // assets/page.js has the same function, with the same integer rounding, so
 // the figures the script recomputes read like the ones written here.
+//
+// Any int64 reads right: the bands are chosen by comparing n, and only
+// small n are multiplied, so nothing overflows (a count of 2^63-1 read
+// "-223372036854775.-7k").
 func Tokens(n int64) string {
-	if n < 1000 {
-		return strconv.FormatInt(n, 10)
-	}
 	// Each band hands over to the next when rounding would reach it, so
 	// 9,999 reads "10k" and 999,999 reads "1.0M".
-	if t := (n*10 + 500) / 1000; t < 100 {
-		return tenths(t) + "k"
+	switch {
+	case n < 1000:
+		return strconv.FormatInt(n, 10)
+	case n < 9_950:
+		return tenths((n*10+500)/1000) + "k"
+	case n < 999_500:
+		return strconv.FormatInt((n+500)/1000, 10) + "k"
+	case n < 9_950_000:
+		return tenths((n*10+500_000)/1_000_000) + "M"
 	}
-	if k := (n + 500) / 1000; k < 1000 {
-		return strconv.FormatInt(k, 10) + "k"
+	m := n / 1_000_000
+	if n%1_000_000 >= 500_000 {
+		m++
 	}
-	if t := (n*10 + 500_000) / 1_000_000; t < 100 {
-		return tenths(t) + "M"
-	}
-	return strconv.FormatInt((n+500_000)/1_000_000, 10) + "M"
+	return strconv.FormatInt(m, 10) + "M"
 }
 
 func tenths(t int64) string {
@@ -43,10 +49,17 @@ func tenths(t int64) string {
 }
 
 // Cost shows dollars with four decimals below one dollar and two
-// above; the script rounds the same way (floor(x*10^d + 0.5)).
+// above; the script rounds the same way (floor(x*10^d + 0.5)). From
+// maxPlainCost on, where cents would no longer fit an int64 (or a
+// JavaScript number exactly), it shows three figures and an exponent,
+// "$1.80e+308", as the script's toExponential(2) does: never a wrapped
+// "$-92233720368547758.-8".
 func Cost(c float64) string {
 	if c <= 0 || math.IsNaN(c) {
 		return "$0"
+	}
+	if c >= maxPlainCost {
+		return "$" + strconv.FormatFloat(min(c, math.MaxFloat64), 'e', 2, 64)
 	}
 	d, scale := 4, 1e4
 	if c >= 1 {
@@ -56,6 +69,9 @@ func Cost(c float64) string {
 	p := int64(math.Pow10(d))
 	return fmt.Sprintf("$%d.%0*d", n/p, d, n%p)
 }
+
+// maxPlainCost is where Cost turns to an exponent: a trillion dollars.
+const maxPlainCost = 1e12
 
 // Duration shows a duration to the second below a minute, then in the two
 // largest units: 45s, 12m 5s, 1h 12m, 3d 4h.

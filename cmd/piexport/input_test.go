@@ -118,3 +118,44 @@ func TestNestedTooDeepVisible(t *testing.T) {
 		}
 	}
 }
+
+// A usage with huge numbers was shown as "$-92233720368547758.-8" and
+// "-223372036854775.-7k in": on the page, in the Markdown and in the
+// archive's index, every figure now saturates.
+func TestHugeFigures(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "huge.jsonl")
+	usage := `{"input":1e30,"output":9223372036854775807,"cacheRead":9.3e18,"cacheWrite":0,"cost":{"total":1e308}}`
+	writeSession(t, in,
+		`{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00Z","cwd":"/p"}`,
+		`{"type":"message","id":"u1","parentId":null,"timestamp":"2026-01-01T00:00:01Z","message":{"role":"user","content":"hi"}}`,
+		`{"type":"message","id":"a1","parentId":"u1","timestamp":"2026-01-01T00:00:02Z","message":{"role":"assistant","provider":"p","model":"m","content":[{"type":"text","text":"ok"}],"usage":`+usage+`}}`,
+		`{"type":"message","id":"a2","parentId":"a1","timestamp":"2026-01-01T00:00:03Z","message":{"role":"assistant","provider":"p","model":"m","content":[{"type":"text","text":"again"}],"usage":`+usage+`}}`,
+	)
+	outputs := map[string][]string{
+		"page":     {"-o", filepath.Join(dir, "p.html"), in},
+		"markdown": {"--format", "md", "-o", filepath.Join(dir, "p.md"), in},
+		"index":    {"-o", filepath.Join(dir, "site"), in, in},
+		"md index": {"--format", "md", "-o", filepath.Join(dir, "mdsite"), in, in},
+	}
+	files := map[string]string{"page": "p.html", "markdown": "p.md", "index": "site/index.html", "md index": "mdsite/index.md"}
+	for name, args := range outputs {
+		if _, errOut, code := runCLI(t, args...); code != 0 {
+			t.Fatalf("%s: exit %d: %s", name, code, errOut)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, files[name]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := string(b)
+		for _, bad := range []string{"$-", ".-", "-9223372036854775808", "-223372036854775"} {
+			if strings.Contains(out, bad) {
+				i := strings.Index(out, bad)
+				t.Errorf("%s holds %q: %q", name, bad, out[max(0, i-60):min(len(out), i+20)])
+			}
+		}
+		if !strings.Contains(out, "$1.80e") || !strings.Contains(out, "9223372036855M") && !strings.HasSuffix(name, "index") {
+			t.Errorf("%s does not show the saturated figures ($1.80e+308, 9223372036855M)", name)
+		}
+	}
+}
