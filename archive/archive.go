@@ -459,8 +459,10 @@ func fingerprintOf(opt Options, format string) (string, error) {
 
 // writeIfChanged writes data to path atomically unless the file already
 // holds exactly data, so an unchanged archive keeps its files' times.
+// What is at path is read only if it is a regular file: a named pipe put
+// there would hang the read (atomicfile then refuses to replace it).
 func writeIfChanged(path string, data []byte) error {
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+	if old, err := readRegular(context.Background(), path); err == nil && bytes.Equal(old, data) {
 		return nil
 	}
 	return atomicfile.WriteFile(path, data)

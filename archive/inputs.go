@@ -30,10 +30,10 @@ func refuseInputs(dir string, files []string, next, old *manifest, f format) err
 	return nil
 }
 
-// readSource reads a source file whole, a few megabytes at a time, until
-// ctx is done; anything but a regular file is refused without blocking
-// (see fileguard.OpenInput).
-func readSource(ctx context.Context, path string) ([]byte, error) {
+// readRegular reads the file at path whole (a source, or a file of the
+// archive), a few megabytes at a time, until ctx is done; anything but a
+// regular file is refused without blocking (see fileguard.OpenInput).
+func readRegular(ctx context.Context, path string) ([]byte, error) {
 	f, fi, err := fileguard.OpenInput(path)
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -125,5 +126,35 @@ func checkLinks(t *testing.T, out string) {
 	}
 	if links == 0 {
 		t.Error("the index links no page")
+	}
+}
+
+// A named pipe where the index or the manifest goes is neither read (it
+// would hang the build) nor replaced.
+func TestArchiveFilesNotRegular(t *testing.T) {
+	for _, name := range []string{"index.html", ManifestName} {
+		src, out := t.TempDir(), t.TempDir()
+		files := sources(t, src, "pi-v3-earth0-tiny.jsonl")
+		fifo := filepath.Join(out, name)
+		must(t, syscall.Mkfifo(fifo, 0o644))
+		done := make(chan error, 1)
+		go func() {
+			_, err := Build(context.Background(), out, files, Options{})
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), "named pipe") {
+				t.Errorf("%s is a named pipe: %v", name, err)
+			}
+		case <-time.After(10 * time.Second):
+			if w, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+				w.Close() // let the stuck read return
+			}
+			t.Fatalf("%s is a named pipe: the build hangs", name)
+		}
+		if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+			t.Errorf("%s: the named pipe was replaced", name)
+		}
 	}
 }

@@ -2,11 +2,11 @@ package archive
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -69,7 +69,9 @@ type entry struct {
 // so is one this version cannot read, since the pages can be made again.
 func readManifest(dir string) (*manifest, error) {
 	m := &manifest{Sessions: map[string]*entry{}}
-	b, err := os.ReadFile(filepath.Join(dir, ManifestName))
+	// Read like a source: a named pipe in its place must not hang the
+	// build.
+	b, err := readRegular(context.Background(), filepath.Join(dir, ManifestName))
 	if errors.Is(err, fs.ErrNotExist) {
 		return m, nil
 	}

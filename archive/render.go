@@ -27,7 +27,7 @@ import (
 // Reading stops when ctx is done.
 func renderOne(ctx context.Context, dir string, j *job, opt Options, f format, sameOptions bool, parent string, related []page.Related, sb *searchBuild, num map[string]int, prev *searchMeta) (rendered bool, err error) {
 	e, old := j.e, j.old
-	data, err := readSource(ctx, j.path)
+	data, err := readRegular(ctx, j.path)
 	if err != nil {
 		e.Error = err.Error()
 		return false, nil

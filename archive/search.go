@@ -3,6 +3,7 @@ package archive
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -256,7 +257,7 @@ func (b *searchBuild) addSession(num int, d *sessionDoc) error {
 // sessions not in it are left out.
 func (b *searchBuild) addOld(genDir string, shards int, renum map[int]int) error {
 	for k := range shards {
-		data, err := os.ReadFile(filepath.Join(genDir, fmt.Sprintf("t%d.js", k)))
+		data, err := readRegular(context.Background(), filepath.Join(genDir, fmt.Sprintf("t%d.js", k)))
 		if err != nil {
 			return err
 		}

@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -50,7 +51,7 @@ func readSearchMeta(dir string, old *manifest) *searchMeta {
 	if old.Search == "" {
 		return nil
 	}
-	b, err := os.ReadFile(filepath.Join(dir, old.Search, "meta.js"))
+	b, err := readRegular(context.Background(), filepath.Join(dir, old.Search, "meta.js"))
 	if err != nil {
 		return nil
 	}
