@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"time"
+
+	"github.com/piexport/piexport/humanize"
 )
 
 // Chart is one SVG chart with the table of its numbers, ready for
@@ -143,6 +145,16 @@ func (c *Chart) yAxis(f frame, top, step float64, label func(float64) string) {
 		c.Texts = append(c.Texts, Text{Class: "tick", Anchor: "end", X: Num(f.x0 - 6), Y: y + 4, Text: label(v)})
 	}
 	c.Rules = append(c.Rules, Rule{Class: "axis", X1: Num(f.x0), Y1: Num(f.y1), X2: Num(f.x1), Y2: Num(f.y1)})
+}
+
+// tokenTick labels an axis of token counts. The axis's top is a float
+// that can pass int64's range (a usage of 1e30 tokens); Go's conversion
+// would wrap it to -9223372036854775808, so it saturates first.
+func tokenTick(v float64) string {
+	if v >= math.MaxInt64 {
+		return humanize.Tokens(math.MaxInt64)
+	}
+	return humanize.Tokens(int64(v))
 }
 
 // niceScale returns a round step and the top of an axis that shows values

@@ -73,7 +73,7 @@ func (s *Session) contextChart(link Link) *Chart {
 		top = max(top, float64(s.Window))
 	}
 	step, top := niceScale(top, 4)
-	c.yAxis(f, top, step, func(v float64) string { return humanize.Tokens(int64(v)) })
+	c.yAxis(f, top, step, tokenTick)
 	x := func(k float64) float64 { return turnX(f, k, n) }
 	c.turnTicks(f, n, func(t int) float64 { return x(float64(t)) })
 
@@ -289,7 +289,7 @@ func (s *Session) turnsChart(link Link) *Chart {
 		biggest = max(biggest, float64(sums[i].Tokens())/float64(b.to-b.from))
 	}
 	step, top := niceScale(biggest, 4)
-	c.yAxis(f, top, step, func(v float64) string { return humanize.Tokens(int64(v)) })
+	c.yAxis(f, top, step, tokenTick)
 	slot := f.w() / float64(len(bs))
 	barW := max(1, slot*0.78)
 	center := func(i int) float64 { return f.x0 + slot*(float64(i)+0.5) }
