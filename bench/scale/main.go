@@ -154,13 +154,17 @@ func (c *config) measure(ctx context.Context, size string, bytes int64, res *res
 		srv.stop()
 		return err
 	}
-	res.add("cold: first index page after launch", srv.firstIndex.Seconds()*1000, "ms")
-	res.add("cold: catalog complete after launch", cold.Seconds(), "s")
-	res.add("cold: MB/s of session files", float64(h.bytes)/1e6/cold.Seconds(), "MB/s")
+	start := "cold"
+	if c.keepCache {
+		start = "first start, cache kept"
+	}
+	res.add(start+": first index page after launch", srv.firstIndex.Seconds()*1000, "ms")
+	res.add(start+": catalog complete after launch", cold.Seconds(), "s")
+	res.add(start+": MB/s of session files", float64(h.bytes)/1e6/cold.Seconds(), "MB/s")
 	coldCPU := srv.cpu()
-	res.add("cold: server CPU time", coldCPU.Seconds(), "s")
-	res.add("cold: MB of session files per CPU second", float64(h.bytes)/1e6/coldCPU.Seconds(), "MB/s")
-	res.add("cold: RSS max while reading", float64(srv.maxRSS())/1e6, "MB")
+	res.add(start+": server CPU time", coldCPU.Seconds(), "s")
+	res.add(start+": MB of session files per CPU second", float64(h.bytes)/1e6/coldCPU.Seconds(), "MB/s")
+	res.add(start+": RSS max while reading", float64(srv.maxRSS())/1e6, "MB")
 
 	// Searches.
 	qs, err := makeQueries(h, c.queries)
