@@ -849,18 +849,23 @@
     // their first lines and "N more lines", thinking closed unless opened.
     // Cards short enough to fit on a page are kept whole (.keep); longer
     // ones break where they must, so no page is left nearly empty.
+    // Heights are measured with every entry drawn (.measuring): an entry
+    // content-visibility skips is as tall as its estimate, so a long one
+    // out of view would be kept whole, pushed to a new page and broken
+    // there anyway, leaving the page before it nearly empty.
     var KEEP_PX = 480;
     var kept = [];
     window.addEventListener('beforeprint', function () {
       flushChanges();
       readyPath();
+      var root = doc.documentElement;
+      root.classList.add('measuring');
       var list = doc.querySelectorAll('#entries > article:not([hidden]), #entries > article:not([hidden]) .tool');
       for (var j = 0; j < list.length; j++) {
-        if (list[j].getBoundingClientRect().height < KEEP_PX) {
-          list[j].classList.add('keep');
-          kept.push(list[j]);
-        }
+        if (list[j].getBoundingClientRect().height < KEEP_PX) kept.push(list[j]);
       }
+      root.classList.remove('measuring');
+      for (j = 0; j < kept.length; j++) kept[j].classList.add('keep');
     });
     window.addEventListener('afterprint', function () {
       for (var j = 0; j < kept.length; j++) kept[j].classList.remove('keep');

@@ -19,7 +19,8 @@ const piPrintPages = 39
 
 // TestBrowserPrintPages prints the paradocs session as a reader would
 // (Letter paper, the page's beforeprint and print styles): about as many
-// pages as pi's, not ten times as many.
+// pages as pi's (38 when long entries were measured drawn, 43 before),
+// not ten times as many.
 func TestBrowserPrintPages(t *testing.T) {
 	browser := browsertest.Start(t)
 	tb := browsertest.OpenTab(t, browser)
@@ -33,7 +34,7 @@ func TestBrowserPrintPages(t *testing.T) {
 	}))
 	pages := len(regexp.MustCompile(`/Type\s*/Page[^s]`).FindAll(pdf, -1))
 	t.Logf("%d pages (pi: %d)", pages, piPrintPages)
-	if pages < piPrintPages/2 || pages > piPrintPages*5/4 {
+	if pages < piPrintPages/2 || pages > piPrintPages*11/10 {
 		t.Errorf("the paradocs session prints to %d pages; pi's page prints to %d", pages, piPrintPages)
 	}
 }
