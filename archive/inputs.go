@@ -5,14 +5,19 @@ import (
 	"context"
 	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/piexport/piexport/internal/fileguard"
 )
 
 // refuseInputs fails the build, before it writes anything, when a file it
 // could write or remove is one of its inputs: a session file given by
-// name can be called index.html, or carry a page's name.
+// name can be called index.html, carry a page's name, or lie in the
+// search index's directory, whose old generations are removed whole.
 func refuseInputs(dir string, files []string, next, old *manifest, f format) error {
+	if in, ok := inputInside(filepath.Join(dir, searchDir), files); ok {
+		return &fileguard.InputError{Output: filepath.Join(dir, searchDir), Input: in, Inside: true}
+	}
 	inputs := fileguard.NewInputs(files...)
 	names := []string{"index" + f.ext, ManifestName}
 	for _, m := range []*manifest{next, old} {
@@ -28,6 +33,36 @@ func refuseInputs(dir string, files []string, next, old *manifest, f format) err
 		}
 	}
 	return nil
+}
+
+// inputInside returns the first of files that lies under dir, symbolic
+// links resolved: the file itself, or the file a link given as input
+// leads to, either of which would go with the directory.
+func inputInside(dir string, files []string) (string, bool) {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", false // no such directory: nothing in it to remove
+	}
+	under := func(p string) bool {
+		a, err := filepath.Abs(p)
+		if err != nil {
+			return false
+		}
+		rel, err := filepath.Rel(real, a)
+		return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	}
+	if real, err = filepath.Abs(real); err != nil {
+		return "", false
+	}
+	for _, p := range files {
+		if d, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil && under(filepath.Join(d, filepath.Base(p))) {
+			return p, true
+		}
+		if t, err := filepath.EvalSymlinks(p); err == nil && under(t) {
+			return p, true
+		}
+	}
+	return "", false
 }
 
 // readRegular reads the file at path whole (a source, or a file of the

@@ -229,6 +229,39 @@ func TestArchiveOutputIsInput(t *testing.T) {
 	}
 }
 
+// An input inside the archive's search directory was removed with the
+// index's old generation (exit 0): it is refused, and so is a link that
+// leads there.
+func TestArchiveInputInSearchDir(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	copyCorpus(t, tiny, "a.jsonl")
+	copyCorpus(t, "pi-v3-sdk-branches-labels.jsonl", "b.jsonl")
+	if _, errOut, code := runCLI(t, "-o", "site", "a.jsonl", "b.jsonl"); code != 0 {
+		t.Fatalf("the first build: exit %d: %s", code, errOut)
+	}
+	gens, err := filepath.Glob("site/search/[0-9]*")
+	if err != nil || len(gens) != 1 {
+		t.Fatalf("search generations: %v %v", gens, err)
+	}
+	in := filepath.Join(gens[0], "t5.js")
+	copyCorpus(t, tiny, in)
+	if err := os.Symlink(filepath.Join(dir, in), "link.jsonl"); err != nil {
+		t.Fatal(err)
+	}
+	check := untouched(t, in)
+	wantRefused(t, []string{"-o", "site", "a.jsonl", "b.jsonl", in}, "the input "+in+" is inside site/search, which this run rewrites")
+	wantRefused(t, []string{"-o", "site", "a.jsonl", "link.jsonl"}, "the input link.jsonl is inside site/search")
+	check()
+	// A link kept in the search directory would be removed with it, even
+	// one that leads out.
+	copyCorpus(t, tiny, "c.jsonl")
+	if err := os.Symlink(filepath.Join(dir, "c.jsonl"), "site/search/c.jsonl"); err != nil {
+		t.Fatal(err)
+	}
+	wantRefused(t, []string{"-o", "site", "a.jsonl", "site/search/c.jsonl"}, "the input site/search/c.jsonl is inside site/search")
+}
+
 // Standard output or error appended to the input is refused too.
 func TestStreamIsInput(t *testing.T) {
 	dir := t.TempDir()

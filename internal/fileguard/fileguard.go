@@ -84,12 +84,17 @@ func (in *Inputs) Holds(path string) (string, bool) {
 	return in.Find(fi)
 }
 
-// InputError is an output that would write over an input.
+// InputError is an output that would write over an input, or (Inside)
+// a directory holding an input that the run removes or rewrites.
 type InputError struct {
 	Output, Input string
+	Inside        bool
 }
 
 func (e *InputError) Error() string {
+	if e.Inside {
+		return fmt.Sprintf("the input %s is inside %s, which this run rewrites; piexport never writes over its input", e.Input, e.Output)
+	}
 	if e.Output == e.Input {
 		return fmt.Sprintf("%s is an input of this run; piexport never writes over its input", e.Output)
 	}
