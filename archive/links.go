@@ -7,10 +7,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/piexport/piexport/internal/fileguard"
 	"github.com/piexport/piexport/page"
 	"github.com/piexport/piexport/session"
 	"github.com/piexport/piexport/site"
@@ -182,9 +182,11 @@ func relatedKey(parent string, rel []page.Related) string {
 
 // forkedFrom reads the session a file was forked from off its header
 // line, without loading the file: links are made before pages. It returns
-// "" when the first line is not a session header or names none.
+// "" when the first line is not a session header or names none, or when
+// path is no longer a regular file (opened without blocking: a file
+// swapped for a named pipe since it was listed must not hang the build).
 func forkedFrom(path string) string {
-	f, err := os.Open(path)
+	f, _, err := fileguard.OpenInput(path)
 	if err != nil {
 		return ""
 	}

@@ -158,3 +158,23 @@ func TestArchiveFilesNotRegular(t *testing.T) {
 		}
 	}
 }
+
+// A source swapped for a named pipe after it was listed: reading its
+// header for its fork's link does not wait for a writer.
+func TestForkedFromNamedPipe(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "s.jsonl")
+	must(t, syscall.Mkfifo(fifo, 0o644))
+	done := make(chan string, 1)
+	go func() { done <- forkedFrom(fifo) }()
+	select {
+	case got := <-done:
+		if got != "" {
+			t.Errorf("forkedFrom(a named pipe) = %q", got)
+		}
+	case <-time.After(10 * time.Second):
+		if w, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+			w.Close()
+		}
+		t.Fatal("forkedFrom waits on a named pipe")
+	}
+}
