@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/piexport/piexport/internal/termsafe"
 )
 
 // Report says what was masked in one session.
@@ -79,20 +81,23 @@ func (r *Report) Values() int {
 }
 
 // WriteText writes the report for people: a line per place (unless
-// countsOnly), then the counts by rule.
+// countsOnly), then the counts by rule. It goes to a terminal: the file's
+// name, entry ids and previews come from outside and are escaped (see
+// termsafe).
 func (r *Report) WriteText(w io.Writer, countsOnly bool) error {
 	bw := bufio.NewWriter(w)
+	file := termsafe.Escape(r.File)
 	if !countsOnly {
 		for _, f := range r.Findings {
-			where := fmt.Sprintf("%s:%d", r.File, f.Line)
+			where := fmt.Sprintf("%s:%d", file, f.Line)
 			entry := f.EntryID
 			if entry == "" {
 				entry = "header"
 			}
-			fmt.Fprintf(bw, "%s\tentry %s\t%s\t%s\n", where, entry, f.Placeholder, f.Preview)
+			fmt.Fprintf(bw, "%s\tentry %s\t%s\t%s\n", where, termsafe.Escape(entry), f.Placeholder, termsafe.Escape(f.Preview))
 		}
 	}
-	fmt.Fprintf(bw, "%s: %s\n", r.File, r.Summary())
+	fmt.Fprintf(bw, "%s: %s\n", file, r.Summary())
 	for _, c := range r.Rules {
 		fmt.Fprintf(bw, "  %-40s %3d %s in %d %s\n", c.Rule, c.Values, plural(c.Values, "value", "values"), c.Places, plural(c.Places, "place", "places"))
 	}

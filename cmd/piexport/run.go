@@ -153,7 +153,7 @@ func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) erro
 		return err
 	}
 	if len(s.Entries) == 0 {
-		fmt.Fprintf(stderr, "%s: the session has no entries (it was opened and closed without a turn)\n", file)
+		printf(stderr, "%s: the session has no entries (it was opened and closed without a turn)", file)
 	}
 	home, _ := os.UserHomeDir()
 	generator := "piexport " + version

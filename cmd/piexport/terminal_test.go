@@ -149,3 +149,48 @@ func TestFileNamesEscaped(t *testing.T) {
 		}
 	}
 }
+
+// The usage report's table and JSON name models and projects from the
+// sessions, the redaction report names the file, entries and previews,
+// and an empty session's notice names the file: each reached the
+// terminal raw.
+func TestReportsEscaped(t *testing.T) {
+	dir := t.TempDir()
+	q := jsonString
+	name := filepath.Join(dir, "r"+csi2J+".jsonl")
+	writeSession(t, name,
+		`{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00Z","cwd":`+q("/p"+osc0+rlo)+`}`,
+		`{"type":"message","id":`+q("u"+osc52)+`,"parentId":null,"timestamp":"2026-01-01T00:00:01Z","message":{"role":"user","content":`+q("key "+sgr8+" AKIAIOSFODNN7EXAMPLE"+c1CSI)+`}}`,
+		`{"type":"message","id":"a1","parentId":"u1","timestamp":"2026-01-01T00:00:02Z","message":{"role":"assistant","provider":`+q("p"+csi2J)+`,"model":`+q("m"+osc0+c1CSI)+`,"content":[{"type":"text","text":"ok"}],"usage":{"input":10,"output":5,"cacheRead":0,"cacheWrite":0,"cost":{"total":0.01}}}}`,
+	)
+	cache := t.TempDir()
+	for _, by := range []string{"model", "project"} {
+		for _, args := range [][]string{{"--usage", "--by", by}, {"--usage", "--json", "--by", by}} {
+			out, errOut, code := runCLI(t, append(args, "--cache-dir", cache, name)...)
+			if code != 0 {
+				t.Fatalf("%q: exit %d: %s", args, code, errOut)
+			}
+			assertClean(t, strings.Join(args, " "), out+errOut)
+			if want := map[string]string{"model": `m\x1b]0;pwned\x07`, "project": `/p\x1b]0;pwned\x07`}[by]; !strings.Contains(out, want) && !strings.Contains(out, `\u001b]0;pwned\u0007`) {
+				t.Errorf("%q: the name is not shown escaped:\n%s", args, out)
+			}
+		}
+	}
+
+	out, errOut, code := runCLI(t, "--redact-report", "--redact-literal", "AKIAIOSFODNN7EXAMPLE", name)
+	if code != 0 {
+		t.Fatalf("--redact-report: exit %d: %s", code, errOut)
+	}
+	assertClean(t, "the redaction report", out+errOut)
+	if !strings.Contains(out, `r\x1b[2J.jsonl:2`+"\t"+`entry u\x1b]52;c;cm0gLXJmIH4K\x07`) {
+		t.Errorf("the redaction report does not name the place escaped:\n%s", out)
+	}
+
+	empty := filepath.Join(dir, "e"+osc0+".jsonl")
+	writeSession(t, empty, `{"type":"session","version":3,"id":"s2","timestamp":"2026-01-01T00:00:00Z","cwd":"/p"}`)
+	_, errOut, code = runCLI(t, "-o", filepath.Join(dir, "e.html"), empty)
+	if code != 0 || !strings.Contains(errOut, `e\x1b]0;pwned\x07.jsonl: the session has no entries`) {
+		t.Errorf("an empty session: exit %d, stderr %q", code, errOut)
+	}
+	assertClean(t, "the empty session's notice", errOut)
+}

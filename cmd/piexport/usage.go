@@ -17,6 +17,7 @@ import (
 
 	"github.com/piexport/piexport/catalog"
 	"github.com/piexport/piexport/humanize"
+	"github.com/piexport/piexport/internal/termsafe"
 	"github.com/piexport/piexport/session"
 	"github.com/piexport/piexport/usage"
 )
@@ -187,12 +188,13 @@ func writeUsageText(w io.Writer, rep usage.Report, since string) error {
 	return err
 }
 
-// groupName is how the table names a group.
+// groupName is how the table names a group: a model's or a project's
+// name comes from session files, and is escaped for the terminal.
 func groupName(by usage.By, key string) string {
 	if key == "" && by == usage.ByProject {
 		return "(no working directory)"
 	}
-	return key
+	return termsafe.Escape(key)
 }
 
 // grouped writes n with its thousands separated: 1,234,567.
@@ -243,7 +245,12 @@ func writeUsageJSON(w io.Writer, rep usage.Report, since string) error {
 	for _, g := range rep.Groups {
 		out.Groups = append(out.Groups, groupOf(g))
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	b, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return err
+	}
+	// Read by programs, shown on terminals: the names stay JSON strings,
+	// with the characters a terminal would act on escaped.
+	_, err = w.Write(append(termsafe.JSON(b), '\n'))
+	return err
 }
