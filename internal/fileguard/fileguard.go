@@ -125,6 +125,17 @@ const maxLinks = 40
 // with an *InputError or a *NotRegularError, when that file is one of
 // the inputs or is anything but a regular file or a new name.
 func Output(path string, in *Inputs) (string, error) {
+	// What the path leads to, as the kernel follows it: /dev/stdout leads
+	// through /proc/self/fd/1 to a pipe, whose link text ("pipe:[123]")
+	// names no file the loop below could follow.
+	if fi, err := os.Stat(path); err == nil {
+		if name, ok := in.Find(fi); ok {
+			return "", &InputError{Output: path, Input: name}
+		}
+		if !fi.Mode().IsRegular() {
+			return "", &NotRegularError{Path: path, Mode: fi.Mode()}
+		}
+	}
 	target := path
 	for range maxLinks {
 		fi, err := os.Lstat(target)

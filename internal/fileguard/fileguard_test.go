@@ -2,6 +2,7 @@ package fileguard
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -84,4 +85,25 @@ func charDevice(t *testing.T, dir string) string {
 		return ""
 	}
 	return p
+}
+
+// -o /dev/stdout with standard output a pipe: the link chain ends in
+// /proc/self/fd/1, whose text ("pipe:[123]") names no file. The pipe is
+// refused as a pipe, not taken for a new name that cannot be made.
+func TestOutputThroughProcFD(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	fd := fmt.Sprintf("/proc/self/fd/%d", w.Fd())
+	if _, err := os.Lstat(fd); err != nil {
+		t.Skipf("no %s: %v", fd, err)
+	}
+	_, err = Output(fd, NewInputs())
+	var ne *NotRegularError
+	if !errors.As(err, &ne) || ne.Mode&os.ModeNamedPipe == 0 {
+		t.Errorf("Output(%s) = %v, want a NotRegularError for a pipe", fd, err)
+	}
 }
