@@ -17,6 +17,7 @@ require (
 require github.com/dlclark/regexp2/v2 v2.12.0
 
 require (
+	github.com/klauspost/compress v1.20.3
 	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/rivo/uniseg v0.4.7
 	golang.org/x/term v0.47.0

@@ -2,11 +2,12 @@ package page
 
 import (
 	"bytes"
-	"compress/flate"
-	"compress/gzip"
 	"encoding/base64"
 	"fmt"
 	"sync"
+	"time"
+
+	"github.com/klauspost/compress/gzip"
 )
 
 // Packing: the bodies of entries off the path in view.
@@ -77,6 +78,7 @@ func (p *packer) flush() {
 		zw := gzipWriters.Get().(*gzip.Writer)
 		defer gzipWriters.Put(zw)
 		zw.Reset(z)
+		zw.ModTime = noTime
 		// Writes to a bytes.Buffer cannot fail.
 		_, _ = zw.Write(raw)
 		_ = zw.Close()
@@ -85,15 +87,23 @@ func (p *packer) flush() {
 }
 
 // A gzip writer holds a megabyte of tables: they are reused from chunk to
-// chunk and page to page. BestSpeed: the text is HTML, which compresses
-// well at any level, and a page waits for its last chunk.
+// chunk and page to page. klauspost/compress at its default level takes
+// about the CPU time of the standard library's BestSpeed and makes the
+// chunks a sixth smaller (the packs of the generated 50 MB code session:
+// 5.9 MB at BestSpeed, 4.9 MB now, 0.22 against 0.25 s of CPU), so the
+// page is smaller and waits no longer for its last chunk.
 var (
 	gzipWriters = sync.Pool{New: func() any {
-		zw, _ := gzip.NewWriterLevel(nil, flate.BestSpeed)
+		zw, _ := gzip.NewWriterLevel(nil, gzip.DefaultCompression)
 		return zw
 	}}
 	gzipBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 )
+
+// noTime is a gzip header's "no time stamp" (RFC 1952): klauspost's
+// writer puts ModTime in the header as it is, and time.Time's zero is not
+// the Unix epoch.
+var noTime = time.Unix(0, 0)
 
 // done flushes the last chunk and waits until every chunk is compressed.
 func (p *packer) done() {
