@@ -120,7 +120,81 @@
 
   // ---- filtering ---------------------------------------------------------
   // Every word typed must appear in the session's title, its models or its
-  // project; a project with no session left is hidden.
+  // project, but for words that are filters (as in the server's search):
+  //   model:NAME, project:NAME   a model's, the project's name holds NAME
+  //   after:DATE, before:DATE    started from DATE on, or before it ends
+  //                              (2026-03-01, 2026-03 or 2026; local time)
+  //   cost>1, tokens<2M, messages>=50, duration>30m (or length), branches>1
+  // A project with no session left is hidden.
+
+  // The columns the figures of a filter are read from (their data-v).
+  var FIGURES = { date: 1, duration: 2, length: 2, messages: 3, tokens: 5, cost: 6, branches: 7 };
+
+  // figure reads a filter's number: 1.5, $2, 2M, 300k; durations as 90s,
+  // 30m, 2h, 1d (a bare number is minutes). NaN when it is none.
+  function figure(name, text) {
+    var m = /^\$?(\d+(?:\.\d+)?)([a-z]?)$/i.exec(text);
+    if (!m) return NaN;
+    var n = Number(m[1]);
+    var unit = m[2].toLowerCase();
+    if (name === 'duration' || name === 'length') {
+      var secs = { '': 60, s: 1, m: 60, h: 3600, d: 86400 }[unit];
+      return secs ? n * secs : NaN;
+    }
+    var times = { '': 1, k: 1e3, m: 1e6, b: 1e9 }[unit];
+    return times ? n * times : NaN;
+  }
+
+  // localDate reads 2026-03-01, 2026-03 or 2026 as the start of that
+  // day, month or year in the reader's time zone, or its end (the start of
+  // the next) with end set; null when it is not a date.
+  function localDate(text, end) {
+    var m = /^(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?$/.exec(text);
+    if (!m) return null;
+    var y = Number(m[1]), mo = m[2] ? Number(m[2]) - 1 : 0, d = m[3] ? Number(m[3]) : 1;
+    if (end) {
+      if (m[3]) d++;
+      else if (m[2]) mo++;
+      else y++;
+    }
+    var t = new Date(y, mo, d);
+    return isNaN(t.getTime()) ? null : t.getTime() / 1000;
+  }
+
+  // parseFilter turns a word into a test of a row, or null for a word
+  // to look for in the row's text.
+  function parseFilter(word) {
+    var m = /^(model|project):(.+)$/.exec(word);
+    if (m) {
+      var key = m[1], want = m[2];
+      return function (row) { return row[key].indexOf(want) >= 0; };
+    }
+    m = /^(after|before):(.+)$/.exec(word);
+    if (m) {
+      var after = m[1] === 'after', t = localDate(m[2], !after);
+      if (t === null) return null;
+      return function (row) {
+        var v = row.figure(FIGURES.date);
+        return v > 0 && (after ? v >= t : v < t);
+      };
+    }
+    m = /^([a-z]+)(<=|>=|<|>|=)(.+)$/.exec(word);
+    if (m && FIGURES[m[1]] !== undefined && m[1] !== 'date') {
+      var col = FIGURES[m[1]], op = m[2], n = figure(m[1], m[3]);
+      if (isNaN(n)) return null;
+      return function (row) {
+        var v = row.figure(col);
+        switch (op) {
+          case '<': return v < n;
+          case '<=': return v <= n;
+          case '>': return v > n;
+          case '>=': return v >= n;
+        }
+        return v === n;
+      };
+    }
+    return null;
+  }
 
   function filtering(tables) {
     var input = doc.getElementById('filter');
@@ -135,8 +209,7 @@
       var list = tables[t].tBodies[0].rows;
       var own = [];
       for (var r = 0; r < list.length; r++) {
-        var text = project + ' ' + list[r].cells[0].textContent.toLowerCase() + ' ' + list[r].cells[4].textContent.toLowerCase();
-        own.push({ el: list[r], text: text });
+        own.push(rowOf(list[r], project));
       }
       rows = rows.concat(own);
       sections.push({ el: section, rows: own });
@@ -159,13 +232,17 @@
 
     function apply() {
       var words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
+      var tests = words.map(function (w) {
+        var f = parseFilter(w);
+        return f || function (row) { return row.text.indexOf(w) >= 0; };
+      });
       var shown = 0;
       for (var s = 0; s < sections.length; s++) {
         var any = false;
         for (var r = 0; r < sections[s].rows.length; r++) {
           var row = sections[s].rows[r];
           var ok = true;
-          for (var w = 0; w < words.length && ok; w++) ok = row.text.indexOf(words[w]) >= 0;
+          for (var w = 0; w < tests.length && ok; w++) ok = tests[w](row);
           row.el.hidden = !ok;
           if (ok) { any = true; shown++; }
         }
@@ -173,5 +250,22 @@
       }
       status.textContent = words.length ? shown + ' of ' + rows.length + ' sessions' : '';
     }
+  }
+
+  // rowOf is what filtering reads of a session's row: its text (project,
+  // title, models), its models' full names, its project, and its figures.
+  function rowOf(tr, project) {
+    var cells = tr.cells;
+    var names = [];
+    var spans = cells[4].querySelectorAll('span[title]');
+    for (var i = 0; i < spans.length; i++) names.push(spans[i].getAttribute('title').toLowerCase());
+    var models = names.join(' ') + ' ' + cells[4].textContent.toLowerCase();
+    return {
+      el: tr,
+      text: project + ' ' + cells[0].textContent.toLowerCase() + ' ' + models,
+      model: models,
+      project: project,
+      figure: function (col) { return Number(cells[col].getAttribute('data-v')) || 0; }
+    };
   }
 })();
