@@ -934,7 +934,11 @@
     if (k < 1000) return k + 'k';
     t = Math.floor((n * 10 + 500000) / 1000000);
     if (t < 100) return tenths(t) + 'M';
-    return Math.floor((n + 500000) / 1000000) + 'M';
+    var m = Math.floor((n + 500000) / 1000000);
+    if (m < 1000) return m + 'M';
+    t = Math.floor((n * 10 + 500000000) / 1000000000);
+    if (t < 100) return tenths(t) + 'B';
+    return Math.floor((n + 500000000) / 1000000000) + 'B';
   }
   function tenths(t) {
     return Math.floor(t / 10) + '.' + (t % 10);

@@ -17,7 +17,8 @@ import (
 	"github.com/piexport/piexport/session"
 )
 
-// Tokens shows a token count compactly: 950, 1.2k, 45k, 1.3M.
+// Tokens shows a token count compactly: 950, 1.2k, 45k, 1.3M, 5.2B (a
+// whole history's).
 // assets/page.js has the same function, with the same integer rounding, so
 // the figures the script recomputes read like the ones written here.
 //
@@ -41,7 +42,21 @@ func Tokens(n int64) string {
 	if n%1_000_000 >= 500_000 {
 		m++
 	}
-	return strconv.FormatInt(m, 10) + "M"
+	if m < 1000 {
+		return strconv.FormatInt(m, 10) + "M"
+	}
+	if n < 9_950_000_000 {
+		t := n / 100_000_000
+		if n%100_000_000 >= 50_000_000 {
+			t++
+		}
+		return tenths(t) + "B"
+	}
+	b := n / 1_000_000_000
+	if n%1_000_000_000 >= 500_000_000 {
+		b++
+	}
+	return strconv.FormatInt(b, 10) + "B"
 }
 
 func tenths(t int64) string {

@@ -188,7 +188,7 @@ func TestNum(t *testing.T) {
 // An axis over a usage of 1e30 tokens was labelled "-9223372036854775808":
 // the float's conversion to int64 wrapped.
 func TestTokenTickSaturates(t *testing.T) {
-	for v, want := range map[float64]string{0: "0", 1500: "1.5k", 1e30: "9223372036855M", 9.3e18: "9223372036855M"} {
+	for v, want := range map[float64]string{0: "0", 1500: "1.5k", 1e30: "9223372037B", 9.3e18: "9223372037B"} {
 		if got := tokenTick(v); got != want {
 			t.Errorf("tokenTick(%g) = %q, want %q", v, got, want)
 		}
