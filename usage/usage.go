@@ -98,8 +98,19 @@ func NewReport(records []Record, b By) Report {
 	}
 	groups := map[string]*acc{}
 	total := acc{sessions: map[string]struct{}{}}
+	// A history has a few hundred days and many records on each: the
+	// week of a day is worked out once.
+	weeks := map[string]string{}
 	for _, r := range records {
 		k := key(r, b)
+		if b == ByWeek {
+			w, ok := weeks[r.Day]
+			if !ok {
+				w = WeekOf(r.Day)
+				weeks[r.Day] = w
+			}
+			k = w
+		}
 		a := groups[k]
 		if a == nil {
 			a = &acc{g: Group{Key: k}, sessions: map[string]struct{}{}}
@@ -138,7 +149,7 @@ func NewReport(records []Record, b By) Report {
 func key(r Record, b By) string {
 	switch b {
 	case ByWeek:
-		return WeekOf(r.Day)
+		return r.Day // NewReport turns it into its week
 	case ByMonth:
 		if len(r.Day) >= 7 {
 			return r.Day[:7]
