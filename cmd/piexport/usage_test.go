@@ -97,3 +97,12 @@ func TestUsageSinceAndErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestUsageRedact: under --redact the projects' names are masked as the
+// pages mask them.
+func TestUsageRedact(t *testing.T) {
+	out, _, code := runCLI(t, "--usage", "--by", "project", "--redact-literal", "civ6", "--no-cache", "-q", corpus+"pi-v3-civ6.jsonl")
+	if code != 0 || strings.Contains(out, "civ6") || !strings.Contains(out, "[REDACTED:literal#1]") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+}
