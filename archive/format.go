@@ -74,5 +74,10 @@ func writeIndexMarkdown(w io.Writer, items []site.IndexItem, opt site.IndexOptio
 		}
 		rows = append(rows, gfm.MarkdownIndexItem{Title: "Could not be read: " + msg, Project: session.ShortenHome(it.Path, opt.Home)})
 	}
-	return gfm.WriteMarkdownIndex(w, rows)
+	if err := gfm.WriteMarkdownIndex(w, rows); err != nil {
+		return err
+	}
+	return gfm.WriteMarkdownUsage(w, opt.Usage, func(cwd string) string {
+		return session.ShortenHome(cwd, session.HomeOf(cwd, opt.Home))
+	})
 }
