@@ -139,6 +139,10 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return res, err
 	}
+	// Before the lock is taken: it is removed when the build ends.
+	if err := refuseHousekeeping(dir, files); err != nil {
+		return res, err
+	}
 	unlock, err := lockDir(ctx, dir)
 	if err != nil {
 		return res, err
@@ -468,6 +472,11 @@ func writeIfChanged(path string, data []byte) error {
 	return atomicfile.WriteFile(path, data)
 }
 
+// isTemp reports whether name is one atomicfile gives its temporary files.
+func isTemp(name string) bool {
+	return strings.HasPrefix(name, ".") && strings.HasSuffix(name, atomicfile.TempSuffix)
+}
+
 // removeStaleTemps removes the temporary files of builds that were killed
 // before they could clean up; an hour-old one is no live build's.
 func removeStaleTemps(dir string) {
@@ -476,7 +485,7 @@ func removeStaleTemps(dir string) {
 		return
 	}
 	for _, d := range list {
-		if !d.Type().IsRegular() || !strings.HasPrefix(d.Name(), ".") || !strings.HasSuffix(d.Name(), atomicfile.TempSuffix) {
+		if !d.Type().IsRegular() || !isTemp(d.Name()) {
 			continue
 		}
 		if fi, err := d.Info(); err == nil && time.Since(fi.ModTime()) > time.Hour {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -26,6 +27,29 @@ func refuseInputs(dir string, files []string, next, old *manifest, f format) err
 		}
 	}
 	names = append(names, "index"+formats[old.formatName()].ext)
+	for _, name := range names {
+		p := filepath.Join(dir, name)
+		if in, ok := inputs.Holds(p); ok {
+			return &fileguard.InputError{Output: p, Input: in}
+		}
+	}
+	return nil
+}
+
+// refuseHousekeeping fails the build when one of its inputs is a file
+// the build removes for its own sake: the lock file, removed when the
+// build ends, or what looks like a killed build's temporary file (see
+// removeStaleTemps). Session files can be given by any name.
+func refuseHousekeeping(dir string, files []string) error {
+	inputs := fileguard.NewInputs(files...)
+	names := []string{LockName}
+	if list, err := os.ReadDir(dir); err == nil {
+		for _, d := range list {
+			if isTemp(d.Name()) {
+				names = append(names, d.Name())
+			}
+		}
+	}
 	for _, name := range names {
 		p := filepath.Join(dir, name)
 		if in, ok := inputs.Holds(p); ok {

@@ -359,3 +359,22 @@ func TestLongFileName(t *testing.T) {
 		}
 	}
 }
+
+// A session file given by the name of the archive's lock file was removed
+// when the build ended (exit 0); one named like a killed build's
+// temporary file would be removed when it starts. Both are refused.
+func TestArchiveInputIsHousekeeping(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	copyCorpus(t, tiny, "a.jsonl")
+	lock := filepath.Join("site", ".piexport-lock")
+	temp := filepath.Join("site", ".old.html.123"+".piexport-tmp")
+	copyCorpus(t, tiny, lock)
+	copyCorpus(t, tiny, temp) // dated 2020: stale
+	checks := []func(){untouched(t, lock), untouched(t, temp)}
+	wantRefused(t, []string{"-o", "site", "a.jsonl", lock}, lock+" is an input of this run")
+	wantRefused(t, []string{"-o", "site", temp, "a.jsonl"}, temp+" is an input of this run")
+	for _, check := range checks {
+		check()
+	}
+}
