@@ -93,6 +93,7 @@ func TestBrowserTreeKeyboard(t *testing.T) {
 	if !browsertest.Eval[bool](tb, `document.activeElement.getBoundingClientRect().top >= 0`) {
 		t.Error("the focused skip link is not on screen")
 	}
+	tb.Shot("tree-keyboard-skip")
 	tb.Press("Enter")
 	tb.WaitJS(`document.activeElement.id === 'main'`)
 
@@ -106,6 +107,7 @@ func TestBrowserTreeKeyboard(t *testing.T) {
 	if style := browsertest.Eval[string](tb, `(() => { const s = getComputedStyle(document.activeElement); return s.outlineStyle + ' ' + s.outlineOffset; })()`); style != "solid -2px" {
 		t.Errorf("the focused row's outline is %q, want a solid one inside the row", style)
 	}
+	tb.Shot("tree-keyboard-focus")
 	tb.Press("ArrowUp") // d5
 	tb.Press("ArrowUp") // d4: d3 calls tools only and is filtered out
 	if got := focused(); got != "d4" {
@@ -135,6 +137,7 @@ func TestBrowserTreeKeyboard(t *testing.T) {
 	if slices.Contains(rows, "b1") || slices.Contains(rows, "c3") || !slices.Contains(rows, "r3") {
 		t.Errorf("with r3 folded the rows are %v", rows)
 	}
+	tb.Shot("tree-keyboard-folded")
 	tb.Press("ArrowDown")
 	if got := focused(); got != "r3" {
 		t.Errorf("ArrowDown past the folded r3 focuses %q; nothing follows", got)
