@@ -30,6 +30,7 @@ import (
 	"github.com/piexport/piexport"
 	"github.com/piexport/piexport/catalog"
 	"github.com/piexport/piexport/internal/atomicfile"
+	"github.com/piexport/piexport/internal/fileguard"
 	"github.com/piexport/piexport/page"
 	"github.com/piexport/piexport/session"
 	"github.com/piexport/piexport/site"
@@ -466,7 +467,7 @@ func fingerprintOf(opt Options, format string) (string, error) {
 // What is at path is read only if it is a regular file: a named pipe put
 // there would hang the read (atomicfile then refuses to replace it).
 func writeIfChanged(path string, data []byte) error {
-	if old, err := readRegular(context.Background(), path); err == nil && bytes.Equal(old, data) {
+	if old, err := fileguard.ReadInput(context.Background(), path); err == nil && bytes.Equal(old, data) {
 		return nil
 	}
 	return atomicfile.WriteFile(path, data)

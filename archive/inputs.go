@@ -1,9 +1,6 @@
 package archive
 
 import (
-	"bytes"
-	"context"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -87,32 +84,4 @@ func inputInside(dir string, files []string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// readRegular reads the file at path whole (a source, or a file of the
-// archive), a few megabytes at a time, until ctx is done; anything but a
-// regular file is refused without blocking (see fileguard.OpenInput).
-func readRegular(ctx context.Context, path string) ([]byte, error) {
-	f, fi, err := fileguard.OpenInput(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data := make([]byte, 0, fi.Size()+bytes.MinRead)
-	for {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
-		}
-		n, err := f.Read(data[len(data):min(cap(data), len(data)+4<<20)])
-		data = data[:len(data)+n]
-		if err == io.EOF {
-			return data, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
 }

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/piexport/piexport/internal/fileguard"
 	"github.com/piexport/piexport/session"
 	"github.com/piexport/piexport/usage"
 )
@@ -71,7 +72,7 @@ func readManifest(dir string) (*manifest, error) {
 	m := &manifest{Sessions: map[string]*entry{}}
 	// Read like a source: a named pipe in its place must not hang the
 	// build.
-	b, err := readRegular(context.Background(), filepath.Join(dir, ManifestName))
+	b, err := fileguard.ReadInput(context.Background(), filepath.Join(dir, ManifestName))
 	if errors.Is(err, fs.ErrNotExist) {
 		return m, nil
 	}

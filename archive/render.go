@@ -14,6 +14,7 @@ import (
 
 	"github.com/piexport/piexport/catalog"
 	"github.com/piexport/piexport/internal/atomicfile"
+	"github.com/piexport/piexport/internal/fileguard"
 	"github.com/piexport/piexport/page"
 	"github.com/piexport/piexport/session"
 	"github.com/piexport/piexport/usage"
@@ -27,7 +28,7 @@ import (
 // Reading stops when ctx is done.
 func renderOne(ctx context.Context, dir string, j *job, opt Options, f format, sameOptions bool, parent string, related []page.Related, sb *searchBuild, num map[string]int, prev *searchMeta) (rendered bool, err error) {
 	e, old := j.e, j.old
-	data, err := readRegular(ctx, j.path)
+	data, err := fileguard.ReadInput(ctx, j.path)
 	if err != nil {
 		e.Error = err.Error()
 		return false, nil

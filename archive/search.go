@@ -17,6 +17,7 @@ import (
 
 	"github.com/piexport/piexport/catalog"
 	"github.com/piexport/piexport/internal/atomicfile"
+	"github.com/piexport/piexport/internal/fileguard"
 	"github.com/piexport/piexport/session"
 )
 
@@ -257,7 +258,7 @@ func (b *searchBuild) addSession(num int, d *sessionDoc) error {
 // sessions not in it are left out.
 func (b *searchBuild) addOld(genDir string, shards int, renum map[int]int) error {
 	for k := range shards {
-		data, err := readRegular(context.Background(), filepath.Join(genDir, fmt.Sprintf("t%d.js", k)))
+		data, err := fileguard.ReadInput(context.Background(), filepath.Join(genDir, fmt.Sprintf("t%d.js", k)))
 		if err != nil {
 			return err
 		}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/piexport/piexport/internal/atomicfile"
+	"github.com/piexport/piexport/internal/fileguard"
 	"github.com/piexport/piexport/session"
 )
 
@@ -51,7 +52,7 @@ func readSearchMeta(dir string, old *manifest) *searchMeta {
 	if old.Search == "" {
 		return nil
 	}
-	b, err := readRegular(context.Background(), filepath.Join(dir, old.Search, "meta.js"))
+	b, err := fileguard.ReadInput(context.Background(), filepath.Join(dir, old.Search, "meta.js"))
 	if err != nil {
 		return nil
 	}

@@ -144,7 +144,21 @@ func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	s, err := session.LoadContext(ctx, file)
+	// With --embed-jsonl the page carries the file: it is read once, so
+	// that the page shows what it carries even while pi appends to the
+	// file, and through fileguard, as the loader reads.
+	var raw []byte
+	if opt.embedJSONL {
+		if raw, err = fileguard.ReadInput(ctx, file); err != nil {
+			return inputError(file, err)
+		}
+	}
+	var s *session.Session
+	if raw != nil {
+		s, err = session.ReadContext(ctx, bytes.NewReader(raw), file)
+	} else {
+		s, err = session.LoadContext(ctx, file)
+	}
 	if err != nil {
 		return inputError(file, err)
 	}
@@ -180,10 +194,6 @@ func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) erro
 		paceCollector()
 		po := page.Options{Theme: opt.theme, Leaf: opt.leaf, Home: home, Generator: generator, SubAgents: agents}
 		if opt.embedJSONL {
-			raw, err := os.ReadFile(file)
-			if err != nil {
-				return inputError(file, err)
-			}
 			po.JSONL, po.JSONLName = raw, filepath.Base(file)
 		}
 		p, err := page.NewPage(s, po)

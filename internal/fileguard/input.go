@@ -1,8 +1,11 @@
 package fileguard
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 )
@@ -68,4 +71,31 @@ func checkOpened(f *os.File, name string) (*os.File, fs.FileInfo, error) {
 		return nil, nil, err
 	}
 	return f, fi, nil
+}
+
+// ReadInput reads the file at path whole, opened as OpenInput opens it,
+// a few megabytes at a time until ctx is done.
+func ReadInput(ctx context.Context, path string) ([]byte, error) {
+	f, fi, err := OpenInput(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data := make([]byte, 0, fi.Size()+bytes.MinRead)
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := f.Read(data[len(data):min(cap(data), len(data)+4<<20)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }
