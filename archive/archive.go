@@ -211,6 +211,9 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 	if err := refuseInputs(dir, files, next, old, f); err != nil {
 		return res, err
 	}
+	if err := checkSearchDirs(dir); err != nil {
+		return res, err
+	}
 
 	// Links, then the pages they changed: a session whose fork or
 	// sub-agent appeared links to it.

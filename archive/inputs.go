@@ -1,6 +1,9 @@
 package archive
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,4 +87,25 @@ func inputInside(dir string, files []string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// checkSearchDirs refuses a build whose search directories are symbolic
+// links (or anything but directories): the build removes old generations
+// and doc files below them, which through a link would be files
+// elsewhere (an archive directory received from someone else can hold
+// such a link).
+func checkSearchDirs(dir string) error {
+	for _, p := range []string{filepath.Join(dir, searchDir), filepath.Join(dir, searchDir, docsDir)} {
+		fi, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if !fi.IsDir() {
+			return fmt.Errorf("%s is %s, not a directory of the archive's own: piexport writes and removes its search index only there", p, fileguard.Kind(fi.Mode()))
+		}
+	}
+	return nil
 }

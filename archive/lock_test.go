@@ -178,3 +178,34 @@ func TestForkedFromNamedPipe(t *testing.T) {
 		t.Fatal("forkedFrom waits on a named pipe")
 	}
 }
+
+// An archive directory whose search directory is a symbolic link (one
+// received from someone else can be): a build removed old generations
+// and doc files through it, elsewhere. It is refused, and what the link
+// leads to is left as it was.
+func TestSearchDirSymlink(t *testing.T) {
+	for _, link := range []string{searchDir, filepath.Join(searchDir, docsDir)} {
+		src, out, elsewhere := t.TempDir(), t.TempDir(), t.TempDir()
+		files := sources(t, src, "pi-v3-earth0-tiny.jsonl")
+		victim := filepath.Join(elsewhere, "1", "keep.js")
+		must(t, os.MkdirAll(filepath.Dir(victim), 0o755))
+		must(t, os.WriteFile(victim, []byte("mine"), 0o644))
+		must(t, os.WriteFile(filepath.Join(elsewhere, "keep.js"), []byte("mine"), 0o644))
+		must(t, os.MkdirAll(filepath.Dir(filepath.Join(out, link)), 0o755))
+		must(t, os.Symlink(elsewhere, filepath.Join(out, link)))
+		// A manifest that names a generation there, as a real one would.
+		must(t, os.WriteFile(filepath.Join(out, ManifestName), []byte(`{"version":4,"search":"search/1","sessions":{}}`), 0o644))
+		_, err := Build(context.Background(), out, files, Options{})
+		if err == nil || !strings.Contains(err.Error(), "is a symbolic link, not a directory of the archive's own") {
+			t.Errorf("%s a symbolic link: %v", link, err)
+		}
+		for _, p := range []string{victim, filepath.Join(elsewhere, "keep.js")} {
+			if b, err := os.ReadFile(p); err != nil || string(b) != "mine" {
+				t.Errorf("%s a symbolic link: %s was touched: %q %v", link, p, b, err)
+			}
+		}
+		if list, _ := os.ReadDir(elsewhere); len(list) != 2 {
+			t.Errorf("%s a symbolic link: the build wrote where it leads: %v", link, list)
+		}
+	}
+}
