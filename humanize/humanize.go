@@ -133,6 +133,23 @@ func Count(n int, one, many string) string {
 	return strconv.Itoa(n) + " " + many
 }
 
+// TokenCount is Tokens with its noun: "1 token", "3.4M tokens".
+func TokenCount(n int64) string {
+	if n == 1 {
+		return "1 token"
+	}
+	return Tokens(n) + " tokens"
+}
+
+// EachOf names every one of n things as a sentence does: "each of the 3
+// turns", but "the one turn".
+func EachOf(n int, one, many string) string {
+	if n == 1 {
+		return "the one " + one
+	}
+	return "each of the " + Count(n, one, many)
+}
+
 // CostShort shows a cost as a chart's label does: as Cost below $1,000,
 // then in thousands and millions: $1.2k, $45k, $1.3M.
 func CostShort(c float64) string {

@@ -77,3 +77,17 @@ func TestBytes(t *testing.T) {
 		}
 	}
 }
+
+func TestTokenCountAndEachOf(t *testing.T) {
+	for _, c := range []struct{ got, want string }{
+		{TokenCount(1), "1 token"},
+		{TokenCount(0), "0 tokens"},
+		{TokenCount(3_400_000), "3.4M tokens"},
+		{EachOf(1, "turn", "turns"), "the one turn"},
+		{EachOf(3, "turn", "turns"), "each of the 3 turns"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}

@@ -64,8 +64,8 @@ func groupChart(rep usage.Report, m metric, name func(string) string) *Chart {
 	c.Table = Table{Caption: "Usage per " + what, Head: []string{head, "Sessions", "Tokens", "Cost", "Share"}, Rows: table,
 		Foot: &Row{Cells: []Cell{{Text: "Total"}, {Text: fmt.Sprint(total.Sessions), Num: true}, {Text: humanize.Tokens(total.Tokens()), Num: true},
 			{Text: humanize.Cost(total.Cost), Num: true}, {Text: "100%", Num: true}}}}
-	c.Desc = fmt.Sprintf("%s of each of the %d %s, the largest first: %s tokens and %s in all.",
-		m.word(), len(rep.Groups), whats, humanize.Tokens(total.Tokens()), humanize.Cost(total.Cost))
+	c.Desc = fmt.Sprintf("%s of each of the %d %s, the largest first: %s and %s in all.",
+		m.word(), len(rep.Groups), whats, humanize.TokenCount(total.Tokens()), humanize.Cost(total.Cost))
 	if rep.By == usage.ByModel {
 		c.Desc += fmt.Sprintf(" %q is the work done for tool results, compactions and branch summaries.", session.ToolsAndSummaries)
 	}

@@ -184,8 +184,8 @@ func (s *Session) contextChart(link Link) *Chart {
 		c.Table.Caption = fmt.Sprintf("Largest context in each stretch of turns (%d turns in %d rows)", len(reported), len(rows)-len(marks))
 	}
 
-	desc := fmt.Sprintf("The context the model was sent at each of the %s of the path, from %s tokens at the first to %s at its largest (turn %d).",
-		humanize.Count(n, "turn", "turns"), humanize.Tokens(reported[0].Context()), humanize.Tokens(peak.Context()), peak.N)
+	desc := fmt.Sprintf("The context the model was sent at %s of the path, from %s at the first to %s at its largest (turn %d).",
+		humanize.EachOf(n, "turn", "turns"), humanize.TokenCount(reported[0].Context()), humanize.Tokens(peak.Context()), peak.N)
 	if k := s.countMarks("compaction"); k > 0 {
 		desc += " " + humanize.Count(k, "compaction", "compactions") + " (dashed lines)."
 	}
@@ -194,7 +194,7 @@ func (s *Session) contextChart(link Link) *Chart {
 	}
 	switch {
 	case windowShown:
-		desc += fmt.Sprintf(" The model's context window (%s): %s tokens.", s.WindowModel, humanize.Tokens(s.Window))
+		desc += fmt.Sprintf(" The model's context window (%s): %s.", s.WindowModel, humanize.TokenCount(s.Window))
 	case s.Window > 0:
 		c.Note = fmt.Sprintf("The context window of %s, %s tokens, is above the chart: the largest context was %.0f%% of it.",
 			s.WindowModel, humanize.Tokens(s.Window), 100*float64(peak.Context())/float64(s.Window))
@@ -328,8 +328,8 @@ func (s *Session) turnsChart(link Link) *Chart {
 	if len(bs) < n {
 		c.Table.Caption = fmt.Sprintf("Tokens of each stretch of turns (%d turns in %d rows)", n, len(bs))
 	}
-	c.Desc = fmt.Sprintf("Tokens of each of the %s of the path, stacked: %s in all: %s.",
-		humanize.Count(n, "turn", "turns"), humanize.Tokens(total.Tokens()), strings.Join(humanize.Usage(total, "input", "output"), ", "))
+	c.Desc = fmt.Sprintf("Tokens of %s of the path, stacked: %s in all: %s.",
+		humanize.EachOf(n, "turn", "turns"), humanize.Tokens(total.Tokens()), strings.Join(humanize.Usage(total, "input", "output"), ", "))
 	if len(bs) < n {
 		c.Desc += fmt.Sprintf(" Each bar is the mean of a stretch of %d or %d turns; the table sums each stretch.", n/len(bs), (n+len(bs)-1)/len(bs))
 	}
