@@ -26,74 +26,64 @@ func (s *looseString) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// sections reads a system message's sections in the file's order (a Go
-// map would lose it, and the order is the prompt's). A null section is
-// one removed.
+// sections reads a system message's sections in the file's order (the
+// order is the prompt's). A null section is one removed.
 func sections(raw json.RawMessage) []Section {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '{' {
-		return nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if _, err := dec.Token(); err != nil {
-		return nil
-	}
 	var out []Section
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			break
-		}
-		name, _ := tok.(string)
-		var v json.RawMessage
-		if dec.Decode(&v) != nil {
-			break
-		}
-		switch v = bytes.TrimSpace(v); {
-		case string(v) == "null":
+	eachMember(raw, func(name string, v json.RawMessage) {
+		if string(v) == "null" {
 			out = append(out, Section{Name: name, Removed: true})
-		default:
-			text := string(v) // not a string: kept as its JSON
-			var s string
-			if json.Unmarshal(v, &s) == nil {
-				text = s
-			}
-			out = append(out, Section{Name: name, Text: text})
+			return
 		}
-	}
+		out = append(out, Section{Name: name, Text: textOf(v)})
+	})
 	return out
 }
 
 // settings reads a JSON object of scalars as name and value pairs in the
-// file's order; a value that is not a string is kept as its JSON.
+// file's order.
 func settings(raw json.RawMessage) []Setting {
+	var out []Setting
+	eachMember(raw, func(name string, v json.RawMessage) {
+		out = append(out, Setting{Name: name, Value: textOf(v)})
+	})
+	return out
+}
+
+// eachMember calls f with each member of a JSON object in the file's order
+// (a Go map would lose it), its value trimmed of white space. It stops at
+// the first member it cannot read, and does nothing for anything but an
+// object.
+func eachMember(raw json.RawMessage, f func(name string, v json.RawMessage)) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '{' {
-		return nil
+		return
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if _, err := dec.Token(); err != nil {
-		return nil
+		return
 	}
-	var out []Setting
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
-			break
+			return
 		}
 		name, _ := tok.(string)
 		var v json.RawMessage
 		if dec.Decode(&v) != nil {
-			break
+			return
 		}
-		value := string(v)
-		var s string
-		if json.Unmarshal(v, &s) == nil {
-			value = s
-		}
-		out = append(out, Setting{Name: name, Value: value})
+		f(name, bytes.TrimSpace(v))
 	}
-	return out
+}
+
+// textOf is a JSON string's text; any other value is kept as its JSON.
+func textOf(v json.RawMessage) string {
+	var s string
+	if json.Unmarshal(v, &s) == nil {
+		return s
+	}
+	return string(v)
 }
 
 // optString is a JSON string that may be absent, null, or (in odd files) a
