@@ -267,7 +267,9 @@ func (v *pageView) SlotGroups() []slotGroup {
 		g := slotGroup{IDs: make([]string, 0, len(nodes))}
 		shown := 0
 		for i, n := range nodes {
-			e := v.Entries[start+i]
+			// A pointer, not a copy: renderers may be filling in other
+			// fields of the entry while the template reads these.
+			e := &v.Entries[start+i]
 			if e.Absorbed {
 				continue
 			}
