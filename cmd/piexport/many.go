@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/piexport/piexport/archive"
@@ -80,7 +81,7 @@ func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 		}
 		aopt.Pages = pages
 	}
-	reports := newReportLog(opt, stderr)
+	reports := newReportLog(opt, stderr, p)
 	if red := opt.redactor; red != nil {
 		aopt.Prepare = func(s *session.Session) { reports.add(red.Session(s)) }
 		aopt.PrepareKey, aopt.HidePath = red.Key(), red.Text
@@ -142,6 +143,7 @@ func printArchiveWarnings(w io.Writer, warned []archive.Warned, verbose bool) {
 
 // progress draws a progress bar on a terminal, and plain lines otherwise.
 type progress struct {
+	mu       sync.Mutex // the bar and the lines of say share one stream
 	w        io.Writer
 	terminal bool
 	last     time.Time
@@ -164,6 +166,8 @@ func (p *progress) update(done, total int, path string) {
 	if p.w == nil || total == 0 {
 		return
 	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if !p.terminal {
 		if done > 0 {
 			printf(p.w, "[%d/%d] %s", done, total, path)
@@ -178,6 +182,17 @@ func (p *progress) update(done, total int, path string) {
 	const width = 30
 	filled := width * done / total
 	fmt.Fprintf(p.w, "\r[%s%s] %d/%d sessions", strings.Repeat("#", filled), strings.Repeat(".", width-filled), done, total)
+}
+
+// say prints a line of its own to w, which may be the bar's stream: on a
+// terminal the bar is cleared first and drawn again by the next update.
+func (p *progress) say(w io.Writer, format string, args ...any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.terminal && !p.last.IsZero() {
+		fmt.Fprint(p.w, "\r\x1b[K")
+	}
+	printf(w, format, args...)
 }
 
 func (p *progress) done() {

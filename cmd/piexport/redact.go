@@ -158,10 +158,12 @@ func writeReports(opt *options, stdout, stderr io.Writer) error {
 
 // reportLog gathers the reports of an archive's sessions, which are
 // masked on several goroutines, and prints them: one line for each
-// session with something masked, then the totals (these only, under -q).
+// session with something masked (through the progress bar, which shares
+// standard error), then the totals (these only, under -q).
 type reportLog struct {
 	mu      sync.Mutex
 	w       io.Writer
+	bar     *progress
 	quiet   bool
 	on      bool
 	values  int
@@ -169,8 +171,8 @@ type reportLog struct {
 	reports int
 }
 
-func newReportLog(opt *options, stderr io.Writer) *reportLog {
-	l := &reportLog{w: stderr, on: opt.redact.masks()}
+func newReportLog(opt *options, stderr io.Writer, bar *progress) *reportLog {
+	l := &reportLog{w: stderr, bar: bar, on: opt.redact.masks()}
 	if q, quiet := stderr.(quietWriter); quiet {
 		l.w, l.quiet = q.Writer, true
 	}
@@ -187,7 +189,7 @@ func (l *reportLog) add(r *redact.Report) {
 	l.values += r.Values()
 	l.places += len(r.Findings)
 	if !l.quiet && r.Values() > 0 {
-		printf(l.w, "%s: %s", r.File, r.Summary())
+		l.bar.say(l.w, "%s: %s", r.File, r.Summary())
 	}
 }
 
