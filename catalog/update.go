@@ -41,6 +41,32 @@ func (c *Catalog) Progress() Progress {
 	}
 }
 
+// UpdateTelling is Update that tells progress how far it is every
+// interval while files are being read. It returns only once progress is
+// no longer being called, so a caller's last word comes after the ticks.
+func (c *Catalog) UpdateTelling(ctx context.Context, every time.Duration, progress func(Progress)) (bool, error) {
+	done := make(chan struct{})
+	var ticking sync.WaitGroup
+	ticking.Go(func() {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				if p := c.Progress(); p.Running {
+					progress(p)
+				}
+			}
+		}
+	})
+	changed, err := c.Update(ctx)
+	close(done)
+	ticking.Wait()
+	return changed, err
+}
+
 // Refresh looks for files again, then reads those that are new or changed
 // (see Update). It reports whether anything changed.
 func (c *Catalog) Refresh(ctx context.Context) (bool, error) {

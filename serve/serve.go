@@ -235,25 +235,12 @@ func warnExposed(logw *logger, hosts *hostGuard, addr *net.TCPAddr, where string
 // update reads the files the catalog lacks, telling opt.Progress how far
 // it is, and then logs the files that could not be read.
 func (s *server) update(ctx context.Context, logw *logger) {
-	done := make(chan struct{})
+	var err error
 	if s.opt.Progress != nil {
-		go func() {
-			t := time.NewTicker(progressEvery)
-			defer t.Stop()
-			for {
-				select {
-				case <-done:
-					return
-				case <-t.C:
-					if p := s.cat.Progress(); p.Running {
-						s.opt.Progress(p)
-					}
-				}
-			}
-		}()
+		_, err = s.cat.UpdateTelling(ctx, progressEvery, s.opt.Progress)
+	} else {
+		_, err = s.cat.Update(ctx)
 	}
-	_, err := s.cat.Update(ctx)
-	close(done)
 	if ctx.Err() != nil {
 		return
 	}

@@ -113,26 +113,12 @@ func projectName(cwd, home string, opt *options) string {
 // updateWithProgress reads the files the catalog lacks, telling progress
 // (when not nil) how far it is every half second and when it is done.
 func updateWithProgress(ctx context.Context, c *catalog.Catalog, progress func(catalog.Progress)) error {
-	done := make(chan struct{})
-	if progress != nil {
-		go func() {
-			t := time.NewTicker(500 * time.Millisecond)
-			defer t.Stop()
-			for {
-				select {
-				case <-done:
-					return
-				case <-t.C:
-					if p := c.Progress(); p.Running {
-						progress(p)
-					}
-				}
-			}
-		}()
+	if progress == nil {
+		_, err := c.Update(ctx)
+		return err
 	}
-	_, err := c.Update(ctx)
-	close(done)
-	if progress != nil && err == nil {
+	_, err := c.UpdateTelling(ctx, 500*time.Millisecond, progress)
+	if err == nil {
 		if p := c.Progress(); p.Files > 0 {
 			progress(p)
 		}
