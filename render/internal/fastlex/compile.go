@@ -3,6 +3,7 @@ package fastlex
 import (
 	"fmt"
 	"math"
+	"sync"
 	"unicode"
 
 	"github.com/dlclark/regexp2/v2"
@@ -109,8 +110,17 @@ type program struct {
 	// per backtracking instruction; the machine keeps an estimate of
 	// that stack (see frame.track) and, when it comes near trackLimit,
 	// leaves the attempt to re (see machine.exact).
-	trackLimit int
-	re         *regexp2.Regexp
+	//
+	// The number of those instructions is known only by writing
+	// regexp2's program, which costs more than the rest of compiling a
+	// pattern, and few attempts ever come near the limit: the machine
+	// starts from trackBound, a limit no higher than trackLimit (from
+	// trackCountBound), and asks for trackLimit only past it.
+	trackBound int
+	trackLimit func() int
+	// re is the rule as regexp2 runs it, compiled only for the rare
+	// attempt exact hands over.
+	re func() (*regexp2.Regexp, error)
 }
 
 // regexp2's default MaxBacktrackingStackSize.
@@ -124,12 +134,8 @@ func (e compileError) Error() string {
 }
 
 // compileProgram compiles a pattern as regexp2.Compile would parse it.
-func compileProgram(pattern string, re *regexp2.Regexp) (*program, error) {
+func compileProgram(pattern string) (*program, error) {
 	tree, err := syntax.Parse(pattern, syntax.ParseOptions{})
-	if err != nil {
-		return nil, err
-	}
-	code, err := syntax.Write(tree)
 	if err != nil {
 		return nil, err
 	}
@@ -152,11 +158,47 @@ func compileProgram(pattern string, re *regexp2.Regexp) (*program, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &program{start: start, slots: c.slots, loops: c.loops, re: re,
-		trackLimit: regexp2StackSize - 4*code.TrackCount}
+	p := &program{start: start, slots: c.slots, loops: c.loops,
+		trackBound: regexp2StackSize - 4*trackCountBound(tree.Root),
+		trackLimit: sync.OnceValue(func() int { return regexp2StackSize - 4*trackCount(pattern) }),
+		re:         sync.OnceValues(func() (*regexp2.Regexp, error) { return regexp2.Compile(pattern) })}
 	p.first = firstOf(start, map[*node]charFilter{})
 	p.nodes = numberNodes(start)
 	return p, nil
+}
+
+// trackCount is the number of backtracking instructions in regexp2's
+// program for pattern, which compileProgram has parsed before.
+func trackCount(pattern string) int {
+	tree, err := syntax.Parse(pattern, syntax.ParseOptions{})
+	if err != nil {
+		panic(err)
+	}
+	code, err := syntax.Write(tree)
+	if err != nil {
+		panic(err)
+	}
+	return code.TrackCount
+}
+
+// trackCountBound is a bound on trackCount for the tree rooted at n:
+// regexp2's writer emits at most four instructions for each node it
+// visits, once for a leaf and before and after each child of the rest,
+// plus two for the whole program. TestEveryLexerRunsOnFastlex holds it
+// to every rule of chroma's lexers.
+func trackCountBound(n *syntax.RegexNode) int {
+	var visits func(*syntax.RegexNode) int
+	visits = func(n *syntax.RegexNode) int {
+		if len(n.Children) == 0 {
+			return 1
+		}
+		v := 0
+		for _, c := range n.Children {
+			v += 2 + visits(c)
+		}
+		return v
+	}
+	return 2 + 4*visits(n)
 }
 
 // numberNodes lists every node reachable from start and sets each one's

@@ -14,6 +14,8 @@
 //     interpreter, and it counts its steps: a text gets a fixed amount of
 //     work (Lex), not of time, so the same text always gives the same
 //     tokens, however busy the machine.
+//   - A state's rules are compiled when a text first enters it
+//     (states.go): a block of code reaches few of a lexer's states.
 //   - Only the rules that can start with the character at hand are tried,
 //     still in their order: a skipped rule could not have matched, so the
 //     first rule that matches, and every token, is chroma's.
@@ -34,10 +36,10 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
-	"github.com/dlclark/regexp2/v2"
 )
 
 // Wrap returns a lexer that gives the same tokens as l, faster, when l is
@@ -67,21 +69,34 @@ func wrapped(rl *chroma.RegexLexer) *Lexer {
 var coalescerType = reflect.TypeOf(chroma.Coalesce(nil))
 
 // Lexer is a chroma.RegexLexer whose rules run on fastlex's matcher.
+//
+// A lexer has dozens of states and hundreds of rules, and a block of code
+// visits a few of them: each state is compiled when a text first enters
+// it (states.go), and each rule's pattern once, by fastlex alone.
 type Lexer struct {
 	base *chroma.RegexLexer
 
 	once   sync.Once
 	err    error
 	rules  chroma.CompiledRules // chroma's, for mutators and emitters that read them
+	flags  string               // the lexer's regexp2 flags, as chroma sets them
 	states map[string]*state
+
+	// mu serialises compiling states: included rules are shared between
+	// states, and so are the programs of their patterns.
+	mu    sync.Mutex
+	progs map[string]*program // by pattern
 	// unsupported is set when some rule uses a construct the matcher does
 	// not run: the lexer then hands its work to chroma's.
-	unsupported error
+	unsupported atomic.Pointer[error]
 }
 
-// state holds one lexer state's rules, compiled, and for each ASCII
-// character the rules that can match at a position holding it.
+// state holds one lexer state's rules, compiled on first use, and for
+// each ASCII character the rules that can match at a position holding it.
 type state struct {
+	once sync.Once
+	err  error
+
 	rules []*chroma.CompiledRule
 	progs []*program
 	ascii [utf8RuneSelf][]int
@@ -112,37 +127,30 @@ func (l *Lexer) SetAnalyser(f func(text string) float32) chroma.Lexer {
 // chroma's global registry, as for the lexers it holds.
 func (l *Lexer) SetRegistry(*chroma.LexerRegistry) chroma.Lexer { return l }
 
-// compile builds the rules as chroma's RegexLexer does (the same
-// patterns, flags and lexer mutators such as include and combined), then
-// fastlex's programs, filters and emit plans.
+// compile builds the rule table as chroma's RegexLexer does (the same
+// rules, flags and lexer mutators such as include and combined), without
+// compiling a pattern: chroma would compile every rule of every state
+// with regexp2, and fastlex compiles those of a state when it is entered.
 func (l *Lexer) compile() error {
-	raw, err := l.base.Rules()
+	raw, err := rawRules(l.base)
 	if err != nil {
 		return err
 	}
 	cfg := l.base.Config()
-	flags := ""
 	if !cfg.NotMultiline {
-		flags += "m"
+		l.flags += "m"
 	}
 	if cfg.CaseInsensitive {
-		flags += "i"
+		l.flags += "i"
 	}
 	if cfg.DotAll {
-		flags += "s"
+		l.flags += "s"
 	}
 	rules := chroma.CompiledRules{}
 	for name, rs := range raw {
-		for i, r := range rs {
-			pattern := "(?:" + r.Pattern + ")"
-			if flags != "" {
-				pattern = "(?" + flags + ")" + pattern
-			}
-			re, err := regexp2.Compile(`\G` + pattern)
-			if err != nil {
-				return fmt.Errorf("%s: rule %s.%d: %w", cfg.Name, name, i, err)
-			}
-			rules[name] = append(rules[name], &chroma.CompiledRule{Rule: r, Regexp: re})
+		rules[name] = []*chroma.CompiledRule{}
+		for _, r := range rs {
+			rules[name] = append(rules[name], &chroma.CompiledRule{Rule: r})
 		}
 	}
 	// Lexer mutators rewrite the rule table (include splices in another
@@ -168,45 +176,10 @@ restart:
 
 	l.rules = rules
 	l.states = make(map[string]*state, len(rules))
-	progs := map[string]*program{} // included rules share their pattern
 	for name, rs := range rules {
-		s := &state{rules: rs}
-		for i, r := range rs {
-			pattern := r.Regexp.String()
-			p, ok := progs[pattern]
-			if !ok {
-				var err error
-				if p, err = compileProgram(pattern, r.Regexp); err != nil {
-					l.unsupported = fmt.Errorf("%s: rule %s.%d: %w", cfg.Name, name, i, err)
-					return nil
-				}
-				progs[pattern] = p
-			}
-			s.progs = append(s.progs, p)
-			s.all = append(s.all, i)
-			nums := r.Regexp.GetGroupNumbers()
-			names := make([]string, len(nums))
-			for j, num := range nums {
-				names[j] = r.Regexp.GroupNameFromNumber(num)
-			}
-			s.groupNames = append(s.groupNames, names)
-			s.named = append(s.named, emitterReadsNamed(r.Type) || mutatorReadsNamed(r.Mutator))
-			plan := planFor(r.Type)
-			if p := knownClosure(cfg.Name, r.Pattern); p != nil {
-				plan = p
-			}
-			s.plans = append(s.plans, plan)
-			s.simple = append(s.simple, r.Mutator == nil && plan.native())
-		}
-		for c := range utf8RuneSelf {
-			for i := range rs {
-				if s.progs[i].first.may(rune(c)) {
-					s.ascii[c] = append(s.ascii[c], i)
-				}
-			}
-		}
-		l.states[name] = s
+		l.states[name] = &state{rules: rs}
 	}
+	l.progs = map[string]*program{}
 	return nil
 }
 

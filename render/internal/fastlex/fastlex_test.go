@@ -312,26 +312,25 @@ func TestSameTokensOnMutations(t *testing.T) {
 
 // TestEveryLexerRunsOnFastlex compiles every regular-expression lexer of
 // chroma's registry for fastlex's matcher: a construct it does not run
-// would hand that lexer back to chroma, slow and timed by the clock.
+// would hand that lexer back to chroma, slow and timed by the clock. It
+// checks each pattern's bound on regexp2's stack too.
 func TestEveryLexerRunsOnFastlex(t *testing.T) {
-	n := 0
+	n, patterns := 0, 0
 	for _, l := range lexers.GlobalLexerRegistry.Lexers {
 		rl, ok := l.(*chroma.RegexLexer)
 		if !ok {
 			continue
 		}
 		w := wrapped(rl)
-		if err := w.ready(); err != nil {
+		if err := compileAll(w); err != nil {
 			t.Errorf("%s: %v", rl.Config().Name, err)
 			continue
 		}
-		if w.unsupported != nil {
-			t.Error(w.unsupported)
-		}
+		patterns += checkTrackBounds(t, w)
 		n++
 	}
-	if n < 250 {
-		t.Errorf("only %d regular-expression lexers in chroma's registry", n)
+	if n < 250 || patterns < 5000 {
+		t.Errorf("only %d regular-expression lexers in chroma's registry, with %d patterns", n, patterns)
 	}
 }
 
@@ -389,7 +388,7 @@ func TestNoLexerLeftToChroma(t *testing.T) {
 		}
 	}
 	goLexer := Wrap(lexers.Get("go")).(*Lexer)
-	if err := goLexer.ready(); err != nil {
+	if err := compileAll(goLexer); err != nil {
 		t.Fatal(err)
 	}
 	for name, s := range goLexer.states {

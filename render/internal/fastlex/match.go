@@ -34,7 +34,11 @@ type machine struct {
 
 	// track estimates regexp2's backtracking stack for the attempt under
 	// way; past trackHigh the attempt is left to regexp2 (exact).
+	// trackExact says whether trackHigh comes from the program's
+	// trackLimit rather than its trackBound.
 	track, trackHigh int
+	trackExact       bool
+	prog             *program
 }
 
 // deepStack is the panic that hands an attempt to regexp2.
@@ -106,7 +110,8 @@ func (m *machine) matchAt(p *program, pos int) bool {
 	m.start = pos
 	m.nodes = p.nodes
 	// regexp2's program starts with a Lazybranch.
-	m.track, m.trackHigh = 2, p.trackLimit*7/8
+	m.prog = p
+	m.track, m.trackHigh, m.trackExact = 2, p.trackBound*7/8, false
 	matched, deep := m.runTop(p, pos)
 	if deep {
 		return m.exact(p, pos)
@@ -142,7 +147,11 @@ func (m *machine) exact(p *program, pos int) bool {
 	if m.steps > m.limit {
 		panic(workSpent{})
 	}
-	match, err := p.re.FindRunesMatchStartingAt(m.text, pos)
+	re, err := p.re()
+	if err != nil {
+		return false
+	}
+	match, err := re.FindRunesMatchStartingAt(m.text, pos)
 	if err != nil || match == nil || match.RuneIndex != pos {
 		return false
 	}
@@ -179,8 +188,21 @@ func (m *machine) push(f frame, track int) {
 	m.stack = append(m.stack, f)
 	m.track += track
 	if m.track > m.trackHigh {
-		panic(deepStack{})
+		m.deepen()
 	}
+}
+
+// deepen is called when the stack estimate passes trackHigh: it hands
+// the attempt to regexp2, once the limit is the program's own.
+func (m *machine) deepen() {
+	if !m.trackExact {
+		m.trackExact = true
+		m.trackHigh = m.prog.trackLimit() * 7 / 8
+		if m.track <= m.trackHigh {
+			return
+		}
+	}
+	panic(deepStack{})
 }
 
 // run matches from n at pos until a node ends the match (opMatch) or the

@@ -42,10 +42,13 @@ func Lex(l chroma.Lexer, text string, maxSteps int64, dst []chroma.Token) (toks 
 	if err := fl.ready(); err != nil {
 		return nil, "", err
 	}
-	if fl.unsupported != nil {
-		return nil, "", fl.unsupported
+	if err := fl.unsupportedErr(); err != nil {
+		return nil, "", err
 	}
 	r := fl.run(&chroma.TokeniseOptions{State: "root", EnsureLF: true}, text, maxSteps, dst[:0])
+	if r.unsupported != nil {
+		return nil, "", r.unsupported
+	}
 	if r.panic != nil {
 		return nil, "", fmt.Errorf("lexer panic: %v", r.panic)
 	}
@@ -72,13 +75,16 @@ func (l *Lexer) Tokenise(options *chroma.TokeniseOptions, text string) (chroma.I
 	if err := l.ready(); err != nil {
 		return nil, err
 	}
-	if l.unsupported != nil {
+	if l.unsupportedErr() != nil {
 		return l.base.Tokenise(options, text)
 	}
 	if options == nil {
 		options = &chroma.TokeniseOptions{State: "root", EnsureLF: true}
 	}
 	r := l.run(options, text, iteratorLimit, make([]chroma.Token, 0, len(text)/4+8))
+	if r.unsupported != nil {
+		return l.base.Tokenise(options, text)
+	}
 	toks := r.tokens
 	if r.rest != "" {
 		toks = append(toks, chroma.Token{Type: chroma.Error, Value: r.rest})
@@ -105,6 +111,9 @@ type result struct {
 	tokens []chroma.Token
 	rest   string
 	panic  any
+	// unsupported is set when the text entered a state of the lexer with
+	// a rule the matcher does not run.
+	unsupported error
 }
 
 // run lexes text as chroma's LexerState.Iterator would, collecting the
@@ -120,6 +129,10 @@ func (l *Lexer) run(options *chroma.TokeniseOptions, text string, limit int64, o
 			return
 		}
 		r.tokens = t.out
+		if u, ok := v.(unsupportedRule); ok && u.lexer == l {
+			r.tokens, r.unsupported = nil, u.err
+			return
+		}
 		if _, spent := v.(workSpent); spent {
 			r.tokens = t.out[:t.safeToks]
 			if t.safePos < t.origEnd {
@@ -251,10 +264,7 @@ func (t *tokeniser) lex() {
 		}
 		l.State = l.Stack[len(l.Stack)-1]
 		if s == nil || l.State != name {
-			var ok bool
-			if s, ok = t.lexer.states[l.State]; !ok {
-				panic("unknown state " + l.State)
-			}
+			s = t.lexer.state(l.State)
 			name = l.State
 		}
 		index, matched := t.match(s, l.Pos)

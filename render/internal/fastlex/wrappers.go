@@ -33,21 +33,30 @@ type runner interface {
 type work struct{ steps, limit int64 }
 
 // lexTo implements runner.
-func (l *Lexer) lexTo(out []chroma.Token, options *chroma.TokeniseOptions, text string, w *work) []chroma.Token {
+func (l *Lexer) lexTo(out []chroma.Token, options *chroma.TokeniseOptions, text string, w *work) (toks []chroma.Token) {
 	if err := l.ready(); err != nil {
 		panic(err)
 	}
-	if l.unsupported != nil {
+	if l.unsupportedErr() != nil {
 		return (&foreign{l.base}).lexTo(out, options, text, w)
 	}
 	if options == nil {
 		options = &chroma.TokeniseOptions{State: "root", EnsureLF: true}
 	}
+	n := len(out)
 	t := newTokeniser(l, options, text, out)
 	t.m.limit = w.limit - w.steps
 	defer func() {
 		w.steps += t.m.steps
 		t.release()
+		// A state with a rule the matcher does not run: chroma lexes
+		// the whole text instead.
+		if v := recover(); v != nil {
+			if u, ok := v.(unsupportedRule); !ok || u.lexer != l {
+				panic(v)
+			}
+			toks = (&foreign{l.base}).lexTo(out[:n], options, text, w)
+		}
 	}()
 	t.lex()
 	return t.out
