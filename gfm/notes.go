@@ -74,22 +74,11 @@ func (m *mdWriter) promptBody(p session.Prompt) {
 // promptText writes prompt text as Markdown, or fenced where it is tagged
 // text (<tools>…</tools>), which Markdown would drop as raw HTML.
 func (m *mdWriter) promptText(text string) {
-	if tagged(text) {
+	if session.HasTagLine(text) {
 		m.block(fenced("text", text))
 		return
 	}
 	m.block(safeMarkdown(text))
-}
-
-// tagged says whether a line of text starts with an XML-like tag.
-func tagged(text string) bool {
-	for line := range strings.SplitSeq(text, "\n") {
-		line = strings.TrimSpace(line)
-		if len(line) > 1 && line[0] == '<' && (line[1] == '/' || line[1] >= 'a' && line[1] <= 'z' || line[1] >= 'A' && line[1] <= 'Z') {
-			return true
-		}
-	}
-	return false
 }
 
 // toolList lists tools, one line each: name and description.

@@ -85,18 +85,8 @@ func changeSummary(c session.PromptChange) string {
 			parts = append(parts, "section "+n+" "+g.what)
 		}
 	}
-	var tools []string
-	for _, n := range c.ToolsAdded {
-		tools = append(tools, "+"+n)
-	}
-	for _, n := range c.ToolsRemoved {
-		tools = append(tools, "−"+n)
-	}
-	for _, n := range c.ToolsChanged {
-		tools = append(tools, "~"+n)
-	}
-	if len(tools) > 0 {
-		parts = append(parts, "tools "+strings.Join(tools, " "))
+	if tools := c.ToolMarks(); tools != "" {
+		parts = append(parts, "tools "+tools)
 	}
 	if len(parts) == 0 {
 		return "System prompt unchanged"
@@ -137,24 +127,13 @@ func (r *sessionRenderer) promptSection(o *out, prefix string, sec session.Secti
 // preformatted where it is tagged text (<tools>…</tools>): Markdown would
 // drop the tags as raw HTML.
 func (r *sessionRenderer) promptText(o *out, prefix, text string) {
-	if tagged(text) {
+	if session.HasTagLine(text) {
 		o.Raw(`<pre class="output prompt-text">`)
 		o.Text(text)
 		o.Raw(`</pre>`)
 		return
 	}
 	o.Append(render.Markdown(text, prefix))
-}
-
-// tagged says whether a line of text starts with an XML-like tag.
-func tagged(text string) bool {
-	for line := range strings.SplitSeq(text, "\n") {
-		line = strings.TrimSpace(line)
-		if len(line) > 1 && line[0] == '<' && (line[1] == '/' || line[1] >= 'a' && line[1] <= 'z' || line[1] >= 'A' && line[1] <= 'Z') {
-			return true
-		}
-	}
-	return false
 }
 
 // toolList lists tools by name, each opening on its description and

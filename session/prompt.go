@@ -81,6 +81,22 @@ type PromptChange struct {
 	ToolsAdded, ToolsRemoved, ToolsChanged []string
 }
 
+// ToolMarks lists the tools the change touched, marked as added,
+// removed or changed: "+edit −grep ~bash"; "" when it touched none.
+func (c PromptChange) ToolMarks() string {
+	var tools []string
+	for _, n := range c.ToolsAdded {
+		tools = append(tools, "+"+n)
+	}
+	for _, n := range c.ToolsRemoved {
+		tools = append(tools, "−"+n)
+	}
+	for _, n := range c.ToolsChanged {
+		tools = append(tools, "~"+n)
+	}
+	return strings.Join(tools, " ")
+}
+
 // PromptBefore returns the prompt in force just before e on its path, and
 // whether any system message (or compaction checkpoint) set one.
 func (s *Session) PromptBefore(e *Entry) (Prompt, bool) {
@@ -174,23 +190,26 @@ func (s *Session) PromptSummary(e *Entry) string {
 			parts = append(parts, "sections "+strings.Join(group.names, ", ")+" "+group.what)
 		}
 	}
-	var tools []string
-	for _, n := range change.ToolsAdded {
-		tools = append(tools, "+"+n)
-	}
-	for _, n := range change.ToolsRemoved {
-		tools = append(tools, "−"+n)
-	}
-	for _, n := range change.ToolsChanged {
-		tools = append(tools, "~"+n)
-	}
-	if len(tools) > 0 {
-		parts = append(parts, "tools "+strings.Join(tools, " "))
+	if tools := change.ToolMarks(); tools != "" {
+		parts = append(parts, "tools "+tools)
 	}
 	if len(parts) == 0 {
 		return "system prompt: unchanged"
 	}
 	return "system prompt: " + strings.Join(parts, ", ")
+}
+
+// HasTagLine says whether a line of text starts with an XML-like tag, as
+// prompts' skill and context blocks do: such text is shown as it is,
+// not as Markdown, where the tags would vanish.
+func HasTagLine(text string) bool {
+	for line := range strings.SplitSeq(text, "\n") {
+		line = strings.TrimSpace(line)
+		if len(line) > 1 && line[0] == '<' && (line[1] == '/' || line[1] >= 'a' && line[1] <= 'z' || line[1] >= 'A' && line[1] <= 'Z') {
+			return true
+		}
+	}
+	return false
 }
 
 func plural(n int, what string) string {
