@@ -181,3 +181,16 @@ func Bytes(n int64) string {
 	}
 	return strconv.FormatFloat(float64(n)/(1024*1024), 'f', 1, 64) + " MB"
 }
+
+// TemplateFuncs are the figures and times every page template may show,
+// under the names the templates use (the session page, the index and the
+// insights they share).
+func TemplateFuncs() map[string]any {
+	return map[string]any{
+		"tokens":  Tokens,
+		"count":   Count,
+		"cost":    Cost,
+		"isoTime": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+		"utcTime": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
+	}
+}

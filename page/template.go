@@ -8,7 +8,6 @@ import (
 	"io"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/piexport/piexport"
 	"github.com/piexport/piexport/humanize"
@@ -16,13 +15,7 @@ import (
 )
 
 // pageTemplate is parsed once; html/template is safe for concurrent use.
-var pageTemplate = template.Must(template.New("page.html").Funcs(template.FuncMap{
-	"tokens":  humanize.Tokens,
-	"count":   humanize.Count,
-	"cost":    humanize.Cost,
-	"isoTime": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
-	"utcTime": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
-}).ParseFS(piexport.Templates(), "page.html", "insights.html"))
+var pageTemplate = template.Must(template.New("page.html").Funcs(humanize.TemplateFuncs()).ParseFS(piexport.Templates(), "page.html", "insights.html"))
 
 // loadPageAssets reads the inline style and script of every page once: the
 // embedded stylesheets with the classes of highlighted code after them.

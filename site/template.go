@@ -7,7 +7,6 @@ import (
 	"io"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/piexport/piexport"
 	"github.com/piexport/piexport/humanize"
@@ -19,12 +18,7 @@ import (
 // with, for both the index and the search page.
 
 // indexTemplate is parsed once; html/template is safe for concurrent use.
-var indexTemplate = template.Must(template.New("index.html").Funcs(template.FuncMap{
-	"tokens":  humanize.Tokens,
-	"cost":    humanize.Cost,
-	"isoTime": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
-	"utcTime": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
-}).ParseFS(piexport.Templates(), "index.html", "insights.html"))
+var indexTemplate = template.Must(template.New("index.html").Funcs(humanize.TemplateFuncs()).ParseFS(piexport.Templates(), "index.html", "insights.html"))
 
 // loadIndexAssets reads the inline style and script of index and search
 // pages once. page.css gives the colours, both themes and the base styles,
