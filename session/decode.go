@@ -65,6 +65,8 @@ func (l *loader) entry(o *object) *Entry {
 	e := &Entry{
 		Line:     o.line,
 		Part:     o.part,
+		Offset:   o.at,
+		Size:     o.size,
 		Type:     w.Type,
 		FileID:   w.ID.value(),
 		ParentID: w.ParentID.value(),

@@ -81,11 +81,15 @@ func (c ctxReader) Read(p []byte) (int, error) {
 // object is one JSON object read from the file, before migration.
 type object struct {
 	line, part int
-	wire       wireEntry
-	raw        []byte // owned copy, kept only where Entry.Raw needs it
-	typeErr    error  // the object is JSON but its fields had unexpected types
-	salvaged   bool   // the line is not one JSON object (see Entry.salvaged)
-	extra      *wireExtra
+	// at and size are where the object's line is in the file: its first
+	// byte and its length, line end included.
+	at       int64
+	size     int
+	wire     wireEntry
+	raw      []byte // owned copy, kept only where Entry.Raw needs it
+	typeErr  error  // the object is JSON but its fields had unexpected types
+	salvaged bool   // the line is not one JSON object (see Entry.salvaged)
+	extra    *wireExtra
 }
 
 type loader struct {
@@ -128,12 +132,18 @@ type batch struct {
 	warnings []batchWarning
 	crlf     bool // a CRLF warning is already in warnings
 	done     chan struct{}
+	// at and size are the place in the file of the line being decoded.
+	at   int64
+	size int
 }
 
 type lineRef struct {
 	start, end, number int
-	complete           bool // the line ended in '\n'
-	tooLong            bool // the line passed MaxLineBytes and was skipped
+	// at and size are the line's place in the file (see object).
+	at       int64
+	size     int
+	complete bool // the line ended in '\n'
+	tooLong  bool // the line passed MaxLineBytes and was skipped
 }
 
 type batchWarning struct {
@@ -202,6 +212,7 @@ func (l *loader) readLines(r *bufio.Reader) error {
 // lines counts the lines read, for the error of a failed read.
 func readBatches(r *bufio.Reader, lines *int, send func(*batch)) error {
 	b := &batch{buf: getBatchBuffer(), done: make(chan struct{})}
+	var at int64 // the file offset of the line being read
 	flush := func() {
 		send(b)
 		b = &batch{buf: getBatchBuffer(), done: make(chan struct{})}
@@ -221,9 +232,11 @@ func readBatches(r *bufio.Reader, lines *int, send func(*batch)) error {
 		start := len(b.buf)
 		chunk, err := r.ReadSlice('\n')
 		b.buf = append(b.buf, chunk...)
+		size := len(chunk)
 		tooLong := false
 		for err == bufio.ErrBufferFull {
 			chunk, err = r.ReadSlice('\n')
+			size += len(chunk)
 			if !tooLong && len(b.buf)-start+len(chunk) > maxLine {
 				tooLong = true
 				b.buf = b.buf[:start]
@@ -240,7 +253,8 @@ func readBatches(r *bufio.Reader, lines *int, send func(*batch)) error {
 			return nil
 		}
 		*lines++
-		b.lines = append(b.lines, lineRef{start: start, end: len(b.buf), number: *lines, complete: err == nil, tooLong: tooLong})
+		b.lines = append(b.lines, lineRef{start: start, end: len(b.buf), number: *lines, at: at, size: size, complete: err == nil, tooLong: tooLong})
+		at += int64(size)
 		if err == io.EOF {
 			return nil
 		}
@@ -270,6 +284,7 @@ func (b *batch) decode() {
 			b.warn("long", ref.number, "the line is longer than %d MiB, piexport's limit for one line; skipped", maxLine>>20)
 			continue
 		}
+		b.at, b.size = ref.at, ref.size
 		b.readLine(b.buf[ref.start:ref.end], ref.number, ref.complete)
 	}
 }
@@ -410,6 +425,7 @@ func jsonKind(raw []byte) string {
 // add keeps an object. raw is the object's bytes in the batch's buffer; it
 // is copied only when the entry will keep it.
 func (b *batch) add(o object, raw []byte) {
+	o.at, o.size = b.at, b.size
 	if o.typeErr == nil && extraTypes[o.wire.Type] {
 		o.extra = &wireExtra{}
 		if err := unmarshal(raw, o.extra); err != nil {

@@ -81,6 +81,11 @@ type Entry struct {
 	// Part counts the JSON objects of a line that holds several: 1 for the
 	// first (and usual) one, 2 for the next, and so on.
 	Part int
+	// Offset and Size are where the entry's line is in the file: its first
+	// byte and its length in bytes, line end included. An entry loaded
+	// lean (LoadOptions.Lean) is read again from there (Session.Full).
+	Offset int64
+	Size   int
 	// Type is the entry's "type": message, compaction, label, ...
 	Type string
 	// ID is unique within the session and safe to address: the file's own id,
