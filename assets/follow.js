@@ -33,11 +33,15 @@
     });
   }
 
+  // The path is a virtual list (pathview.js): the place is the entry at
+  // the top of the window and how far into it the reader was.
   function restore() {
     var tree = document.getElementById('tree');
     if (tree) tree.scrollTop = saved.treeBottom ? tree.scrollHeight : saved.tree;
     var root = document.scrollingElement || document.documentElement;
-    window.scrollTo(0, saved.bottom ? root.scrollHeight : saved.y);
+    var pageAPI = window.piexportPage;
+    if (!saved.bottom && saved.entry && pageAPI && pageAPI.goTo) pageAPI.goTo(saved.entry, saved.into);
+    else window.scrollTo(0, saved.bottom ? root.scrollHeight : saved.y);
   }
 
   // ---- watching ----------------------------------------------------------
@@ -54,7 +58,10 @@
   function reload() {
     var root = document.scrollingElement || document.documentElement;
     var tree = document.getElementById('tree');
+    var at = window.piexportPage && window.piexportPage.where ? window.piexportPage.where() : null;
     var place = {
+      entry: at ? at.entry : '',
+      into: at ? at.into : 0,
       y: window.scrollY,
       bottom: window.scrollY + window.innerHeight >= root.scrollHeight - 48,
       tree: tree ? tree.scrollTop : 0,

@@ -1,19 +1,23 @@
-// Page script: walks the conversation tree of a server-rendered page.
+// Page: the session page's script, which joins the parts (store.js,
+// pathview.js, treeview.js, treesearch.js, code.js) into the page a
+// reader uses: the path in view, any other path chosen in the tree, deep
+// links, search, the keyboard, themes and printing.
 //
-// The HTML already shows the path in view, so everything here is an
-// enhancement. Sessions reach tens of thousands of entries: nothing recurses,
-// the tree is read from the JSON index once, and switching paths touches only
-// the entries whose visibility changes.
-(function () {
+// The HTML already holds everything (see the package doc of page/): the
+// path in view reads without this script. The script starts as soon as the
+// index has been read (piexportPage.arrived after it), long before the
+// rest of the page, and is told of each block of entries as it arrives.
+(function (lib) {
   'use strict';
 
   var doc = document;
   var root = doc.documentElement;
   var THEME_KEY = 'piexport:theme';
+  var WIDTH_KEY = 'piexport:sidebar-width';
   // Entries' element ids start with this (see entryIDPrefix in
   // page/view.go), so that an entry's id never names a page element.
   var ENTRY = 'e:';
-  var WIDTH_KEY = 'piexport:sidebar-width';
+  var FOLD = /<!--piexport:fold-->([\s\S]*?)<!--\/piexport:fold-->/g;
 
   function load(key) {
     try { return localStorage.getItem(key); } catch (e) { return null; }
@@ -34,432 +38,230 @@
   }
   var savedWidth = Number(load(WIDTH_KEY));
   if (savedWidth >= 180) root.style.setProperty('--side-w', savedWidth + 'px');
+  if ('scrollRestoration' in history) history.scrollRestoration = 'manual';
 
-  if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', init);
-  else init();
+  var page = null; // the page once its index has arrived
 
-  function init() {
-    var indexEl = doc.getElementById('session-index');
-    if (!indexEl) return;
-    var idx = JSON.parse(indexEl.textContent);
+  // arrived is called by the inline script after the index and after each
+  // block of entries: what precedes it has been read whole.
+  window.piexportPage = {
+    arrived: function () {
+      var el = doc.currentScript && doc.currentScript.previousElementSibling;
+      if (!el) return;
+      if (!page) {
+        if (el.id === 'session-index') page = start(JSON.parse(el.textContent));
+        return;
+      }
+      page.store.arrived(el);
+    }
+  };
+  doc.addEventListener('DOMContentLoaded', function () {
+    if (!page) {
+      var el = doc.getElementById('session-index');
+      if (!el) return;
+      page = start(JSON.parse(el.textContent));
+    }
+    page.store.finish();
+    lib.offerDownload();
+  });
+
+  function start(idx) {
     var ids = idx.ids || [];
     var parents = idx.parents || [];
-    var kinds = idx.kinds || [];
-    var usage = idx.usage || {};
     var n = ids.length;
-
     var pos = new Map();
     for (var i = 0; i < n; i++) pos.set(ids[i], i);
-
-    var nodeEls = new Array(n);
-    var entryEls = new Array(n);
-    var anchors = doc.querySelectorAll('#tree a[data-tree-node]');
-    for (i = 0; i < anchors.length; i++) {
-      var k = pos.get(anchors[i].getAttribute('data-tree-node'));
-      if (k !== undefined) nodeEls[k] = anchors[i];
-    }
-    var articles = doc.querySelectorAll('article[data-entry]');
-    for (i = 0; i < articles.length; i++) {
-      k = pos.get(articles[i].getAttribute('data-entry'));
-      if (k !== undefined) entryEls[k] = articles[i];
-    }
-
-    // The page shows the entries in tree order through the slots of a
-    // declarative shadow root, whatever their order in the file (the end
-    // of the path comes first: see pageView.Order in export/view.go). A
-    // browser without declarative shadow DOM leaves the slots inert, so
-    // the entries are put in order here instead.
-    var entriesEl = doc.getElementById('entries');
-    if (entriesEl && !entriesEl.shadowRoot) {
-      for (i = 0; i < n; i++) if (entryEls[i]) entriesEl.appendChild(entryEls[i]);
-    }
-
+    var absorbed = new Uint8Array(n);
+    (idx.absorbed || []).forEach(function (j) { if (j >= 0 && j < n) absorbed[j] = 1; });
     // Children come oldest first, so the last one seen is the newest.
     var lastChild = new Int32Array(n).fill(-1);
     for (i = 0; i < n; i++) {
       var p = parents[i];
       if (p >= 0 && p < n) lastChild[p] = i;
     }
-    var labeled = new Uint8Array(n);
-    (idx.labeled || []).forEach(function (j) { if (j >= 0 && j < n) labeled[j] = 1; });
-
-    var viewEnd = clampIndex(idx.view, clampIndex(idx.leaf, n - 1));
-
     function clampIndex(v, fallback) {
       return typeof v === 'number' && v >= 0 && v < n ? v : fallback;
     }
-
-    // ---- path in view -------------------------------------------------
-
-    var onPath = new Uint8Array(n);
-    var pathList = pathTo(viewEnd);
-    for (i = 0; i < pathList.length; i++) onPath[pathList[i]] = 1;
-
-    // A tool result shown in its call's card has no article of its own
-    // (see entryView.Absorbed): it is shown, and scrolled to, in the
-    // nearest entry above it that has one.
-    function ownerOf(i) {
-      for (var steps = 0; i >= 0 && !entryEls[i] && steps < n; steps++) i = parents[i];
-      return i;
-    }
+    var viewEnd = clampIndex(idx.view, clampIndex(idx.leaf, n - 1));
 
     function newestLeaf(i) {
       for (var steps = 0; lastChild[i] >= 0 && steps < n; steps++) i = lastChild[i];
       return i;
     }
-
     function pathTo(end) {
       var list = [];
       for (var j = end, steps = 0; j >= 0 && j < n && steps <= n; j = parents[j], steps++) list.push(j);
       return list.reverse();
     }
+    // A tool result shown in its call's card has no article of its own
+    // (idx.absorbed): it is shown, and scrolled to, in the nearest entry
+    // above it that has one.
+    function ownerOf(i) {
+      for (var steps = 0; i >= 0 && absorbed[i] && steps < n; steps++) i = parents[i];
+      return i;
+    }
 
-    // ---- lazy parts -----------------------------------------------------
+    var entriesStore = new lib.Store(n);
+    var code = new lib.Code(openFolds, copyText);
+    var pathEl = doc.getElementById('path');
+    var topbar = doc.querySelector('.topbar');
+    var lineHeight = 21;
 
-    // Entries off the path in view, and the folded lines of long outputs,
-    // arrive inside <noscript class="lazy">. With scripting on the browser
-    // keeps that as text, so even a huge page parses quickly; it becomes DOM
-    // here, the first time it is shown. Without JavaScript it is plain HTML.
-    var onMaterialize = []; // called with an element whose lazy parts became DOM
-    function materialize(el, selector) {
-      var list = el.querySelectorAll(selector);
-      for (var j = 0; j < list.length; j++) {
+    // ---- articles ------------------------------------------------------
+
+    // folds holds, per article, the HTML of its folded lines: they stay
+    // text until the fold opens.
+    var folds = new WeakMap();
+    var tmpl = doc.createElement('template');
+    function make(i, html) {
+      var parts = [];
+      html = html.replace(FOLD, function (all, inner) {
+        parts.push(inner);
+        return '<span class="fold-slot" data-fold="' + (parts.length - 1) + '"></span>';
+      });
+      tmpl.innerHTML = html;
+      var el = tmpl.content.firstElementChild;
+      if (!el) return null;
+      tmpl.content.textContent = '';
+      if (parts.length) folds.set(el, parts);
+      return el;
+    }
+    // openFolds makes the folded lines inside el elements.
+    function openFolds(el) {
+      var art = el.closest ? el.closest('article[data-entry]') : null;
+      var parts = art && folds.get(art);
+      if (!parts) return;
+      var slots = el.querySelectorAll('.fold-slot');
+      for (var j = 0; j < slots.length; j++) {
         var t = doc.createElement('template');
-        t.innerHTML = list[j].textContent;
-        list[j].replaceWith(t.content);
+        t.innerHTML = parts[Number(slots[j].getAttribute('data-fold'))] || '';
+        var content = t.content;
+        slots[j].replaceWith(content);
       }
-      if (list.length) for (j = 0; j < onMaterialize.length; j++) onMaterialize[j](el);
+      if (slots.length) code.decorate(el);
     }
-    var LAZY_BODY = ':scope > .entry-body > noscript.lazy';
-    var LAZY_FOLD = ':scope > noscript.lazy';
-    var READY_AT_ONCE = 200;
+    pathEl.addEventListener('toggle', function (ev) {
+      var d = ev.target;
+      if (d.tagName === 'DETAILS' && d.open) openFolds(d);
+    }, true);
 
-    // On a long path only the last entries come ready; the others are
-    // lazy too, so the page shows quickly. They become DOM a few at a time
-    // while the page is idle, from the top down, and at once around
-    // wherever the reader scrolls or jumps to.
-    function isLazy(el) { return el && el.querySelector(LAZY_BODY) !== null; }
-    function ready(el) { if (isLazy(el)) materialize(el, LAZY_BODY); }
-    var idleQueue = [];
-    var idleAt = 0;
-    var urgent = []; // made ready before the queue
-    var idleRunning = false;
-    function whenIdle(fn) {
-      if (window.requestIdleCallback) requestIdleCallback(fn, { timeout: 300 });
-      else setTimeout(fn, 16);
-    }
-    // An entry whose lazy HTML is larger than IDLE_MAX_CHARS would keep
-    // the page busy for a long task on its own: idle time leaves it, and
-    // it becomes DOM only when the reader comes near it (readyAround).
-    var IDLE_MAX_CHARS = 256 * 1024;
-    function readyIfSmall(el) {
-      var lazy = el && el.querySelector(LAZY_BODY);
-      if (lazy && lazy.textContent.length <= IDLE_MAX_CHARS) materialize(el, LAZY_BODY);
-    }
-    function idleWork() {
-      var until = Date.now() + 10;
-      while (urgent.length && Date.now() < until) ready(urgent.shift());
-      while (idleAt < idleQueue.length && Date.now() < until) readyIfSmall(idleQueue[idleAt++]);
-      if (urgent.length || idleAt < idleQueue.length) whenIdle(idleWork);
-      else { idleQueue = []; idleAt = 0; idleRunning = false; }
-    }
-    function runIdle() {
-      if (!idleRunning) { idleRunning = true; whenIdle(idleWork); }
-    }
-    // later queues el, shown but perhaps still lazy, to be made ready.
-    function later(el) {
-      if (!el) return;
-      idleQueue.push(el);
-      runIdle();
-    }
-    // readyAround makes el ready now, and the entries of the path around
-    // it nearest first while AROUND_MS lasts; the rest of them go first
-    // when the page is next idle. A long entry takes a while to become
-    // DOM, so a jump or a scroll never does many at once.
-    var AROUND = 12;
-    var AROUND_MS = 20;
-    function readyAround(el) {
-      var k = el ? pos.get(el.getAttribute('data-entry')) : undefined;
-      if (k === undefined || !onPath[k]) return;
-      ready(el);
-      var at = pathList.indexOf(k);
-      var until = Date.now() + AROUND_MS;
-      for (var d = 1; d <= AROUND; d++) {
-        for (var j = at - d; j <= at + d; j += 2 * d) {
-          if (j < 0 || j >= pathList.length) continue;
-          var e = entryEls[pathList[j]];
-          if (!isLazy(e)) continue;
-          if (Date.now() < until) ready(e);
-          else { urgent.push(e); runIdle(); }
+    var modes = { thinking: false, output: false };
+    var TOGGLES = { thinking: 'details.thinking', output: 'details.more, .tool details:not(.thinking)' };
+    function applyModes(el) {
+      for (var kind in modes) {
+        if (!modes[kind]) continue;
+        var list = el.querySelectorAll(TOGGLES[kind]);
+        for (var j = 0; j < list.length; j++) {
+          if (kind === 'output') openFolds(list[j]);
+          list[j].open = true;
         }
       }
     }
-    var scrollPending = false;
-    window.addEventListener('scroll', function () {
-      if (scrollPending) return;
-      scrollPending = true;
-      requestAnimationFrame(function () {
-        scrollPending = false;
-        if (!entriesEl) return;
-        var box = entriesEl.getBoundingClientRect();
-        var hit = doc.elementFromPoint(box.left + box.width / 2, innerHeight / 2);
-        readyAround(hit && hit.closest('article[data-entry]'));
-      });
-    }, { passive: true });
 
-    // #entries is aria-busy while anything a switch asked for is still
-    // coming: chunks being unpacked, entries still to show.
-    var busyCount = 0;
-    function busy(delta) {
-      busyCount += delta;
-      if (!entriesEl) return;
-      if (busyCount > 0) entriesEl.setAttribute('aria-busy', 'true');
-      else entriesEl.removeAttribute('aria-busy');
+    // drawn prepares an article the path view has put in the page.
+    function drawn(i, el) {
+      localTimes(el);
+      editBadges(el);
+      code.decorate(el);
+      applyModes(el);
     }
 
-    // ---- packed bodies --------------------------------------------------
-
-    // The bodies of entries off the path in view come gzipped, in chunks
-    // at the end of the page (see export/pack.go): hidden at load, they
-    // cost the page almost nothing to parse. A chunk is unpacked the first
-    // time one of its entries is shown. DecompressionStream is
-    // asynchronous, so showing such an entry waits for it, with the
-    // entries marked busy meanwhile.
-    var chunks = new Map(); // index -> Uint8Array, a Promise, or 'failed'
-    // packedBody[i] is entry i's body while it is still packed: found once,
-    // so a switch to a long path does not query thousands of entries.
-    var packedBody = new Array(n);
-    var packedEls = doc.querySelectorAll('.entry-body[data-packed]');
-    for (i = 0; i < packedEls.length; i++) {
-      k = pos.get(packedEls[i].parentElement.getAttribute('data-entry'));
-      if (k !== undefined) packedBody[k] = packedEls[i];
-    }
-    function packedRef(i) {
-      var body = packedBody[i];
-      if (!body) return null;
-      var parts = body.getAttribute('data-packed').split(':');
-      return { entry: i, body: body, chunk: Number(parts[0]), off: Number(parts[1]), len: Number(parts[2]) };
-    }
-    // unpackChunk decodes chunk k. Each starts in a task of its own, so a
-    // branch that needs a hundred chunks never decodes them in one.
-    function unpackChunk(k) {
-      var el = doc.getElementById('pack-' + k);
-      if (!el || typeof DecompressionStream === 'undefined' || typeof TextDecoder === 'undefined') {
-        return Promise.reject(new Error('cannot unpack'));
-      }
-      return new Promise(function (ok) { setTimeout(ok, 0); }).then(function () {
-        var bin = atob(el.textContent.replace(/-/g, '+').replace(/_/g, '/'));
-        var bytes = new Uint8Array(bin.length);
-        for (var j = 0; j < bin.length; j++) bytes[j] = bin.charCodeAt(j);
-        var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
-        return new Response(stream).arrayBuffer();
-      }).then(function (buf) { return new Uint8Array(buf); });
-    }
-    // fillPacked turns a packed body into a lazy one: its HTML goes in as
-    // the text of a <noscript class="lazy">, as if the page had come with
-    // it, and becomes DOM when the entry is made ready. A long branch is
-    // thus unpacked without parsing thousands of entries at once.
-    var utf8 = typeof TextDecoder === 'undefined' ? null : new TextDecoder();
-    function fillPacked(r) {
-      var data = chunks.get(r.chunk);
-      if (r.entry >= 0) packedBody[r.entry] = null;
-      r.body.removeAttribute('data-packed');
-      if (data instanceof Uint8Array) {
-        var lazy = doc.createElement('noscript');
-        lazy.className = 'lazy';
-        lazy.textContent = utf8.decode(data.subarray(r.off, r.off + r.len));
-        r.body.appendChild(lazy);
-      } else {
-        var p = doc.createElement('p');
-        p.className = 'unpack-failed';
-        p.textContent = 'This browser could not unpack this entry (it needs DecompressionStream).';
-        r.body.appendChild(p);
-      }
-    }
-    // unpack decodes the chunks that hold the entries list names, then
-    // calls done: at once when they are decoded already, else later. The
-    // bodies are filled in as the entries are shown (see applyChanges).
-    function unpack(list, done) {
-      var need = [];
-      var wanted = new Set();
-      for (var j = 0; j < list.length; j++) {
-        var r = packedRef(list[j]);
-        if (!r || wanted.has(r.chunk)) continue;
-        wanted.add(r.chunk);
-        var c = chunks.get(r.chunk);
-        if (!(c instanceof Uint8Array) && c !== 'failed') need.push(r.chunk);
-      }
-      if (!need.length) { done(); return; }
-      busy(1);
-      Promise.all(need.map(function (k) {
-        var p = chunks.get(k);
-        if (!p) {
-          p = unpackChunk(k).then(
-            function (bytes) { chunks.set(k, bytes); },
-            function () { chunks.set(k, 'failed'); });
-          chunks.set(k, p);
-        }
-        return p;
-      })).then(function () {
-        busy(-1);
-        done();
-      });
+    var fetching = new Set();
+    var fetchTimer = 0;
+    // missing gets the articles the path view wants but does not have:
+    // chunks are unpacked a few at a time, then the view is refreshed.
+    function missing(i) {
+      if (!entriesStore.known(i)) return;
+      fetching.add(i);
+      if (fetchTimer) return;
+      fetchTimer = setTimeout(function () {
+        fetchTimer = 0;
+        var list = Array.from(fetching);
+        fetching.clear();
+        entriesStore.fetch(list).then(function () { path.refresh(list); });
+      }, 0);
     }
 
-    // Shows root..end and hides everything else, touching only the
-    // entries that change, then calls then (if given). Entries still
-    // packed are unpacked first; a later call supersedes a pending one.
-    // target is the entry the reader is taken to.
-    var showing = 0;
-    function showPath(end, target, then) {
-      var next = pathTo(end);
-      var coming = [];
-      for (var j = 0; j < next.length; j++) {
-        if (packedBody[next[j]]) coming.push(next[j]);
-      }
-      var turn = ++showing;
-      unpack(coming, function () {
-        if (turn !== showing) return;
-        switchPath(next, target);
-        if (then) then();
-      });
+    function estimate(i) {
+      var lines = (idx.lines && idx.lines[i]) || 2;
+      var width = pathEl.clientWidth || 800;
+      // A phone wraps a line of a hundred characters about twice.
+      var wrap = width < 600 ? 1.8 : 1;
+      return Math.round(28 + lines * lineHeight * wrap);
     }
 
-    // Showing or hiding thousands of entries at once costs the browser
-    // more than a frame should (boxes are built or torn down for each), so
-    // a switch changes the entries nearest the target first, CHANGE_AT_ONCE
-    // of them at once and the rest a chunk per frame; scroll anchoring
-    // keeps the target in place as entries above it come and go. #entries
-    // is aria-busy until the switch is complete.
-    var CHANGE_AT_ONCE = 300;
-    var CHANGE_PER_FRAME = 600;
-    var displayed = new Uint8Array(n); // not hidden now
-    for (i = 0; i < n; i++) if (onPath[i] && entryEls[i]) displayed[i] = 1;
+    var path = new lib.PathView(pathEl, n, {
+      ids: ids,
+      store: entriesStore,
+      make: make,
+      missing: missing,
+      estimate: estimate,
+      drawn: drawn,
+      offset: function () { return topbar ? topbar.getBoundingClientRect().bottom : 0; }
+    });
 
-    // The groups of slots in #entries' shadow root (see page.css): a group
-    // not drawn yet is as tall as its estimate, so when a switch changes
-    // how many of its entries are shown, the estimate follows.
-    var ENTRY_ESTIMATE_PX = 160;
-    var groupEls = entriesEl && entriesEl.shadowRoot ? entriesEl.shadowRoot.children : [];
-    var groupOf = new Int32Array(n).fill(-1);
-    var groupShown = new Int32Array(groupEls.length);
-    for (var g = 0; g < groupEls.length; g++) {
-      var slots = groupEls[g].children;
-      for (var s = 0; s < slots.length; s++) {
-        k = pos.get(slots[s].getAttribute('name'));
-        if (k === undefined) continue;
-        groupOf[k] = g;
-        if (displayed[k]) groupShown[g]++;
+    entriesStore.onArrive(function (list) {
+      if (list === null) {
+        path.refresh(path.drawnEntries());
+        if (searchAgain) runSearch();
+        return;
       }
-    }
-    var groupsChanged = new Set();
-    function countShown(e, delta) {
-      var grp = groupOf[e];
-      if (grp < 0) return;
-      groupShown[grp] += delta;
-      groupsChanged.add(grp);
-    }
-    // Important, because the page's ::part() rules come from outside the
-    // shadow tree and so outrank a normal declaration on its elements.
-    function resizeGroups() {
-      groupsChanged.forEach(function (grp) {
-        groupEls[grp].style.setProperty('contain-intrinsic-size', 'auto ' + groupShown[grp] * ENTRY_ESTIMATE_PX + 'px', 'important');
-      });
-      groupsChanged.clear();
-    }
-    var chunkTurn = 0;
-    var pending = null; // { list, done, eager }: changes not made yet
-    // applyChanges makes up to count more of p's changes (an entry's index
-    // to show it, -index-1 to hide it) and reports whether some are left.
-    function applyChanges(p, count) {
-      var to = Math.min(p.list.length, p.done + count);
-      for (var j = p.done; j < to; j++) {
-        var c = p.list[j];
-        if (c >= 0) {
-          if (packedBody[c]) fillPacked(packedRef(c));
-          entryEls[c].hidden = false;
-          displayed[c] = 1;
-          countShown(c, 1);
-          if (p.eager) ready(entryEls[c]);
-          else later(entryEls[c]);
-        } else {
-          entryEls[-c - 1].hidden = true;
-          displayed[-c - 1] = 0;
-          countShown(-c - 1, -1);
-        }
+      var want = [];
+      for (var j = 0; j < list.length; j++) if (path.has(list[j])) want.push(list[j]);
+      if (!want.length) return;
+      entriesStore.fetch(want).then(function () { path.refresh(want); });
+    });
+
+    // ---- the path in view ------------------------------------------------
+
+    var onPath = new Uint8Array(n);
+    var pathList = [];
+    function setPath(end) {
+      pathList = pathTo(end);
+      onPath = new Uint8Array(n);
+      var arts = [];
+      for (var j = 0; j < pathList.length; j++) {
+        onPath[pathList[j]] = 1;
+        if (!absorbed[pathList[j]]) arts.push(pathList[j]);
       }
-      resizeGroups();
-      p.done = to;
-      return to < p.list.length;
-    }
-    // flushChanges makes whatever a switch still has pending at once.
-    function flushChanges() {
-      chunkTurn++;
-      if (!pending) return;
-      applyChanges(pending, pending.list.length);
-      pending = null;
-      busy(-1);
-    }
-    function switchPath(next, target) {
-      flushChanges();
-      var turn = chunkTurn;
-      var mark = new Uint8Array(n);
-      var changes = [];
-      var shows = 0;
-      var j, e;
-      for (j = 0; j < next.length; j++) mark[next[j]] = 1;
-      for (j = 0; j < pathList.length; j++) {
-        e = pathList[j];
-        if (mark[e]) continue;
-        if (displayed[e]) changes.push(-e - 1);
-        if (nodeEls[e]) nodeEls[e].classList.remove('on');
-      }
-      for (j = 0; j < next.length; j++) {
-        e = next[j];
-        if (!onPath[e] && nodeEls[e]) nodeEls[e].classList.add('on');
-        if (!displayed[e] && entryEls[e]) { changes.push(e); shows++; }
-      }
-      // Nearest the target first: the page shows entries in index order.
-      changes.sort(function (a, b) {
-        return Math.abs((a < 0 ? -a - 1 : a) - target) - Math.abs((b < 0 ? -b - 1 : b) - target);
-      });
-      // A branch of ordinary length is made ready at once; a very long one
-      // like the page at load, so the switch stays quick.
-      var p = { list: changes, done: 0, eager: shows <= READY_AT_ONCE };
-      if (applyChanges(p, CHANGE_AT_ONCE)) {
-        pending = p;
-        busy(1);
-        requestAnimationFrame(function step() {
-          if (turn !== chunkTurn) return;
-          if (applyChanges(p, CHANGE_PER_FRAME)) {
-            requestAnimationFrame(step);
-          } else {
-            pending = null;
-            busy(-1);
-          }
-        });
-      }
-      onPath = mark;
-      pathList = next;
-      localTimes();
+      path.setPath(Int32Array.from(arts));
+      tree.setPath(onPath);
       pathTokens();
-      editBadges();
     }
 
-    var selected = -1;
-    var onSelect = []; // called with the entry selected
-    function select(i) {
-      if (selected === i) return;
-      if (selected >= 0 && nodeEls[selected]) {
-        nodeEls[selected].classList.remove('sel');
-        nodeEls[selected].removeAttribute('aria-selected');
-      }
-      selected = i;
-      if (i >= 0 && nodeEls[i]) {
-        nodeEls[i].classList.add('sel');
-        nodeEls[i].setAttribute('aria-selected', 'true');
-      }
-      for (var j = 0; j < onSelect.length; j++) onSelect[j](i);
+    // A switch to another path waits for the chunks that hold the
+    // entries around its target; a later switch supersedes it.
+    var switching = 0;
+    function busy(on) {
+      if (on) pathEl.setAttribute('aria-busy', 'true');
+      else pathEl.removeAttribute('aria-busy');
+    }
+
+    // show brings entry i into view: on the path in view if it is there,
+    // else on the path through it to the newest leaf below it. then runs
+    // once it is drawn.
+    function show(i, then) {
+      var turn = ++switching;
+      if (!onPath[i]) setPath(newestLeaf(i));
+      var owner = ownerOf(i);
+      var k = path.posOf[owner];
+      var near = [];
+      for (var j = Math.max(0, k - 6); j < Math.min(path.list.length, k + 12); j++) near.push(path.list[j]);
+      busy(true);
+      entriesStore.fetch(near).then(function () {
+        if (turn !== switching) return;
+        busy(false);
+        var el = path.jump(owner);
+        var target = el && owner !== i ? doc.getElementById(ENTRY + ids[i]) : el;
+        if (target && target !== el) {
+          // A tool's card taller than the window is scrolled to its
+          // output, which is what a link to the result is for.
+          var output = target.querySelector(':scope > .tool-output');
+          var to = output && target.getBoundingClientRect().height > innerHeight * 0.7 ? output : target;
+          window.scrollBy(0, to.getBoundingClientRect().top - (topbar ? topbar.getBoundingClientRect().bottom : 0) - 8);
+        }
+        if (then) then(target || el);
+      });
     }
 
     function setHash(id) {
@@ -467,107 +269,50 @@
       try { history.replaceState(null, '', id === null ? url : url + '#' + encodeURIComponent(id)); } catch (e) { /* opaque origins */ }
     }
 
-    // Opens entry i: keeps the current path when i is on it, otherwise
-    // shows the path through i down to the newest leaf below it. how says
-    // whether to set the URL's hash and flash the entry, and what to do
-    // once it is shown (then).
+    // open shows entry i, selects it in the tree, and (how.hash) puts it
+    // in the address.
     function open(i, how) {
-      function go() {
-        select(i);
-        if (how.hash) setHash(ids[i]);
-        scrollToEntry(i, how.flash);
-        revealNode(i);
-        if (how.then) how.then();
-      }
-      if (onPath[i]) {
-        showing++; // a switch still unpacking is overtaken
-        go();
-      } else {
-        showPath(newestLeaf(i), i, go);
-      }
+      tree.select(i);
+      tree.reveal(i, true);
+      if (how.hash) setHash(ids[i]);
+      show(i, function (el) {
+        if (el && how.flash) {
+          el.classList.remove('flash');
+          requestAnimationFrame(function () { el.classList.add('flash'); });
+        }
+        if (how.then) how.then(el);
+      });
     }
 
     function reset() {
-      showPath(viewEnd, viewEnd, function () {
-        select(viewEnd);
-        setHash(null);
-        scrollToEntry(viewEnd, false);
-        revealNode(viewEnd);
-      });
+      tree.select(viewEnd);
+      tree.reveal(viewEnd, true);
+      setHash(null);
+      if (!onPath[viewEnd] || pathList[pathList.length - 1] !== viewEnd) setPath(viewEnd);
+      show(viewEnd);
     }
 
-    // targetOf is what a link to entry i shows: its article, or for a tool
-    // result shown with its call, the call's card, its output in view.
-    function targetOf(i) {
-      var owner = ownerOf(i);
-      if (owner < 0) return null;
-      readyAround(entryEls[owner]);
-      if (owner === i) return entryEls[i];
-      return doc.getElementById(ENTRY + ids[i]) || entryEls[owner];
-    }
-
-    function scrollToEntry(i, flash) {
-      var card = targetOf(i);
-      if (!card) return;
-      // A tool's card taller than the window is scrolled to its output,
-      // which is what a link to the result is for.
-      var el = card;
-      var output = card.classList.contains('tool') && card.querySelector(':scope > .tool-output');
-      if (output && card.getBoundingClientRect().height > innerHeight * 0.7) el = output;
-      if (flash) card.classList.remove('flash');
-      el.scrollIntoView({ block: 'start' });
-      // Entries above may render at their real height only now
-      // (content-visibility), so settle once more on the next frame. The
-      // flash restarts there too, without forcing a layout of its own.
-      requestAnimationFrame(function () {
-        var top = el.getBoundingClientRect().top;
-        if (Math.abs(top - 64) > 4) el.scrollIntoView({ block: 'start' });
-        if (flash) card.classList.add('flash');
-      });
-    }
-
-    var treeEl = doc.getElementById('tree');
-    function revealNode(i) {
-      var a = nodeEls[i];
-      if (!a || !treeEl || a.hidden) return;
-      var box = treeEl.getBoundingClientRect();
-      var r = a.getBoundingClientRect();
-      if (r.top < box.top || r.bottom > box.bottom) {
-        treeEl.scrollTop += r.top - box.top - box.height / 3;
-      }
-    }
-
-    // ---- times and token figures ---------------------------------------
+    // ---- times, token figures, context edits ------------------------------
 
     var dateFmt;
     try {
       dateFmt = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
     } catch (e) { dateFmt = null; }
-    var localized = new Uint8Array(n);
     function localTime(el) {
       var d = new Date(el.getAttribute('datetime'));
       if (!dateFmt || isNaN(d.getTime())) return;
       el.title = el.textContent;
       el.textContent = dateFmt.format(d);
     }
-    // Only entries on the path are rewritten: the others are hidden, and
-    // formatting 30,000 dates up front would slow the load.
-    function localTimes() {
-      for (var j = 0; j < pathList.length; j++) {
-        var e = pathList[j];
-        if (localized[e] || !entryEls[e]) continue;
-        localized[e] = 1;
-        // Only the head is searched: a selector with a class on the left
-        // ('.entry-head time') makes the browser scan the whole document
-        // on each call, which is quadratic over a long path.
-        var head = entryEls[e].firstElementChild;
-        var t = head && head.getElementsByTagName('time')[0];
-        if (t) localTime(t);
-      }
+    function localTimes(art) {
+      var head = art.firstElementChild;
+      var t = head && head.getElementsByTagName('time')[0];
+      if (t) localTime(t);
     }
     var headTimes = doc.querySelectorAll('.page-head time');
     for (i = 0; i < headTimes.length; i++) localTime(headTimes[i]);
 
+    var usage = idx.usage || {};
     var pathCells = doc.querySelectorAll('[data-path-tokens]');
     var FIELDS = ['input', 'output', 'cacheRead', 'cacheWrite', 'cost'];
     function pathTokens() {
@@ -580,83 +325,68 @@
       for (j = 0; j < pathCells.length; j++) {
         var field = FIELDS.indexOf(pathCells[j].getAttribute('data-path-tokens'));
         if (field < 0) continue;
-        var text = field === 4 ? formatCost(sum[4]) : formatTokens(sum[field]);
+        var text = field === 4 ? lib.figures.cost(sum[4]) : lib.figures.tokens(sum[field]);
         if (pathCells[j].textContent !== text) pathCells[j].textContent = text;
       }
     }
 
-    // ---- context edits -----------------------------------------------------
-
     // An entry a context edit changes for the model carries a badge for
     // each edit aimed at it; the one shown is the latest edit on the path
-    // in view (see editBadges in page/settings.go), so a path that leaves
-    // the edit behind shows the entry without one.
+    // in view (see editBadges in page/settings.go).
     var edits = idx.edits || {};
-    var badgeEls = []; // [{ edits: [index], els: [element] }]
-    // A tool result shown in its call's card has no entry of its own: its
-    // badges are on the head of the call's entry, so badges are found by
-    // the edit they stand for.
+    var editTarget = new Map(); // edit -> the entry it is aimed at
     Object.keys(edits).forEach(function (t) {
-      var list = edits[t];
-      var els = [];
-      for (var j = 0; j < list.length; j++) {
-        els.push(doc.querySelector('.entry-head .edit-badge[data-edit="' + CSS.escape(ids[list[j]]) + '"]'));
-      }
-      badgeEls.push({ edits: list, els: els });
+      edits[t].forEach(function (e) { editTarget.set(e, Number(t)); });
     });
-    function editBadges() {
-      for (var j = 0; j < badgeEls.length; j++) {
-        var b = badgeEls[j];
-        var show = -1;
-        for (var e = 0; e < b.edits.length; e++) if (onPath[b.edits[e]]) show = e;
-        for (e = 0; e < b.els.length; e++) if (b.els[e]) b.els[e].hidden = e !== show;
+    function editBadges(art) {
+      var list = art.firstElementChild ? art.firstElementChild.querySelectorAll('.edit-badge') : [];
+      for (var j = 0; j < list.length; j++) {
+        var e = pos.get(list[j].getAttribute('data-edit'));
+        var t = editTarget.get(e);
+        if (t === undefined) continue;
+        var shown = -1;
+        var all = edits[t];
+        for (var k = 0; k < all.length; k++) if (onPath[all[k]]) shown = all[k];
+        list[j].hidden = shown !== e;
       }
     }
 
-    // ---- sub-agent transcripts ------------------------------------------------
+    // ---- sub-agent transcripts ---------------------------------------------
 
     // A task call lists the agents it started; each one's transcript comes
-    // packed at the end of the page (see page/subagents.go) and opens under
-    // the agent's line, unpacked the first time.
+    // packed (see page/subagents.go) and opens under the agent's line.
     doc.addEventListener('click', function (ev) {
       var a = ev.target.closest ? ev.target.closest('a.open-subagent') : null;
       if (!a || ev.button !== 0 || ev.metaKey || ev.ctrlKey) return;
       ev.preventDefault();
-      var panel = doc.getElementById(a.getAttribute('data-subagent'));
-      if (!panel) return;
-      var opening = panel.hidden || a.getAttribute('aria-expanded') !== 'true';
-      doc.querySelectorAll('a.open-subagent[aria-controls="' + CSS.escape(panel.id) + '"]').forEach(function (l) {
-        l.setAttribute('aria-expanded', 'false');
-      });
-      if (!opening) { panel.hidden = true; return; }
-      a.setAttribute('aria-expanded', 'true');
+      var id = a.getAttribute('data-subagent');
       var li = a.closest('li') || a.parentElement;
-      li.appendChild(panel);
-      var body = panel.querySelector(':scope > .subagent-body');
-      var ref = body && body.getAttribute('data-packed');
-      function show() {
-        panel.hidden = false;
-        materialize(panel, ':scope > .subagent-body > noscript.lazy');
+      var panel = li.querySelector(':scope > section.subagent');
+      if (panel) {
+        panel.remove();
+        a.setAttribute('aria-expanded', 'false');
+        return;
       }
-      if (!ref) { show(); return; }
-      var parts = ref.split(':');
-      var r = { entry: -1, body: body, chunk: Number(parts[0]), off: Number(parts[1]), len: Number(parts[2]) };
-      var c = chunks.get(r.chunk);
-      if (c instanceof Uint8Array || c === 'failed') { fillPacked(r); show(); return; }
-      busy(1);
-      if (!c) {
-        c = unpackChunk(r.chunk).then(
-          function (bytes) { chunks.set(r.chunk, bytes); },
-          function () { chunks.set(r.chunk, 'failed'); });
-        chunks.set(r.chunk, c);
-      }
-      c.then(function () { busy(-1); fillPacked(r); show(); });
+      a.setAttribute('aria-expanded', 'true');
+      entriesStore.panel(id).then(function (html) {
+        var section;
+        if (typeof html === 'string') {
+          var t = doc.createElement('template');
+          t.innerHTML = html.replace(FOLD, '$1');
+          section = t.content.firstElementChild;
+        }
+        if (!section) {
+          section = doc.createElement('p');
+          section.className = 'unpack-failed';
+          section.textContent = 'This browser could not unpack this transcript (it needs DecompressionStream).';
+        }
+        li.appendChild(section);
+        section.querySelectorAll('time').forEach(localTime);
+        code.decorate(section);
+      });
     });
 
-    var toLeaf = doc.getElementById('to-leaf');
-    if (toLeaf) toLeaf.addEventListener('click', function () { closeNarrow(); reset(); });
-
-    // ---- copy link -------------------------------------------------------
+    // ---- copy link ---------------------------------------------------------
 
     doc.addEventListener('click', function (ev) {
       var a = ev.target.closest ? ev.target.closest('a[data-copy]') : null;
@@ -665,18 +395,210 @@
       var id = a.getAttribute('data-copy');
       var url = location.href.split('#')[0] + '#' + encodeURIComponent(id);
       var j = pos.get(id);
-      if (j !== undefined) { select(j); setHash(id); }
+      if (j !== undefined) { tree.select(j); setHash(id); }
       copyText(url, function () {
         a.classList.add('copied');
         setTimeout(function () { a.classList.remove('copied'); }, 1200);
       });
     });
 
-    function copyText(text, done) {
+    // Links inside the conversation to another entry (a context edit's
+    // target, a label's entry) are followed in the page.
+    pathEl.addEventListener('click', function (ev) {
+      var a = ev.target.closest ? ev.target.closest('a[href^="#"]') : null;
+      if (!a || a.hasAttribute('data-copy') || ev.button !== 0 || ev.metaKey || ev.ctrlKey) return;
+      var j = indexOfHash(a.getAttribute('href'));
+      if (j < 0) return;
+      ev.preventDefault();
+      open(j, { hash: true, flash: true });
+    });
+
+    // ---- the tree ----------------------------------------------------------
+
+    var treeEl = doc.getElementById('tree');
+    var tree = new lib.TreeView(treeEl, idx, {
+      open: function (i) {
+        closeNarrow();
+        open(i, { hash: true, flash: true });
+      }
+    });
+
+    var statusEl = doc.getElementById('tree-status');
+    var searchNote = '';
+    function status() {
+      if (!statusEl) return;
+      var text;
+      var count = tree.matching;
+      if (tree.hits) {
+        text = count === 1 ? '1 entry matches' : count + ' entries match';
+        var at = tree.selected;
+        if (count && at >= 0 && tree.hits[at] && tree.passes(at)) {
+          var k = 0;
+          for (var j = 0; j <= at; j++) if (tree.hits[j] && tree.passes(j)) k++;
+          text = k + ' of ' + text;
+        }
+      } else {
+        text = count + ' / ' + n + ' entries';
+      }
+      if (searchNote) text += ' · ' + searchNote;
+      if (statusEl.textContent !== text) statusEl.textContent = text;
+    }
+
+    var filterButtons = doc.querySelectorAll('[data-filter]');
+    for (i = 0; i < filterButtons.length; i++) {
+      filterButtons[i].addEventListener('click', function (ev) {
+        var filter = ev.currentTarget.getAttribute('data-filter');
+        // Usage entries show in the path too under "All" (see cards.css).
+        root.classList.toggle('show-usage', filter === 'all');
+        for (var j = 0; j < filterButtons.length; j++) {
+          filterButtons[j].setAttribute('aria-pressed', String(filterButtons[j] === ev.currentTarget));
+        }
+        tree.setFilter(filter);
+        status();
+      });
+    }
+
+    // ---- search ------------------------------------------------------------
+
+    var searcher = new lib.TreeSearch(entriesStore, idx, pos);
+    var searchEl = doc.getElementById('tree-search');
+    var cancelSearch = null;
+    var searchTimer = 0;
+    var query = '';
+    var searchWords = [];
+    var searchAgain = false; // the page was still loading when it searched
+
+    function runSearch(then) {
+      clearTimeout(searchTimer);
+      var text = searchEl ? searchEl.value : '';
+      if (cancelSearch) { cancelSearch(); cancelSearch = null; }
+      var w = lib.searchWords(text);
+      query = text;
+      searchAgain = false;
+      if (!w.length) {
+        searchNote = '';
+        searchWords = [];
+        tree.setHits(null);
+        status();
+        done(text);
+        if (then) then();
+        return;
+      }
+      searchWords = w;
+      cancelSearch = searcher.search(w, function (note) {
+        searchNote = note;
+        status();
+      }, function (hits, missing) {
+        cancelSearch = null;
+        searchNote = missing ? 'the page is still loading' : '';
+        searchAgain = missing > 0;
+        tree.setHits(hits);
+        status();
+        done(text);
+        if (then) then();
+      });
+    }
+    // done marks the status with the search it reports on, for whoever
+    // waits for a search to finish.
+    function done(text) {
+      if (statusEl) statusEl.setAttribute('data-query', text);
+    }
+    // step opens the next search hit after the entry selected (back: the
+    // one before it), in the tree's order, going round at the end.
+    function step(back) {
+      var hits = tree.hits;
+      if (!hits || !tree.matching) return;
+      var from = tree.selected;
+      if (from < 0) from = back ? n : -1;
+      for (var k = 1; k <= n; k++) {
+        var j = ((back ? from - k : from + k) % n + n) % n;
+        if (hits[j] && tree.passes(j)) {
+          closeNarrow();
+          tree.activate(j);
+          open(j, { hash: true, flash: true, then: function () { showHits(j); } });
+          status();
+          return;
+        }
+      }
+    }
+    if (searchEl) {
+      searchEl.addEventListener('input', function () {
+        clearTimeout(searchTimer);
+        if (!searchEl.value.trim()) clearMarks();
+        searchTimer = setTimeout(runSearch, 120);
+      });
+      searchEl.addEventListener('keydown', function (ev) {
+        if (ev.key !== 'Enter') return;
+        ev.preventDefault();
+        var back = ev.shiftKey;
+        if (searchEl.value !== query || cancelSearch) runSearch(function () { step(back); });
+        else step(back);
+      });
+    }
+    function clearSearch() {
+      clearMarks();
+      if (!searchEl || !searchEl.value) return false;
+      searchEl.value = '';
+      runSearch();
+      return true;
+    }
+
+    // The words of the search, marked in the entry a search opens (CSS
+    // highlights), with the folds that hide them opened.
+    var HIGHLIGHT = 'piexport-hit';
+    var canMark = typeof CSS !== 'undefined' && CSS.highlights && typeof Highlight !== 'undefined';
+    function clearMarks() {
+      if (canMark) CSS.highlights.delete(HIGHLIGHT);
+    }
+    function showHits(i) {
+      clearMarks();
+      var owner = ownerOf(i);
+      var article = path.element(owner);
+      if (!searchWords.length || !article) return;
+      openFolds(article);
+      var scope = (owner !== i && doc.getElementById(ENTRY + ids[i])) || article;
+      var ranges = [];
+      var walker = doc.createTreeWalker(scope, NodeFilter.SHOW_TEXT);
+      for (var node = walker.nextNode(); node && ranges.length < 1000; node = walker.nextNode()) {
+        var text = node.data.toLowerCase();
+        // Letters whose lowercase is longer would shift the offsets.
+        if (text.length !== node.data.length) continue;
+        for (var k = 0; k < searchWords.length; k++) {
+          var w = searchWords[k];
+          for (var at = text.indexOf(w); at >= 0; at = text.indexOf(w, at + w.length)) {
+            var r = doc.createRange();
+            r.setStart(node, at);
+            r.setEnd(node, at + w.length);
+            ranges.push(r);
+          }
+        }
+      }
+      if (!ranges.length) return;
+      ranges.sort(function (a, b) { return a.compareBoundaryPoints(Range.START_TO_START, b); });
+      for (var j = 0; j < ranges.length; j++) {
+        for (var d = ranges[j].startContainer.parentElement; d && d !== scope.parentElement; d = d.parentElement) {
+          if (d.tagName === 'DETAILS' && !d.open) d.open = true;
+        }
+      }
+      if (canMark) {
+        var marks = new Highlight();
+        for (j = 0; j < ranges.length; j++) marks.add(ranges[j]);
+        CSS.highlights.set(HIGHLIGHT, marks);
+      }
+      var first = ranges[0];
+      requestAnimationFrame(function () {
+        var box = first.getBoundingClientRect();
+        if (box.top < 80 || box.bottom > innerHeight - 40) window.scrollBy(0, box.top - innerHeight / 3);
+      });
+    }
+
+    // ---- copying -------------------------------------------------------------
+
+    function copyText(text, then) {
       if (navigator.clipboard && navigator.clipboard.writeText) {
-        navigator.clipboard.writeText(text).then(done, function () { legacyCopy(text) && done(); });
+        navigator.clipboard.writeText(text).then(then, function () { if (legacyCopy(text)) then(); });
       } else if (legacyCopy(text)) {
-        done();
+        then();
       }
     }
     function legacyCopy(text) {
@@ -697,52 +619,54 @@
     var narrow = window.matchMedia('(max-width: 900px)');
     function closeNarrow() {
       if (narrow.matches) root.classList.remove('side-open');
+      syncToggle();
     }
     var sideToggle = doc.getElementById('side-toggle');
     function syncToggle() {
       if (!sideToggle) return;
-      var open = narrow.matches ? root.classList.contains('side-open') : !root.classList.contains('side-closed');
-      sideToggle.setAttribute('aria-expanded', String(open));
+      var opened = narrow.matches ? root.classList.contains('side-open') : !root.classList.contains('side-closed');
+      sideToggle.setAttribute('aria-expanded', String(opened));
     }
     if (sideToggle) {
       sideToggle.addEventListener('click', function () {
         if (narrow.matches) {
           root.classList.toggle('side-open');
-          if (root.classList.contains('side-open') && selected >= 0) revealNode(selected);
+          if (root.classList.contains('side-open')) { tree.draw(); if (tree.selected >= 0) tree.reveal(tree.selected, true); }
         } else {
           root.classList.toggle('side-closed');
         }
         syncToggle();
+        path.schedule();
       });
     }
     var scrim = doc.getElementById('scrim');
-    if (scrim) scrim.addEventListener('click', function () { closeNarrow(); syncToggle(); });
+    if (scrim) scrim.addEventListener('click', closeNarrow);
     if (narrow.addEventListener) narrow.addEventListener('change', syncToggle);
     syncToggle();
 
     var resizer = doc.getElementById('resizer');
+    var sidebar = doc.getElementById('sidebar');
     function setWidth(px, save) {
       var max = Math.max(200, Math.min(900, window.innerWidth - 360));
       px = Math.round(Math.max(200, Math.min(max, px)));
       root.style.setProperty('--side-w', px + 'px');
       if (save) store(WIDTH_KEY, String(px));
     }
-    if (resizer) {
-      var sidebar = doc.getElementById('sidebar');
+    if (resizer && sidebar) {
       resizer.addEventListener('pointerdown', function (ev) {
         if (narrow.matches || ev.button !== 0) return;
         ev.preventDefault();
         var startX = ev.clientX;
         var startW = sidebar.getBoundingClientRect().width;
-        var pending = 0;
+        var frame = 0;
         resizer.setPointerCapture(ev.pointerId);
         root.classList.add('resizing');
         function move(e) {
-          cancelAnimationFrame(pending);
-          pending = requestAnimationFrame(function () { setWidth(startW + e.clientX - startX, false); });
+          cancelAnimationFrame(frame);
+          frame = requestAnimationFrame(function () { setWidth(startW + e.clientX - startX, false); });
         }
         function up(e) {
-          cancelAnimationFrame(pending);
+          cancelAnimationFrame(frame);
           resizer.removeEventListener('pointermove', move);
           resizer.removeEventListener('pointerup', up);
           resizer.removeEventListener('pointercancel', up);
@@ -758,14 +682,12 @@
         store(WIDTH_KEY, null);
       });
       resizer.addEventListener('keydown', function (ev) {
-        var step = ev.key === 'ArrowLeft' ? -24 : ev.key === 'ArrowRight' ? 24 : 0;
-        if (!step) return;
+        var d = ev.key === 'ArrowLeft' ? -24 : ev.key === 'ArrowRight' ? 24 : 0;
+        if (!d) return;
         ev.preventDefault();
-        setWidth(sidebar.getBoundingClientRect().width + step, true);
+        setWidth(sidebar.getBoundingClientRect().width + d, true);
       });
     }
-
-    // ---- theme -----------------------------------------------------------
 
     var themeToggle = doc.getElementById('theme-toggle');
     if (themeToggle) {
@@ -780,26 +702,24 @@
       });
     }
 
-    // ---- keyboard ----------------------------------------------------------
+    var toLeaf = doc.getElementById('to-leaf');
+    if (toLeaf) toLeaf.addEventListener('click', function () { closeNarrow(); reset(); });
 
-    // toggleAll opens every block of a kind on the path, or closes them
-    // all when none is closed; the kind's button says which.
-    var TOGGLES = { thinking: 'details.thinking', output: 'details.more, .tool details:not(.thinking)' };
+    // ---- the keyboard ----------------------------------------------------------
+
+    // toggleAll opens every block of a kind, or closes them all; the kind's
+    // button says which. Entries drawn later follow.
     function toggleAll(kind) {
-      var selector = TOGGLES[kind];
-      var list = doc.querySelectorAll(selector);
-      var anyClosed = false;
-      for (var j = 0; j < list.length && !anyClosed; j++) anyClosed = !list[j].open;
-      if (anyClosed) readyPath();
-      list = doc.querySelectorAll(selector);
-      for (j = 0; j < list.length; j++) {
-        if (anyClosed) materialize(list[j], LAZY_FOLD);
-        if (list[j].open !== anyClosed) list[j].open = anyClosed;
+      modes[kind] = !modes[kind];
+      var list = pathEl.querySelectorAll(TOGGLES[kind]);
+      for (var j = 0; j < list.length; j++) {
+        if (modes[kind] && kind === 'output') openFolds(list[j]);
+        if (list[j].open !== modes[kind]) list[j].open = modes[kind];
       }
       var button = doc.querySelector('[data-toggle-all="' + kind + '"]');
       if (button) {
-        button.setAttribute('aria-pressed', String(anyClosed));
-        button.textContent = (anyClosed ? 'Hide' : 'Show') + ' all ' + (kind === 'thinking' ? 'thinking' : 'tool output');
+        button.setAttribute('aria-pressed', String(modes[kind]));
+        button.textContent = (modes[kind] ? 'Hide' : 'Show') + ' all ' + (kind === 'thinking' ? 'thinking' : 'tool output');
       }
     }
     var toggleButtons = doc.querySelectorAll('[data-toggle-all]');
@@ -814,11 +734,10 @@
       var t = ev.target;
       var typing = t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
       if (ev.key === 'Escape') {
-        if (page.clearSearch && page.clearSearch()) return;
+        if (clearSearch()) return;
         if (typing) t.blur();
         if (narrow.matches && root.classList.contains('side-open')) {
           closeNarrow();
-          syncToggle();
           return;
         }
         reset();
@@ -828,7 +747,6 @@
       if (ev.key === '/') {
         ev.preventDefault();
         if (narrow.matches) { root.classList.add('side-open'); syncToggle(); }
-        var searchEl = doc.getElementById('tree-search');
         if (searchEl) searchEl.focus();
       } else if (ev.key === 't') {
         toggleAll('thinking');
@@ -837,122 +755,75 @@
       }
     });
 
-    // ---- print: what is open on screen ----------------------------------------
-
-    // readyPath makes every entry on the path DOM at once: for printing,
-    // and before opening every block.
-    function readyPath() {
-      for (var j = 0; j < pathList.length; j++) ready(entryEls[pathList[j]]);
-    }
+    // ---- print: the whole path ---------------------------------------------
 
     // A printout shows the path as the screen does: folded outputs as
     // their first lines and "N more lines", thinking closed unless opened.
     // Cards short enough to fit on a page are kept whole (.keep); longer
     // ones break where they must, so no page is left nearly empty.
-    // Heights are measured with every entry drawn (.measuring): an entry
-    // content-visibility skips is as tall as its estimate, so a long one
-    // out of view would be kept whole, pushed to a new page and broken
-    // there anyway, leaving the page before it nearly empty.
     var KEEP_PX = 480;
     var kept = [];
     window.addEventListener('beforeprint', function () {
-      flushChanges();
-      readyPath();
-      var root = doc.documentElement;
-      root.classList.add('measuring');
-      var list = doc.querySelectorAll('#entries > article:not([hidden]), #entries > article:not([hidden]) .tool');
+      path.drawAll();
+      var list = pathEl.querySelectorAll(':scope > article, :scope > article .tool');
       for (var j = 0; j < list.length; j++) {
         if (list[j].getBoundingClientRect().height < KEEP_PX) kept.push(list[j]);
       }
-      root.classList.remove('measuring');
       for (j = 0; j < kept.length; j++) kept[j].classList.add('keep');
     });
     window.addEventListener('afterprint', function () {
       for (var j = 0; j < kept.length; j++) kept[j].classList.remove('keep');
       kept = [];
+      path.schedule();
     });
 
-    // ---- deep links and first view ------------------------------------------
+    // ---- deep links and the first view ------------------------------------
 
     // A link names an entry by its id, or by its element id: both are
     // taken, the bare id first.
-    function hashIndex() {
-      var h = location.hash.slice(1);
+    function indexOfHash(h) {
+      h = (h || '').replace(/^#/, '');
       if (!h) return -1;
       try { h = decodeURIComponent(h); } catch (e) { /* keep it raw */ }
       var j = pos.get(h);
       if (j === undefined && h.lastIndexOf(ENTRY, 0) === 0) j = pos.get(h.slice(ENTRY.length));
       return j === undefined ? -1 : j;
     }
-
     window.addEventListener('hashchange', function () {
-      var j = hashIndex();
+      var j = indexOfHash(location.hash);
       if (j >= 0) open(j, { hash: false, flash: true });
     });
 
-    // ---- parts: the tree (tree.js) and its search (fulltext.js) --------------
-
-    // What the other scripts of the page work with. They are joined
-    // before this one (see page.Options and piexport.LoadInline) and wait
-    // in window.piexportParts for it.
-    var page = {
-      n: n, ids: ids, parents: parents, kinds: kinds, labeled: labeled, pos: pos,
-      rows: nodeEls, entries: entryEls, tree: treeEl,
-      open: open, select: select, onSelect: onSelect, closeNarrow: closeNarrow, reveal: revealNode,
-      selected: function () { return selected; },
-      onMaterialize: onMaterialize, copyText: copyText,
-      ownerOf: ownerOf, ready: ready, readyFolds: function (el) { materialize(el, ':scope noscript.lazy'); },
-      // set by the parts: clearSearch() clears the search, if any, and
-      // says whether it did.
-      clearSearch: null
-    };
-    var parts = window.piexportParts || [];
-    for (i = 0; i < parts.length; i++) parts[i](page);
-
-    // The tree, its search and its filters work from here on (pagetime's
-    // interactive_ms, bench/README.md).
-    if (window.performance && performance.mark) performance.mark('piexport:interactive');
-    for (i = 0; i < pathList.length; i++) later(entryEls[pathList[i]]);
-    var target = hashIndex();
-    showPath(viewEnd, viewEnd);
+    tree.apply();
+    setPath(viewEnd);
+    status();
+    var target = indexOfHash(location.hash);
     if (target >= 0) {
       open(target, { hash: false, flash: true });
     } else {
-      select(viewEnd);
-      revealNode(viewEnd);
+      tree.select(viewEnd);
+      tree.reveal(viewEnd, true);
+      // A path that fits in a few screens opens at its start; a longer
+      // one at its end, where the session left off.
+      if (path.short()) path.update();
+      else show(viewEnd);
     }
-  }
+    if (window.performance && performance.mark) performance.mark('piexport:interactive');
 
-  // formatTokens and formatCost mirror humanize.Tokens and Cost, integer rounding
-  // included, so a figure reads the same before and after the script runs.
-  function formatTokens(n) {
-    n = Math.round(n);
-    if (n < 1000) return String(n);
-    var t = Math.floor((n * 10 + 500) / 1000);
-    if (t < 100) return tenths(t) + 'k';
-    var k = Math.floor((n + 500) / 1000);
-    if (k < 1000) return k + 'k';
-    t = Math.floor((n * 10 + 500000) / 1000000);
-    if (t < 100) return tenths(t) + 'M';
-    var m = Math.floor((n + 500000) / 1000000);
-    if (m < 1000) return m + 'M';
-    t = Math.floor((n * 10 + 500000000) / 1000000000);
-    if (t < 100) return tenths(t) + 'B';
-    return Math.floor((n + 500000000) / 1000000000) + 'B';
+    // where and goTo tell the reader's place in the path and go back to
+    // it: the server's live follow (follow.js) keeps the place across a
+    // reload.
+    window.piexportPage.where = function () {
+      var a = path.anchor();
+      if (!a) return null;
+      return { entry: a.el.getAttribute('data-entry'), into: (topbar ? topbar.getBoundingClientRect().bottom : 0) - a.top };
+    };
+    window.piexportPage.goTo = function (id, into) {
+      var j = pos.get(id);
+      if (j === undefined) return;
+      show(j, function (el) { if (el && into) window.scrollBy(0, into); });
+    };
+
+    return { store: entriesStore };
   }
-  function tenths(t) {
-    return Math.floor(t / 10) + '.' + (t % 10);
-  }
-  function formatCost(c) {
-    if (!(c > 0)) return '$0';
-    // From a trillion dollars, cents no longer fit: three figures and an
-    // exponent, as humanize.Cost writes them.
-    if (c >= 1e12) return '$' + Math.min(c, Number.MAX_VALUE).toExponential(2);
-    var d = c >= 1 ? 2 : 4;
-    var scale = Math.pow(10, d);
-    var v = Math.floor(c * scale + 0.5);
-    var frac = String(v % scale);
-    while (frac.length < d) frac = '0' + frac;
-    return '$' + Math.floor(v / scale) + '.' + frac;
-  }
-})();
+})(window.piexportLib = window.piexportLib || {});

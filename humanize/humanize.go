@@ -182,6 +182,14 @@ func Bytes(n int64) string {
 	return strconv.FormatFloat(float64(n)/(1024*1024), 'f', 1, 64) + " MB"
 }
 
+// ISOTime writes t for a machine: RFC 3339 in UTC, as <time datetime>
+// takes it.
+func ISOTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+// UTCTime writes t for a reader who has no script to show it in their
+// own time zone: "2026-03-01 14:05 UTC".
+func UTCTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
+
 // TemplateFuncs are the figures and times every page template may show,
 // under the names the templates use (the session page, the index and the
 // insights they share).
@@ -190,7 +198,7 @@ func TemplateFuncs() map[string]any {
 		"tokens":  Tokens,
 		"count":   Count,
 		"cost":    Cost,
-		"isoTime": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
-		"utcTime": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
+		"isoTime": ISOTime,
+		"utcTime": UTCTime,
 	}
 }

@@ -34,7 +34,7 @@ func TestBrowserCodeBlocks(t *testing.T) {
 	tb.WaitJS(block + `.parentElement.querySelector('.copy-code').textContent === 'Copied'`)
 
 	// The sample's read output shows 10 of its 60 lines; Copy copies all.
-	v := samplePageView()
+	v := samplePage()
 	tb = browsertest.OpenTab(t, browser)
 	openPage(tb, writePageFile(t, v), v)
 	tb.Do(chromedp.Evaluate[chromedp.Void](captureCopies))
@@ -50,7 +50,7 @@ func TestBrowserCodeBlocks(t *testing.T) {
 // every thinking block and every tool output, and say which they do.
 func TestBrowserShowAll(t *testing.T) {
 	browser := browsertest.Start(t)
-	v := samplePageView()
+	v := samplePage()
 	tb := browsertest.OpenTab(t, browser)
 	openPage(tb, writePageFile(t, v), v)
 	open := func(sel string) int {

@@ -36,44 +36,38 @@ func BenchmarkExportLarge(b *testing.B) {
 	}
 }
 
-// BenchmarkTemplate executes the page template alone, with every entry
-// already rendered: the cost of the layout, the tree and the writing.
-func BenchmarkTemplate(b *testing.B) {
-	_, s := generated(5 << 20)
-	v, err := buildPage(s, Options{})
+// prerendered returns the page of s with every article rendered
+// beforehand, so that writing it costs only the writing.
+func prerendered(b *testing.B, s *session.Session) *Page {
+	p, err := NewPage(s, Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
+	views := make([]*entryView, len(p.v.Index.IDs))
+	for _, bl := range p.blocks {
+		for _, i := range bl.entries {
+			views[i] = p.render(i)
+		}
+	}
+	panels := p.panels()
+	p.render = func(i int) *entryView { return views[i] }
+	p.panels = func() []subAgentPanel { return panels }
+	return p
+}
+
+// BenchmarkWrite writes a page whose every entry is rendered already:
+// the cost of the layout, the index, the blocks and the packing.
+func BenchmarkWrite(b *testing.B) {
+	_, s := generated(5 << 20)
+	p := prerendered(b, s)
 	var size bytes.Buffer
-	if err := writePage(&size, v); err != nil {
+	if err := writePage(&size, p); err != nil {
 		b.Fatal(err)
 	}
 	b.SetBytes(int64(size.Len()))
 	for b.Loop() {
-		if err := writePage(io.Discard, v); err != nil {
+		if err := writePage(io.Discard, p); err != nil {
 			b.Fatal(err)
 		}
-	}
-}
-
-// BenchmarkPack packs the rendered bodies of a generated 5 MB session's
-// entries, as a page does for those off the path: gzip and base64.
-func BenchmarkPack(b *testing.B) {
-	_, s := generated(5 << 20)
-	v, err := buildPage(s, Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	var size int64
-	for _, e := range v.Entries {
-		size += int64(len(e.Body))
-	}
-	b.SetBytes(size)
-	for b.Loop() {
-		p := &packer{}
-		for _, e := range v.Entries {
-			p.add(string(e.Body))
-		}
-		p.done()
 	}
 }

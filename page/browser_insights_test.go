@@ -19,10 +19,11 @@ func TestBrowserInsights(t *testing.T) {
 	browser := browsertest.Start(t)
 	for _, file := range []string{"pi-v3-civ6.jsonl", "pi15-sdk-usage-contextedit-main.jsonl"} {
 		s := loadCorpus(t, file)
-		v, err := buildPage(s, Options{Home: "/home/dev"})
+		p, err := NewPage(s, Options{Home: "/home/dev"})
 		if err != nil {
 			t.Fatal(err)
 		}
+		v := p.v
 		if v.Insights == nil {
 			t.Fatalf("%s: no insights", file)
 		}

@@ -127,7 +127,7 @@ func TestBrowserPi15(t *testing.T) {
 		}
 		main := s.Entry("f9832c13") // the end of the branch with the edits
 		tb.Click(nodeSelector(main.ID))
-		tb.WaitJS(`document.querySelector('[data-entry="f9832c13"]').checkVisibility()`)
+		tb.WaitJS(`!!document.querySelector('[data-entry="f9832c13"]')`)
 		if !visible(tb, badge) || browsertest.Eval[string](tb, `document.querySelector('`+badge+`:not([hidden])').textContent`) != "replaced for the model later" {
 			t.Error("on the branch with the edit the entry has no badge")
 		}
@@ -135,7 +135,7 @@ func TestBrowserPi15(t *testing.T) {
 			t.Errorf("after the switch the path cost is %s, want %s (the usage entry and the compaction count)", got, want)
 		}
 		tb.Press("Escape")
-		tb.WaitJS(`!document.querySelector('[data-entry="f9832c13"]').checkVisibility()`)
+		tb.WaitJS(`!document.querySelector('[data-entry="f9832c13"]')`)
 		if visible(tb, badge) {
 			t.Error("back at the leaf the badge stays")
 		}
@@ -150,7 +150,7 @@ func TestBrowserPi15(t *testing.T) {
 		// The leaf path, but the usage entry (hidden) and the tool result
 		// (shown in its call's card).
 		want := slices.DeleteFunc(pathIDs(s, s.Leaf), func(id string) bool { return id == usage || id == "2b77caa6" })
-		if got := visibleEntries(tb); !slices.Equal(got, want) {
+		if got := noScriptEntries(tb); !slices.Equal(got, want) {
 			t.Errorf("without script %v show, want %v", got, want)
 		}
 		if visible(tb, `[data-tree-node="`+usage+`"]`) {
@@ -182,7 +182,7 @@ func TestBrowserPi15(t *testing.T) {
 				t.Fatal("a transcript shows before it is opened")
 			}
 			tb.Click(chromedp.CSS(`a.open-subagent[data-subagent="sub-Lexer"]`))
-			tb.WaitJS(`document.getElementById('sub-Lexer').checkVisibility()`)
+			tb.WaitJS(`!!document.getElementById('sub-Lexer') && document.getElementById('sub-Lexer').checkVisibility()`)
 			if text := browsertest.Eval[string](tb, `document.getElementById('sub-Lexer').textContent`); !strings.Contains(text, "LEXER-ANSWER") || !strings.Contains(text, "Find every token type") {
 				t.Errorf("the Lexer transcript reads %.300q", text)
 			}
@@ -191,7 +191,7 @@ func TestBrowserPi15(t *testing.T) {
 			}
 			// Its own sub-agent opens from its task call.
 			tb.Click(chromedp.CSS(`#sub-Lexer a.open-subagent[data-subagent="sub-Lexer/Tokens"]`))
-			tb.WaitJS(`document.getElementById('sub-Lexer/Tokens').checkVisibility()`)
+			tb.WaitJS(`!!document.getElementById('sub-Lexer/Tokens') && document.getElementById('sub-Lexer/Tokens').checkVisibility()`)
 			if text := browsertest.Eval[string](tb, `document.getElementById('sub-Lexer/Tokens').textContent`); !strings.Contains(text, "TOKENS-ANSWER") {
 				t.Errorf("the nested transcript reads %.300q", text)
 			}
@@ -201,7 +201,7 @@ func TestBrowserPi15(t *testing.T) {
 				t.Error("a second click does not fold the transcript")
 			}
 			// omp's own entries, each a quiet line; the pin shows no hash.
-			body := browsertest.Eval[string](tb, `document.getElementById('entries').textContent`)
+			body := browsertest.Eval[string](tb, `document.getElementById('path').textContent`)
 			for _, want := range []string{"Entered plan mode", "Rules injected", "Title set to Refactor the parser", "anthropic account is pinned", "Back to the default service tiers", "The model starts afresh here"} {
 				if !strings.Contains(body, want) {
 					t.Errorf("the page lacks %q", want)

@@ -21,12 +21,12 @@ import (
 
 // samplePath returns the ids from the root to end in the sample session
 // that have an article: all but tool results shown in their call's card.
-func samplePath(v *pageView, end string) []string {
-	i := slices.Index(v.Index.IDs, end)
+func samplePath(p *Page, end string) []string {
+	ix := p.v.Index
 	var ids []string
-	for ; i >= 0; i = v.Index.Parents[i] {
-		if !v.Entries[i].Absorbed {
-			ids = append(ids, v.Index.IDs[i])
+	for i := sampleIndex(p, end); i >= 0; i = ix.Parents[i] {
+		if !slices.Contains(ix.Absorbed, i) {
+			ids = append(ids, ix.IDs[i])
 		}
 	}
 	slices.Reverse(ids)
@@ -34,9 +34,9 @@ func samplePath(v *pageView, end string) []string {
 }
 
 // sampleNodes returns the ids of the tree nodes for which keep is true.
-func sampleNodes(v *pageView, keep func(i int) bool) []string {
+func sampleNodes(p *Page, keep func(i int) bool) []string {
 	var ids []string
-	for i, id := range v.Index.IDs {
+	for i, id := range p.v.Index.IDs {
 		if keep(i) {
 			ids = append(ids, id)
 		}
@@ -44,11 +44,14 @@ func sampleNodes(v *pageView, keep func(i int) bool) []string {
 	return ids
 }
 
+// sampleKind is the kind of the sample's i-th entry.
+func sampleKind(p *Page, i int) string { return p.v.Index.KindNames[p.v.Index.Kinds[i]] }
+
 // samplePathTokens is what the path cells should read for the path to end.
-func samplePathTokens(v *pageView, end string) map[string]string {
+func samplePathTokens(p *Page, end string) map[string]string {
 	var sum session.Usage
-	for _, id := range samplePath(v, end) {
-		if u, ok := v.Index.Usage[slices.Index(v.Index.IDs, id)]; ok {
+	for i := sampleIndex(p, end); i >= 0; i = p.v.Index.Parents[i] {
+		if u, ok := p.v.Index.Usage[i]; ok {
 			sampleAddUsage(&sum, u)
 		}
 	}
@@ -63,11 +66,18 @@ func nodeSelector(id string) chromedp.CSS {
 	return chromedp.CSS(`#tree a[data-tree-node="` + id + `"]`)
 }
 
+// noScriptEntries lists the entries a browser without JavaScript shows,
+// from the top of the page down.
+func noScriptEntries(tb *browsertest.Tab) []string {
+	tb.T.Helper()
+	return browsertest.Eval[[]string](tb, `Array.from(document.querySelectorAll('#entries article[data-entry]')).filter(a => a.checkVisibility()).map(a => [a.getBoundingClientRect().top, a.dataset.entry]).sort((x, y) => x[0] - y[0]).map(x => x[1])`)
+}
+
 // TestBrowser drives the page in a headless browser. All subtests share one
 // browser; each opens its own tab.
 func TestBrowser(t *testing.T) {
 	browser := browsertest.Start(t)
-	v := samplePageView()
+	v := samplePage()
 	url := writePageFile(t, v)
 	leafPath := samplePath(v, "d6")
 
@@ -117,7 +127,7 @@ func TestBrowser(t *testing.T) {
 		// b2 lies on the oldest branch; its newest leaf is b3.
 		tb.Click(nodeSelector("b2"))
 		checkEntries(tb, samplePath(v, "b3"))
-		text := browsertest.Eval[string](tb, `document.querySelector('#entries').innerText`)
+		text := browsertest.Eval[string](tb, `document.querySelector('#path').innerText`)
 		if !strings.Contains(text, "ALPHA-MARK") || strings.Contains(text, "GAMMA-MARK") {
 			t.Errorf("after clicking b2 the text should show ALPHA-MARK and not GAMMA-MARK:\n%s", text)
 		}
@@ -154,18 +164,18 @@ func TestBrowser(t *testing.T) {
 	t.Run("filters", func(t *testing.T) {
 		tb := browsertest.OpenTab(t, browser)
 		openPage(tb, url, v)
-		kinds := v.Index.Kinds
+		kind := func(i int) string { return sampleKind(v, i) }
 		for _, tc := range []struct {
 			filter string
 			keep   func(i int) bool
 		}{
 			{"all", func(int) bool { return true }},
-			{"user", func(i int) bool { return kinds[i] == kindUser }},
-			{"labeled", func(i int) bool { return slices.Contains(v.Index.Labeled, i) }},
+			{"user", func(i int) bool { return kind(i) == kindUser }},
+			{"labeled", func(i int) bool { _, ok := v.v.Index.Labels[i]; return ok }},
 			{"no-tools", func(i int) bool {
-				return kinds[i] != kindSettings && kinds[i] != kindAssistantTools && kinds[i] != kindTool
+				return kind(i) != kindSettings && kind(i) != kindAssistantTools && kind(i) != kindTool
 			}},
-			{"default", func(i int) bool { return kinds[i] != kindSettings && kinds[i] != kindAssistantTools }},
+			{"default", func(i int) bool { return kind(i) != kindSettings && kind(i) != kindAssistantTools }},
 		} {
 			tb.Do(chromedp.Click(chromedp.CSS(`[data-filter="` + tc.filter + `"]`)))
 			want := sampleNodes(v, tc.keep)
@@ -173,7 +183,7 @@ func TestBrowser(t *testing.T) {
 				t.Errorf("filter %s: visible nodes (-want +got):\n%s", tc.filter, diff)
 			}
 			status := browsertest.Eval[string](tb, `document.getElementById('tree-status').textContent`)
-			if wantStatus := fmt.Sprintf("%d / %d entries", len(want), len(kinds)); status != wantStatus {
+			if wantStatus := fmt.Sprintf("%d / %d entries", len(want), len(v.v.Index.IDs)); status != wantStatus {
 				t.Errorf("filter %s: status %q, want %q", tc.filter, status, wantStatus)
 			}
 		}
@@ -197,7 +207,7 @@ func TestBrowser(t *testing.T) {
 		// The first Escape clears the search, the second resets the path.
 		tb.Do(chromedp.KeyEvent(kb.Escape))
 		defaultNodes := sampleNodes(v, func(i int) bool {
-			return v.Index.Kinds[i] != kindSettings && v.Index.Kinds[i] != kindAssistantTools
+			return sampleKind(v, i) != kindSettings && sampleKind(v, i) != kindAssistantTools
 		})
 		if diff := cmp.Diff(defaultNodes, visibleNodes(tb)); diff != "" {
 			t.Errorf("after Escape, visible nodes (-want +got):\n%s", diff)
@@ -228,12 +238,12 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("c3 is at %v px, not scrolled into view", top)
 		}
 		tb.Do(chromedp.Evaluate[chromedp.Void](`location.hash = '#b1'`))
-		tb.WaitJS(`!document.getElementById('e:b3').hidden`)
+		tb.WaitJS(`!!document.getElementById('e:b3')`)
 		tb.Settle()
 		checkEntries(tb, samplePath(v, "b3"))
 		// The hostile id works as a link target too.
 		tb.Do(chromedp.Evaluate[chromedp.Void](`location.hash = '#' + encodeURIComponent(` + browserJSString(hostile.ID) + `)`))
-		tb.WaitJS(`!document.getElementById('e:c6').hidden`)
+		tb.WaitJS(`!!document.getElementById('e:c6')`)
 		tb.Settle()
 		checkEntries(tb, samplePath(v, "c6"))
 		checkNoXSS(tb, v)
@@ -341,7 +351,7 @@ func TestBrowser(t *testing.T) {
 		openPage(tb, url, v)
 		// What prints is what is open on screen: folds stay closed, and
 		// short cards are kept whole.
-		closedOnPath := `document.querySelectorAll('article.entry:not([hidden]) details:not([open])').length`
+		closedOnPath := `document.querySelectorAll('#path article.entry details:not([open])').length`
 		closed := browsertest.Eval[int](tb, closedOnPath)
 		if closed == 0 {
 			t.Fatal("the sample has no closed details on the path")
@@ -350,8 +360,11 @@ func TestBrowser(t *testing.T) {
 		if n := browsertest.Eval[int](tb, closedOnPath); n != closed {
 			t.Errorf("%d details are closed for printing, want %d as on screen", n, closed)
 		}
-		if n := browsertest.Eval[int](tb, `document.querySelectorAll('article.entry:not([hidden]) > .entry-body > noscript.lazy').length`); n != 0 {
-			t.Errorf("%d entries on the path are still text for printing", n)
+		if n := browsertest.Eval[int](tb, `document.querySelectorAll('#path [data-placeholder]').length`); n != 0 {
+			t.Errorf("%d entries on the path are not drawn for printing", n)
+		}
+		if n := browsertest.Eval[int](tb, `document.querySelectorAll('#path > article').length`); n != len(leafPath) {
+			t.Errorf("%d entries are drawn for printing, want the path's %d", n, len(leafPath))
 		}
 		if n := browsertest.Eval[int](tb, `document.querySelectorAll('.keep').length`); n == 0 {
 			t.Error("no short card is kept whole for printing")
@@ -419,17 +432,25 @@ func TestBrowser(t *testing.T) {
 			return err
 		}))
 		tb.Navigate(url)
-		checkEntries(tb, leafPath)
-		if got := visibleNodes(tb); len(got) != len(v.Tree) {
-			t.Errorf("%d tree links are visible without script, want all %d", len(got), len(v.Tree))
+		if got := noScriptEntries(tb); !slices.Equal(got, leafPath) {
+			t.Errorf("without script the page shows %v, want the path %v", got, leafPath)
+		}
+		toc := browsertest.Eval[[]string](tb, `Array.from(document.querySelectorAll('.toc a')).filter(a => a.checkVisibility()).map(a => decodeURIComponent(a.getAttribute('href').slice(3)))`)
+		var wantTOC []string
+		for _, r := range v.v.TOC {
+			wantTOC = append(wantTOC, r.ID)
+		}
+		if !slices.Equal(toc, wantTOC) || len(toc) == 0 {
+			t.Errorf("the sidebar lists %v without script, want %v", toc, wantTOC)
 		}
 		if shown := browsertest.Eval[int](tb, `Array.from(document.querySelectorAll('.js-only')).filter(e => e.checkVisibility()).length`); shown != 0 {
 			t.Errorf("%d controls that need the script are visible", shown)
 		}
-		// A tree link still shows its entry, even one off the path.
-		tb.Click(nodeSelector("b2"))
-		if got := visibleEntries(tb); !slices.Contains(got, "b2") {
-			t.Errorf("after following the link to b2 without script, visible entries are %v", got)
+		// A link in the list leads to its entry.
+		tb.Do(chromedp.Click(chromedp.CSS(`.toc a[href="#e:d2"]`)))
+		tb.WaitJS(`location.hash === '#e:d2'`)
+		if top := browsertest.Eval[float64](tb, `document.getElementById('e:d2').getBoundingClientRect().top`); top < -1 || top > 200 {
+			t.Errorf("the link to d2 leaves it at %v px", top)
 		}
 	})
 }

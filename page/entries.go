@@ -14,6 +14,17 @@ import (
 type sessionRenderer struct {
 	s    *session.Session
 	home string
+	// pos is each entry's place in tree order; previews are the tree's
+	// rows (see factsOf) and badges the context edits aimed at each
+	// entry, all made before rendering starts. They are nil in a
+	// sub-agent's transcript.
+	pos      map[*session.Entry]int
+	previews []session.Preview
+	kinds    []string
+	badges   map[*session.Entry][]editBadge
+	// ownedBadges are the badges of the tool results shown in an entry's
+	// tool cards: such a result has no head of its own.
+	ownedBadges map[*session.Entry][]editBadge
 	// agents are the transcripts of the session's sub-agents.
 	agents []*session.SubAgent
 	// prefix goes before every id the renderer writes: "" on the page's
@@ -31,13 +42,10 @@ func (r *sessionRenderer) elementID(e *session.Entry) string { return elementID(
 
 // out collects the HTML of one entry body: markup as constants through
 // Raw, text through Text and Attr, which escape it, and fragments from
-// package render through Append (see render.Builder).
+// package render through Append (see render.Builder). A body never holds
+// a <noscript>: the page carries bodies inside one (see the package doc).
 type out struct {
 	render.Builder
-	// lazy says the whole body goes into <noscript class="lazy"> (see
-	// entryView.Lazy), so parts of it must not be wrapped again: a
-	// noscript inside a noscript would end the outer one early.
-	lazy bool
 }
 
 // renderEntry fills the role, body and footer of one entry.
@@ -45,7 +53,7 @@ func (r *sessionRenderer) renderEntry(e *session.Entry, v *entryView) {
 	if v.Absorbed {
 		return
 	}
-	o := out{lazy: v.Lazy}
+	var o out
 	o.Grow(bodySizeGuess(e))
 	switch e.Type {
 	case "message":
@@ -331,7 +339,12 @@ func (r *sessionRenderer) entryLink(o *out, id string) {
 	o.Raw(`<a href="#`)
 	o.Text(r.elementID(target))
 	o.Raw(`">`)
-	p := r.s.Preview(target, r.home)
+	var p session.Preview
+	if k, ok := r.pos[target]; ok && r.previews != nil {
+		p = r.previews[k]
+	} else {
+		p = r.s.Preview(r.s.Full(target), r.home)
+	}
 	o.Text(humanize.OneLine(strings.TrimSpace(p.Role+" "+p.Text), 60))
 	o.Raw(`</a>`)
 }

@@ -47,7 +47,7 @@ func TestGoldenPages(t *testing.T) {
 			}
 			page := exportPage(t, loadCorpus(t, tc.file), opt)
 			checkPageIDs(t, page)
-			page = goldenForm(unpackPage(t, page))
+			page = goldenForm(articlesPage(t, page))
 			path := filepath.Join("../testdata/golden", tc.name)
 			if *update {
 				if err := os.WriteFile(path, page, 0o644); err != nil {

@@ -44,7 +44,7 @@ func pageIDSession(t testing.TB) *session.Session {
 func TestEntryIDsCannotNamePageElements(t *testing.T) {
 	page := exportPage(t, pageIDSession(t), Options{})
 	checkPageIDs(t, page)
-	doc := parsePage(t, page)
+	doc := parsePage(t, articlesPage(t, page))
 	byID := map[string]*html.Node{}
 	pageWalk(doc, func(n *html.Node) {
 		if id, ok := pageAttr(n, "id"); ok {

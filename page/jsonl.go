@@ -17,6 +17,19 @@ import (
 // jsonlScriptType is the type of the inert block that holds the file.
 const jsonlScriptType = "application/x-piexport-jsonl"
 
+// background is a value a page carries at its end, made on another core
+// while the page's entries are rendered.
+type background struct {
+	done chan struct{}
+	data string
+}
+
+// wait returns the value once it is made.
+func (b *background) wait() string {
+	<-b.done
+	return b.data
+}
+
 // packJSONL starts compressing the session file's bytes.
 func packJSONL(raw []byte) *background {
 	b := &background{done: make(chan struct{})}

@@ -1,28 +1,33 @@
 package page
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
+	"html"
+	"strconv"
 	"sync"
 	"time"
 
 	"github.com/klauspost/compress/gzip"
 )
 
-// Packing: the bodies of entries off the path in view.
+// Packing: the articles of the entries off the path in view, and the
+// sub-agents' transcripts.
 //
-// Those entries are hidden when the page opens, and without JavaScript
-// they stay hidden, so their HTML need not be in the document flow. It is
-// gzipped in chunks and written as base64 at the end of the page, in
-// inert <script type="application/x-piexport-pack"> blocks. On a session
-// with many branches that takes much of the page's bytes out of what the
-// browser reads before it can show the leaf (18 of 62 MB on the generated
-// 50 MB session), in two fifths of the room. page.js unpacks a chunk
-// (DecompressionStream) the first time an entry in it is shown.
+// Those are hidden when the page opens, and without JavaScript they stay
+// hidden, so their HTML need not be readable as it is. It is gzipped in
+// chunks and written as base64 in inert <script
+// type="application/x-piexport-pack"> blocks: on a session with many
+// branches that takes much of the page's bytes out of what the browser
+// reads, in a fifth of the room. The page's script unpacks a chunk
+// (DecompressionStream) the first time one of its entries is needed.
 //
-// An entry's body element names its chunk, and the byte offset and length
-// of its HTML in the unpacked chunk: data-packed="CHUNK:OFFSET:LENGTH".
+// A chunk's data-map lists what it holds in order, each with the length
+// of its HTML in bytes once unpacked: [[entry index, length], ...], or
+// for a transcript [panel id, length].
 
 // packChunkBytes is the unpacked size at which a chunk is closed. Larger
 // chunks compress better; smaller ones unpack sooner on a branch switch.
@@ -31,59 +36,67 @@ const packChunkBytes = 256 << 10
 // packScriptType is the type of the inert blocks that hold the chunks.
 const packScriptType = "application/x-piexport-pack"
 
-// packChunk is one chunk as written: its index and its gzip data in
-// base64, URL alphabet without padding, so that nothing in it needs
-// escaping in HTML.
-type packChunk struct {
-	Index int
-	Data  string
+// chunkWriter collects articles into chunks and writes each one, packed,
+// once it is full.
+type chunkWriter struct {
+	raw   bytes.Buffer
+	where [][2]any
+	count int // chunks written
 }
 
-// packer collects bodies into chunks, in page order. Chunks are
-// compressed in the background, on the cores the renderers leave free.
-type packer struct {
-	raw    bytes.Buffer
-	chunks []*packChunk
-	wg     sync.WaitGroup
-}
-
-// add takes body into the current chunk and returns the reference the
-// page's body element carries.
-func (p *packer) add(body string) string {
-	ref := fmt.Sprintf("%d:%d:%d", len(p.chunks), p.raw.Len(), len(body))
-	p.raw.WriteString(body)
-	if p.raw.Len() >= packChunkBytes {
-		p.flush()
+// add takes the HTML of one article (key is its entry's index) or
+// transcript (key is its panel's id), and writes the chunk if it is full.
+func (c *chunkWriter) add(w *bufio.Writer, key any, article string) error {
+	article = normalizeNewlines(article)
+	c.raw.WriteString(article)
+	c.where = append(c.where, [2]any{key, len(article)})
+	if c.raw.Len() >= packChunkBytes {
+		return c.flush(w)
 	}
-	return ref
+	return nil
 }
 
-// flush closes the current chunk, if it holds anything, and starts
-// compressing it.
-func (p *packer) flush() {
-	if p.raw.Len() == 0 {
-		return
+// flush writes the chunk being filled, if it holds anything.
+func (c *chunkWriter) flush(w *bufio.Writer) error {
+	if c.raw.Len() == 0 {
+		return nil
 	}
-	c := &packChunk{Index: len(p.chunks)}
-	p.chunks = append(p.chunks, c)
-	// The chunk's bytes go to the compressor; the next chunk gets a
-	// buffer of its own.
-	raw := p.raw.Bytes()
-	p.raw = bytes.Buffer{}
-	p.raw.Grow(packChunkBytes + packChunkBytes/4)
-	p.wg.Go(func() {
-		z := gzipBuffers.Get().(*bytes.Buffer)
-		defer gzipBuffers.Put(z)
-		z.Reset()
-		zw := gzipWriters.Get().(*gzip.Writer)
-		defer gzipWriters.Put(zw)
-		zw.Reset(z)
-		zw.ModTime = noTime
-		// Writes to a bytes.Buffer cannot fail.
-		_, _ = zw.Write(raw)
-		_ = zw.Close()
-		c.Data = base64.RawURLEncoding.EncodeToString(z.Bytes())
-	})
+	where, err := json.Marshal(c.where)
+	if err != nil {
+		return fmt.Errorf("render page: chunk map: %w", err)
+	}
+	w.WriteString(`<script type="` + packScriptType + `" id="pack-`)
+	w.WriteString(strconv.Itoa(c.count))
+	w.WriteString(`" data-map="`)
+	// The map's keys are entry indexes and panel ids; a panel id comes
+	// from file names, so the map is escaped as any attribute.
+	w.WriteString(html.EscapeString(string(where)))
+	w.WriteString(`">`)
+	writePacked(w, c.raw.Bytes())
+	w.WriteString(`</script>`)
+	_, err = w.WriteString(arrivedTag)
+	c.raw.Reset()
+	c.where = c.where[:0]
+	c.count++
+	return err
+}
+
+// writePacked writes raw gzipped, in base64 with the URL alphabet and no
+// padding, so that nothing in it needs escaping in HTML.
+func writePacked(w *bufio.Writer, raw []byte) {
+	z := gzipBuffers.Get().(*bytes.Buffer)
+	defer gzipBuffers.Put(z)
+	z.Reset()
+	zw := gzipWriters.Get().(*gzip.Writer)
+	defer gzipWriters.Put(zw)
+	zw.Reset(z)
+	zw.ModTime = noTime
+	// Writes to a bytes.Buffer cannot fail.
+	_, _ = zw.Write(raw)
+	_ = zw.Close()
+	enc := base64.NewEncoder(base64.RawURLEncoding, w)
+	_, _ = enc.Write(z.Bytes())
+	_ = enc.Close()
 }
 
 // A gzip writer holds a megabyte of tables: they are reused from chunk to
@@ -104,41 +117,3 @@ var (
 // writer puts ModTime in the header as it is, and time.Time's zero is not
 // the Unix epoch.
 var noTime = time.Unix(0, 0)
-
-// done flushes the last chunk and waits until every chunk is compressed.
-func (p *packer) done() {
-	p.flush()
-	p.wg.Wait()
-}
-
-// pack passes entries through in order, moving the bodies of those off
-// the path into p, and then the sub-agent transcripts. The chunks are
-// complete once the returned channel is closed. Closing stop ends it
-// early.
-func (p *packer) pack(in <-chan entryView, stop <-chan struct{}, panels []subAgentPanel) <-chan entryView {
-	out := make(chan entryView)
-	go func() {
-		defer close(out)
-		defer p.done()
-		defer func() {
-			for i := range panels {
-				if panels[i].Body != "" {
-					panels[i].Packed = p.add(string(panels[i].Body))
-					panels[i].Body = ""
-				}
-			}
-		}()
-		for e := range in {
-			if !e.OnPath && e.Body != "" {
-				e.Packed = p.add(string(e.Body))
-				e.Body = ""
-			}
-			select {
-			case out <- e:
-			case <-stop:
-				return
-			}
-		}
-	}()
-	return out
-}

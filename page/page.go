@@ -1,21 +1,9 @@
-// Package page renders one loaded session as one self-contained HTML
-// page: every entry rendered once, on the server, with a tree of the
-// whole session that lets the page show any path through it.
-//
-// It knows nothing of files on disk beyond what it is handed, of other
-// sessions (package site lists many) or of other formats (package gfm).
-// Session text becomes HTML only through package render.
 package page
 
 import (
 	"fmt"
 	"io"
-	"runtime"
 	"slices"
-	"strconv"
-	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/piexport/piexport/humanize"
 	"github.com/piexport/piexport/insights"
@@ -91,66 +79,29 @@ func WriteHTML(w io.Writer, s *session.Session, opt Options) error {
 // everything that can fail because of the session or the options, so a
 // caller can check them before it creates an output file.
 type Page struct {
-	v     *pageView
-	r     *sessionRenderer
-	nodes []session.Node
-	jsonl []byte
+	v      *pageView
+	blocks []block
+	// render renders the article of the i-th entry in tree order; panels
+	// the sub-agents' transcripts.
+	render func(i int) *entryView
+	panels func() []subAgentPanel
+	jsonl  []byte
 }
 
-// NewPage prepares the page of s.
+// NewPage prepares the page of s: everything but the entries' articles,
+// which Write renders as it writes them.
 func NewPage(s *session.Session, opt Options) (*Page, error) {
-	v, r, nodes, err := preparePage(s, opt)
-	if err != nil {
-		return nil, err
-	}
-	return &Page{v: v, r: r, nodes: nodes, jsonl: opt.JSONL}, nil
-}
-
-// Write writes the page to w. The page is streamed: entries are rendered
-// in parallel a little ahead of the writer and dropped once written, so
-// memory stays near the size of the session, not the page. On an error w
-// may hold part of a page; write to a temporary file and rename it, or to
-// a buffer. A Page is written once.
-func (p *Page) Write(w io.Writer) error {
-	stop := make(chan struct{})
-	defer close(stop)
-	v := *p.v
-	v.search = buildSearchIndex(p.r.s, p.nodes)
-	if p.jsonl != nil {
-		v.jsonl = packJSONL(p.jsonl)
-	}
-	v.stream = p.r.renderStream(p.nodes, v.Entries, v.Order, stop)
-	return writePage(w, &v)
-}
-
-// buildPage fills the whole view model of one page, every body rendered.
-func buildPage(s *session.Session, opt Options) (*pageView, error) {
-	v, r, nodes, err := preparePage(s, opt)
-	if err != nil {
-		return nil, err
-	}
-	r.renderAll(nodes, v.Entries)
-	v.search = buildSearchIndex(s, nodes)
-	if opt.JSONL != nil {
-		v.jsonl = packJSONL(opt.JSONL)
-	}
-	return v, nil
-}
-
-// preparePage fills the view model of one page but for the entries'
-// bodies, which renderAll or renderStream add.
-func preparePage(s *session.Session, opt Options) (*pageView, *sessionRenderer, []session.Node, error) {
 	if opt.Theme == "" {
 		opt.Theme = "auto"
 	}
 	if !slices.Contains(Themes, opt.Theme) {
-		return nil, nil, nil, fmt.Errorf("unknown theme %q (want auto, light or dark)", opt.Theme)
+		return nil, fmt.Errorf("unknown theme %q (want auto, light or dark)", opt.Theme)
 	}
 	view := s.Leaf
 	if opt.Leaf != "" {
 		view = s.Entry(opt.Leaf)
 		if view == nil {
-			return nil, nil, nil, fmt.Errorf("%s: no entry has the id %q", s.File, opt.Leaf)
+			return nil, fmt.Errorf("%s: no entry has the id %q", s.File, opt.Leaf)
 		}
 	}
 	cwd := ""
@@ -158,23 +109,33 @@ func preparePage(s *session.Session, opt Options) (*pageView, *sessionRenderer, 
 		cwd = s.Header.Cwd
 	}
 	r := &sessionRenderer{s: s, home: session.HomeOf(cwd, opt.Home), agents: opt.SubAgents}
-
 	nodes := s.Flatten()
-	onPath := map[*session.Entry]bool{}
 	path := s.Path(view)
-	for _, e := range path {
-		onPath[e] = true
-	}
-	// Entries off the path in view are lazy (see entryView.Lazy), and so
-	// are those of a long path but for its last eagerTail: the page then
-	// parses quickly, and the script makes the rest ready as it is needed.
-	eager := map[*session.Entry]bool{}
-	for _, e := range path[max(0, len(path)-eagerTail):] {
-		eager[e] = true
-	}
-	pos := make(map[*session.Entry]int, len(nodes))
+	r.pos = make(map[*session.Entry]int, len(nodes))
 	for i, n := range nodes {
-		pos[n.Entry] = i
+		r.pos[n.Entry] = i
+	}
+	facts := factsOf(s, nodes, r.home)
+	r.previews = make([]session.Preview, len(facts))
+	r.kinds = make([]string, len(facts))
+	for i := range facts {
+		r.previews[i] = facts[i].preview
+		r.kinds[i] = facts[i].kind
+	}
+	r.badges = editBadges(s, path)
+	r.ownedBadges = map[*session.Entry][]editBadge{}
+	for i, n := range nodes {
+		e, list := n.Entry, r.badges[n.Entry]
+		if !facts[i].absorbed || len(list) == 0 {
+			continue
+		}
+		// A result shown in its call's card has no head of its own: its
+		// badges go on the head of the call's entry.
+		owner, call := s.CallOf(e)
+		for _, b := range list {
+			b.Text = call.Name + " result " + b.Text
+			r.ownedBadges[owner] = append(r.ownedBadges[owner], b)
+		}
 	}
 
 	sum := s.Summarize()
@@ -193,87 +154,73 @@ func preparePage(s *session.Session, opt Options) (*pageView, *sessionRenderer, 
 		FollowURL: opt.FollowURL,
 		IndexURL:  opt.IndexURL,
 		JSONLName: jsonlName,
-		Tree:      make([]treeNodeView, len(nodes)),
-		Entries:   make([]entryView, len(nodes)),
-		Index: pageIndex{
-			IDs:     make([]string, len(nodes)),
-			Parents: make([]int, len(nodes)),
-			Kinds:   make([]string, len(nodes)),
-			Labeled: []int{},
-			Usage:   map[int][5]float64{},
-			Edits:   map[int][]int{},
-			Leaf:    -1,
-			View:    -1,
-		},
+		Empty:     len(nodes) == 0,
 	}
-	previews := previewsOf(s, nodes, r.home)
-	badges := editBadges(s, path)
-	rows := s.Layout(nodes, func(e *session.Entry) bool { return shownByDefault(kindOf(e)) })
+	v.Index = r.index(nodes, facts, view)
+	var pathIdx []int
+	for _, e := range path {
+		pathIdx = append(pathIdx, r.pos[e])
+	}
+	absorbed := make([]bool, len(nodes))
+	for i := range facts {
+		absorbed[i] = facts[i].absorbed
+	}
+	blocks, groups := planBlocks(pathIdx, absorbed, func(i int) int { return nodes[i].Entry.Size })
+	v.Groups = groups
+	for _, e := range path {
+		i := r.pos[e]
+		if facts[i].absorbed || !shownByDefault(facts[i].kind) {
+			continue
+		}
+		p := facts[i].preview
+		v.TOC = append(v.TOC, tocRow{ID: e.ID, Role: p.Role, Preview: p.Text, Label: e.Label})
+	}
+	v.Header = r.header(sum, path, opt.ParentURL)
+	v.Header.Related = opt.Related
+	v.Insights = insights.Of(s, path, r.home).Section(entryHref)
+	render := func(i int) *entryView { return r.article(nodes[i].Entry, i) }
+	return &Page{v: v, blocks: blocks, render: render, panels: r.subAgentPanels, jsonl: opt.JSONL}, nil
+}
+
+// Write writes the page to w (see the package doc for what it holds and
+// in which order). The page is streamed: entries are rendered in parallel
+// a little ahead of the writer and dropped once written, so memory stays
+// near one block of the page, not the page. On an error w may hold part
+// of a page; write to a temporary file and rename it, or to a buffer. A
+// Page is written once.
+func (p *Page) Write(w io.Writer) error {
+	return writePage(w, p)
+}
+
+// index makes the script's index of nodes, the path in view ending at
+// view.
+func (r *sessionRenderer) index(nodes []session.Node, facts []entryFacts, view *session.Entry) pageIndex {
+	s := r.s
+	ix := newPageIndex(len(nodes))
 	for i, n := range nodes {
 		e := n.Entry
-		kind := kindOf(e)
-		p := previews[i]
-		level := 0
-		if d := rows[i].Depth(); d > 0 {
-			level = d + 1
-		}
-		v.Tree[i] = treeNodeView{ID: e.ID, Rails: railClasses(rows[i].Rails), Forks: rows[i].Forks, Level: level, Kind: kind,
-			Role: p.Role, Preview: p.Text, Label: e.Label, OnPath: onPath[e], Leaf: e == s.Leaf}
-		v.Entries[i] = entryView{ID: e.ID, Kind: kind, OnPath: onPath[e], Lazy: !eager[e], Time: e.Time, Label: e.Label,
-			Absorbed: kind == kindTool && r.absorbed(e)}
-		v.Index.IDs[i] = e.ID
-		v.Index.Kinds[i] = kind
-		v.Index.Parents[i] = -1
+		f := &facts[i]
+		parent := -1
 		if e.Parent != nil {
-			v.Index.Parents[i] = pos[e.Parent]
+			parent = r.pos[e.Parent]
 		}
-		if e.Label != "" {
-			v.Index.Labeled = append(v.Index.Labeled, i)
-		}
+		ix.set(i, e.ID, parent, f.kind, f.preview.Role, f.preview.Text, e.Label, f.absorbed, f.lines)
 		if u, _, ok := e.UsageRecord(); ok && u != (session.Usage{}) {
-			v.Index.Usage[i] = [5]float64{float64(u.Input), float64(u.Output), float64(u.CacheRead), float64(u.CacheWrite), u.Cost}
-		}
-		v.Entries[i].Badges = append(v.Entries[i].Badges, badges[e]...)
-		if v.Entries[i].Absorbed && len(badges[e]) > 0 {
-			// A result shown in its call's card has no head of its own:
-			// its badges go on the head of the call's entry.
-			owner, call := s.CallOf(e)
-			for _, b := range badges[e] {
-				b.Text = call.Name + " result " + b.Text
-				v.Entries[pos[owner]].Badges = append(v.Entries[pos[owner]].Badges, b)
-			}
+			ix.Usage[i] = [5]float64{float64(u.Input), float64(u.Output), float64(u.CacheRead), float64(u.CacheWrite), u.Cost}
 		}
 	}
-	for target, list := range badges {
+	for target, list := range r.badges {
 		for _, b := range list {
-			v.Index.Edits[pos[target]] = append(v.Index.Edits[pos[target]], pos[s.Entry(b.Edit)])
+			ix.Edits[r.pos[target]] = append(ix.Edits[r.pos[target]], r.pos[s.Entry(b.Edit)])
 		}
 	}
 	if s.Leaf != nil {
-		v.Index.Leaf = pos[s.Leaf]
+		ix.Leaf = r.pos[s.Leaf]
 	}
 	if view != nil {
-		v.Index.View = pos[view]
+		ix.View = r.pos[view]
 	}
-	// The entries ready to show come first in the page, the rest after
-	// them; the page shows them in tree order all the same (see
-	// pageView.Order).
-	v.Order = make([]int, 0, len(nodes))
-	for i, n := range nodes {
-		if eager[n.Entry] {
-			v.Order = append(v.Order, i)
-		}
-	}
-	for i, n := range nodes {
-		if !eager[n.Entry] {
-			v.Order = append(v.Order, i)
-		}
-	}
-	v.Header = r.header(sum, path, opt.ParentURL)
-	v.Insights = insights.Of(s, path, r.home).Section(entryHref)
-	v.SubAgents = r.subAgentPanels()
-	v.Header.Related = opt.Related
-	return v, r, nodes, nil
+	return ix
 }
 
 func (r *sessionRenderer) header(sum session.Summary, path []*session.Entry, parentURL string) headerView {
@@ -313,71 +260,4 @@ func (r *sessionRenderer) header(sum session.Summary, path []*session.Entry, par
 		}
 	}
 	return h
-}
-
-// previewsOf returns the tree's previews of nodes, made on every core:
-// reading Markdown as text (session.ReaderText) is most of what the tree
-// costs on a long session.
-func previewsOf(s *session.Session, nodes []session.Node, home string) []session.Preview {
-	out := make([]session.Preview, len(nodes))
-	const chunk = 256
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for {
-				start := int(next.Add(chunk)) - chunk
-				if start >= len(nodes) {
-					return
-				}
-				for i := start; i < min(start+chunk, len(nodes)); i++ {
-					out[i] = s.Preview(nodes[i].Entry, home)
-				}
-			}
-		})
-	}
-	wg.Wait()
-	return out
-}
-
-// maxRails bounds the levels of rails a row draws: a tree branching deeper
-// draws only its innermost levels, so that the text keeps room.
-const maxRails = 16
-
-// railClasses turns session.Layout's rails into the classes of the
-// elements that draw them (see treeNodeView.Rails): a run of levels
-// without a line, or with a line going on, is one element ("k3" for
-// three levels, "v k3" for three lines), so a deep tree costs a few
-// elements a row, not one a level; "t" and "l" draw ├ and └. page.js
-// draws them the same way.
-func railClasses(rails string) []string {
-	if len(rails) == 0 {
-		return nil
-	}
-	rails = rails[max(0, len(rails)-maxRails):]
-	var out []string
-	for i := 0; i < len(rails); {
-		c := rails[i]
-		k := 1
-		if c == session.RailNone || c == session.RailLine {
-			for i+k < len(rails) && rails[i+k] == c {
-				k++
-			}
-		}
-		var class string
-		switch c {
-		case session.RailLine:
-			class = "v"
-		case session.RailTee:
-			class = "t"
-		case session.RailElbow:
-			class = "l"
-		}
-		if k > 1 {
-			class = strings.TrimSpace(class + " k" + strconv.Itoa(k))
-		}
-		out = append(out, class)
-		i += k
-	}
-	return out
 }

@@ -141,20 +141,22 @@ func TestCorpusExports(t *testing.T) {
 
 // checkPageIDs parses a page and fails on a duplicate id, or on a script
 // or event handler the page did not put there itself. It parses the page
-// twice, as browsers with and without JavaScript do: lazy parts are text to
-// the one and HTML to the other.
-// The bodies packed at the end of the page are checked as the script
-// shows them, unpacked into their entries.
+// as browsers with and without JavaScript do: the groups are text to the
+// one and HTML to the other. The articles the script makes out of the
+// page's blocks are checked as the script shows them (articlesPage).
 func checkPageIDs(t testing.TB, page []byte) {
 	t.Helper()
-	for _, p := range [][]byte{page, unpackPage(t, page)} {
-		root, err := html.Parse(bytes.NewReader(p))
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkTree(t, root)
-		checkTree(t, parseNoScript(t, p))
+	root, err := html.Parse(bytes.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
 	}
+	checkTree(t, root)
+	checkTree(t, parseNoScript(t, page))
+	all, err := html.Parse(bytes.NewReader(articlesPage(t, page)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkTree(t, all)
 }
 
 // isChart says whether svg is a chart of the page's own Insights section
@@ -207,7 +209,7 @@ func checkTree(t testing.TB, root *html.Node) {
 		switch n.Data {
 		case "script":
 			typ, _ := pageAttr(n, "type")
-			if typ != "application/json" && typ != packScriptType && typ != searchScriptType {
+			if typ != "application/json" && typ != packScriptType && typ != jsonlScriptType && pageText(n) != arrivedScript {
 				scripts++
 			}
 		case "svg":
@@ -277,31 +279,25 @@ func TestHostileSessionIsInert(t *testing.T) {
 func TestLeafOption(t *testing.T) {
 	s := loadCorpus(t, "pi-v3-sdk-branches-labels.jsonl")
 	page := exportPage(t, s, Options{Leaf: "6eea0e7d"})
-	root, err := html.Parse(bytes.NewReader(page))
-	if err != nil {
-		t.Fatal(err)
-	}
-	visible := map[string]bool{}
-	pageWalk(root, func(n *html.Node) {
-		if id, ok := pageAttr(n, "data-entry"); ok {
-			_, hidden := pageAttr(n, "hidden")
-			visible[id] = !hidden
-		}
-	})
+	b := readBlocks(t, page)
+	ix := pageIndexOf(t, parsePage(t, page))
 	onPath := map[string]bool{}
 	for _, e := range s.Path(s.Entry("6eea0e7d")) {
 		onPath[e.ID] = true
 	}
 	r := &sessionRenderer{s: s}
-	for _, e := range s.Entries {
-		if _, ok := visible[e.ID]; !ok && r.absorbed(e) {
+	for i, id := range ix.IDs {
+		if r.absorbed(s.Entry(id)) {
 			continue // shown in its call's card
 		}
-		if visible[e.ID] != onPath[e.ID] {
-			t.Errorf("%s: visible=%v, on the path=%v", e.ID, visible[e.ID], onPath[e.ID])
+		if b.inGroup[i] != onPath[id] {
+			t.Errorf("%s: in a group %v, on the path %v", id, b.inGroup[i], onPath[id])
 		}
 	}
-	if _, err := buildPage(s, Options{Leaf: "nope"}); err == nil {
+	if ix.IDs[ix.View] != "6eea0e7d" {
+		t.Errorf("the page opens at %s", ix.IDs[ix.View])
+	}
+	if _, err := NewPage(s, Options{Leaf: "nope"}); err == nil {
 		t.Error("an unknown --leaf was accepted")
 	}
 }
@@ -324,69 +320,44 @@ func TestRelatedLinks(t *testing.T) {
 	}
 }
 
-// TestPageWritesPathEndFirst exports a chain longer than eagerTail: the
-// entries ready to show come first in the file, and the slots that order
-// the page list every entry in tree order.
+// TestPageWritesPathEndFirst exports a long chain: the group that ends
+// the path comes first in the file and holds its last entries, the other
+// groups follow from the end back, and the slots that order the page
+// without JavaScript name the groups in path order.
 func TestPageWritesPathEndFirst(t *testing.T) {
-	s := chainSession(t, 4, 3*eagerTail)
-	doc := parsePage(t, exportPage(t, s, Options{}))
-	var written, slots []string
-	for _, n := range pageFindAll(doc, pageHasAttr("data-entry")) {
-		id, _ := pageAttr(n, "data-entry")
-		if slot, _ := pageAttr(n, "slot"); slot != id {
-			t.Errorf("entry %q is in slot %q", id, slot)
-		}
-		written = append(written, id)
-	}
-	for _, n := range pageFindAll(doc, func(n *html.Node) bool { return n.Data == "slot" }) {
+	s := chainSession(t, 4, 200)
+	page := exportPage(t, s, Options{})
+	b := readBlocks(t, page)
+	ix := pageIndexOf(t, parsePage(t, page))
+	var slots []string
+	for _, n := range pageFindAll(parsePage(t, page), func(n *html.Node) bool { return n.Data == "slot" }) {
 		name, _ := pageAttr(n, "name")
 		slots = append(slots, name)
 	}
-	path := pathIDs(s, s.Leaf)
-	if len(path) != 3*eagerTail {
-		t.Fatalf("the path has %d entries, want %d", len(path), 3*eagerTail)
+	if len(b.groups) < 3 {
+		t.Fatalf("%d groups for a chain of 200", len(b.groups))
 	}
-	tail := path[len(path)-eagerTail:]
-	want := append(slices.Clone(tail), path[:len(path)-eagerTail]...)
-	if diff := cmp.Diff(want, written); diff != "" {
-		t.Errorf("entries in the file (-want +got):\n%s", diff)
-	}
-	if diff := cmp.Diff(path, slots); diff != "" {
+	want := slices.Clone(b.groups)
+	slices.Reverse(want)
+	if diff := cmp.Diff(want, slots); diff != "" {
 		t.Errorf("slots (-want +got):\n%s", diff)
 	}
-}
-
-// TestSlotGroups checks how a long chain's entries are grouped in the
-// page's shadow root: 128 to a group, sized by how many are shown, and
-// drawn at once where the entries ready to show are.
-func TestSlotGroups(t *testing.T) {
-	const chain = 300
-	s := chainSession(t, 4, chain)
-	v, _, _, err := preparePage(s, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	ids := 0
-	for _, g := range v.SlotGroups() {
-		got = append(got, fmt.Sprintf("%d %s %v", len(g.IDs), g.Size, g.Ready))
-		for _, id := range g.IDs {
-			if id != v.Tree[ids].ID {
-				t.Fatalf("slot %d is %q, want %q", ids, id, v.Tree[ids].ID)
-			}
-			ids++
+	// The first group written holds the end of the path, the leaf last.
+	doc := parseNoScript(t, page)
+	var first []string
+	for _, g := range pageFindAll(doc, func(n *html.Node) bool { c, _ := pageAttr(n, "class"); return n.Data == "noscript" && c == "g" }) {
+		for _, a := range pageFindAll(g, pageHasAttr("data-entry")) {
+			id, _ := pageAttr(a, "data-entry")
+			first = append(first, id)
 		}
+		break
 	}
-	// 300 entries, all on the path, of which the last eagerTail come
-	// ready: a group is ready when it ends after the first of them.
-	ready := func(end int) bool { return end > chain-eagerTail }
-	want := []string{
-		fmt.Sprintf("128 n128 %v", ready(128)),
-		fmt.Sprintf("128 n128 %v", ready(256)),
-		fmt.Sprintf("44 n32 %v", ready(300)),
+	path := pathIDs(s, s.Leaf)
+	if len(first) == 0 || first[len(first)-1] != path[len(path)-1] || !slices.Equal(first, path[len(path)-len(first):]) {
+		t.Errorf("the first group holds %v, want the end of the path", first)
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("groups (-want +got):\n%s", diff)
+	if ix.IDs[ix.View] != path[len(path)-1] {
+		t.Errorf("the view ends at %s", ix.IDs[ix.View])
 	}
 }
 
@@ -402,21 +373,6 @@ func chainSession(t testing.TB, seed int64, n int) *session.Session {
 		t.Fatal(err)
 	}
 	return s
-}
-
-// TestBuildPageKeepsBodies: the view buildPage returns (the benchmarks
-// template it) has every body, though the stream it renders through drops
-// each once written.
-func TestBuildPageKeepsBodies(t *testing.T) {
-	v, err := buildPage(loadCorpus(t, "pi-v3-sdk-branches-labels.jsonl"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range v.Entries {
-		if e.Body == "" && !e.Absorbed {
-			t.Errorf("entry %s has no body", e.ID)
-		}
-	}
 }
 
 // TestEditBadges: an entry edited several times carries a badge per edit,

@@ -93,9 +93,10 @@ var sampleHeadings = map[string]string{
 	kindCustomMessage: "Extension message", kindSettings: "Model", kindError: "Assistant · error", kindOther: "future_entry",
 }
 
-// samplePageView builds the page of sampleEntries the way page.go would:
-// depth grows below branch points, and the path in view ends at the leaf.
-func samplePageView() *pageView {
+// samplePage builds the page of sampleEntries the way page.go would: the
+// path in view ends at the leaf, and the entries are rendered into
+// articles by a stand-in for the renderers.
+func samplePage() *Page {
 	entries := sampleEntries()
 	n := len(entries)
 	at := make(map[string]int, n)
@@ -103,31 +104,18 @@ func samplePageView() *pageView {
 		at[e.id] = i
 	}
 	parents := make([]int, n)
-	children := make([]int, n)
 	for i, e := range entries {
 		parents[i] = -1
 		if e.parent != "" {
 			parents[i] = at[e.parent]
-			children[parents[i]]++
 		}
 	}
-	// The tree's rails, as page.go lays them out.
-	nodes := make([]session.Node, n)
-	for i, e := range entries {
-		nodes[i].Entry = &session.Entry{ID: e.id}
-		if p := parents[i]; p >= 0 {
-			nodes[i].Entry.Parent = nodes[p].Entry
-		}
-	}
-	kindOfNode := map[*session.Entry]string{}
-	for i := range entries {
-		kindOfNode[nodes[i].Entry] = entries[i].kind
-	}
-	rows := (&session.Session{}).Layout(nodes, func(e *session.Entry) bool { return shownByDefault(kindOfNode[e]) })
 	leaf := at["d6"]
 	onPath := make([]bool, n)
+	var path []int
 	for i := leaf; i >= 0; i = parents[i] {
 		onPath[i] = true
+		path = append([]int{i}, path...)
 	}
 
 	base := time.Date(2025, 3, 14, 9, 26, 0, 0, time.UTC)
@@ -135,12 +123,7 @@ func samplePageView() *pageView {
 		Title:     hostile.Title,
 		Theme:     "auto",
 		Generator: "piexport v0.0.0-test",
-		Index: pageIndex{
-			Parents: parents,
-			Usage:   map[int][5]float64{},
-			Leaf:    leaf,
-			View:    leaf,
-		},
+		Index:     newPageIndex(n),
 		Header: headerView{
 			Cwd:          hostile.Cwd,
 			SessionID:    "0195a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b",
@@ -153,15 +136,12 @@ func samplePageView() *pageView {
 			ToolCalls:    3,
 		},
 	}
+	v.Index.Leaf, v.Index.View = leaf, leaf
+	views := make([]*entryView, n)
+	absorbed := make([]bool, n)
 	for i, e := range entries {
-		level := 0
-		if d := rows[i].Depth(); d > 0 {
-			level = d + 1
-		}
-		v.Tree = append(v.Tree, treeNodeView{
-			ID: e.id, Rails: railClasses(rows[i].Rails), Forks: rows[i].Forks, Level: level, Kind: e.kind, Role: e.role,
-			Preview: e.preview, Label: e.label, OnPath: onPath[i], Leaf: i == leaf,
-		})
+		v.Index.set(i, e.id, parents[i], e.kind, e.role, e.preview, e.label, e.absorbed, 2+strings.Count(e.body, "\n"))
+		absorbed[i] = e.absorbed
 		role := sampleHeadings[e.kind]
 		if e.role == hostile.Role {
 			role = hostile.Role
@@ -180,34 +160,22 @@ func samplePageView() *pageView {
 				foot = hostile.Foot
 			}
 		}
-		v.Entries = append(v.Entries, entryView{
-			ID: e.id, Kind: e.kind, OnPath: onPath[i], Time: base.Add(time.Duration(i) * time.Minute),
+		views[i] = &entryView{
+			ID: e.id, Kind: e.kind, Time: base.Add(time.Duration(i) * time.Minute),
 			Label: e.label, Role: role, Body: template.HTML(e.body), Foot: foot, Absorbed: e.absorbed,
-		})
-		v.Index.IDs = append(v.Index.IDs, e.id)
-		v.Index.Kinds = append(v.Index.Kinds, e.kind)
-		if e.label != "" {
-			v.Index.Labeled = append(v.Index.Labeled, i)
+		}
+		if onPath[i] && !e.absorbed && shownByDefault(e.kind) {
+			v.TOC = append(v.TOC, tocRow{ID: e.id, Role: e.role, Preview: e.preview, Label: e.label})
 		}
 	}
-	v.search = sampleSearchIndex(v)
-	return v
-}
-
-// sampleSearchIndex indexes the sample's entries by their previews and
-// the text of their bodies; a tool result shown in its call's card by
-// that card's entry.
-func sampleSearchIndex(v *pageView) *searchIndex {
-	return newSearchIndex(len(v.Tree), func(i int, w *strings.Builder) {
-		w.WriteString(v.Tree[i].Preview + "\n")
-		body := v.Entries[i].Body
-		if v.Entries[i].Absorbed {
-			body = v.Entries[v.Index.Parents[i]].Body
-		}
-		if doc, err := html.Parse(strings.NewReader(string(body))); err == nil {
-			w.WriteString(pageText(doc))
-		}
-	})
+	blocks, groups := planBlocks(path, absorbed, func(i int) int { return len(entries[i].body) })
+	v.Groups = groups
+	return &Page{
+		v:      v,
+		blocks: blocks,
+		render: func(i int) *entryView { return views[i] },
+		panels: func() []subAgentPanel { return nil },
+	}
 }
 
 func sampleAddUsage(t *session.Usage, u [5]float64) {
@@ -218,14 +186,14 @@ func sampleAddUsage(t *session.Usage, u [5]float64) {
 	t.Cost += u[4]
 }
 
-func renderSample(t *testing.T) (*pageView, []byte) {
+func renderSample(t *testing.T) (*Page, []byte) {
 	t.Helper()
-	v := samplePageView()
+	p := samplePage()
 	var buf bytes.Buffer
-	if err := writePage(&buf, v); err != nil {
+	if err := writePage(&buf, p); err != nil {
 		t.Fatalf("writePage: %v", err)
 	}
-	return v, buf.Bytes()
+	return p, buf.Bytes()
 }
 
 func parsePage(t *testing.T, page []byte) *html.Node {

@@ -37,7 +37,7 @@ func TestBrowserScreens(t *testing.T) {
 						t.Error("the token table scrolls inside its box")
 					}
 					// A settings divider is one line.
-					if h := browsertest.Eval[float64](tb, `(() => { const e = document.querySelector('#entries > article[data-kind="settings"]:not([hidden])'); return e ? e.getBoundingClientRect().height : 0; })()`); h > 30 {
+					if h := browsertest.Eval[float64](tb, `(() => { const e = document.querySelector('#path > article[data-kind="settings"]'); return e ? e.getBoundingClientRect().height : 0; })()`); h > 30 {
 						t.Errorf("a settings divider is %v px tall, more than one line", h)
 					}
 					tb.Shot(name)

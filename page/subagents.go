@@ -2,7 +2,6 @@ package page
 
 import (
 	"fmt"
-	"html/template"
 	"strings"
 
 	"github.com/piexport/piexport/humanize"
@@ -21,12 +20,9 @@ import (
 type subAgentPanel struct {
 	// ID is the panel's element id, "sub-" and the agent's key.
 	ID string
-	// Title names the agent: "Sub-agent Lexer · explore · 6 entries".
-	Title string
-	// Body is the rendered transcript, until it is packed; then Packed
-	// says where it is, as for an entry.
-	Body   template.HTML
-	Packed string
+	// HTML is the panel: a section headed by the agent's name ("Sub-agent
+	// Lexer · explore · 6 entries") holding the rendered transcript.
+	HTML string
 }
 
 // panelID is the element id of a sub-agent's panel. Keys are file names
@@ -87,7 +83,7 @@ func (r *sessionRenderer) subAgentPanel(a *session.SubAgent) subAgentPanel {
 			continue // shown in its call's card
 		}
 		var v entryView
-		sr.renderEntry(e, &v)
+		sr.renderEntry(sr.s.Full(e), &v)
 		b.Raw(`<div class="sub-entry"`)
 		b.Attr("id", sr.elementID(e))
 		b.Attr("data-kind", kindOf(e))
@@ -114,7 +110,16 @@ func (r *sessionRenderer) subAgentPanel(a *session.SubAgent) subAgentPanel {
 	if len(path) == 0 {
 		b.Raw(`<p class="note">The transcript has no entries.</p>`)
 	}
-	return subAgentPanel{ID: id, Title: title, Body: b.HTML()}
+	var p render.Builder
+	p.Raw(`<section class="subagent"`)
+	p.Attr("id", id)
+	p.Attr("aria-label", title)
+	p.Raw(`><h2 class="subagent-head">`)
+	p.Text(title)
+	p.Raw(`</h2><div class="subagent-body">`)
+	p.Append(b.HTML())
+	p.Raw(`</div></section>`)
+	return subAgentPanel{ID: id, HTML: string(p.HTML())}
 }
 
 // task renders an omp task call: the agents it started, how each ended,
@@ -169,7 +174,7 @@ func (r *sessionRenderer) task(o *out, call *session.Block, result, owner *sessi
 			o.Attr("data-subagent", id)
 			o.Raw(`>`)
 			o.Text(fmt.Sprintf("Transcript (%s)", count(len(sub.Session.Path(sub.Session.Leaf)), "entry")))
-			o.Raw(`</a><noscript> <span class="muted">(its transcript opens with JavaScript)</span></noscript>`)
+			o.Raw(`</a><span class="nojs-only muted"> (its transcript opens with JavaScript)</span>`)
 		}
 		if a.Error != "" {
 			o.Raw(`<div class="agent-error">`)

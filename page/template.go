@@ -15,15 +15,29 @@ import (
 )
 
 // pageTemplate is parsed once; html/template is safe for concurrent use.
+// It writes the page around its entries: "page-start" up to the element
+// that holds them, "page-end" after it (see blocks.go for the entries).
 var pageTemplate = template.Must(template.New("page.html").Funcs(humanize.TemplateFuncs()).ParseFS(piexport.Templates(), "page.html", "insights.html"))
+
+// pageScripts are the page's scripts, in the order they are joined into
+// its one inline script: each part registers itself, and page.js, last,
+// starts them once the index has arrived.
+var pageScripts = []string{"figures.js", "store.js", "pathview.js", "treeview.js", "treesearch.js", "code.js", "page.js"}
+
+// arrivedScript is the one other inline script of a page, allowed by its
+// hash: written after the index and after each block of entries, it
+// tells the page's script that what precedes it is whole (see the
+// package doc).
+const arrivedScript = "piexportPage.arrived()"
 
 // loadPageAssets reads the inline style and script of every page once: the
 // embedded stylesheets with the classes of highlighted code after them.
 var loadPageAssets = sync.OnceValues(func() (*piexport.Inline, error) {
-	a, err := piexport.LoadInline([]string{"page.css", "cards.css", "content.css", "insights.css"}, render.CSS(), "tree.js", "fulltext.js", "code.js", "page.js")
+	a, err := piexport.LoadInline([]string{"page.css", "cards.css", "content.css", "insights.css"}, render.CSS(), pageScripts...)
 	if err != nil {
 		return nil, fmt.Errorf("page assets: %w", err)
 	}
+	a.CSP = strings.Replace(a.CSP, "script-src ", "script-src '"+piexport.CSPHash(arrivedScript)+"' ", 1)
 	a.CSP += "; form-action 'none'"
 	return a, nil
 })
@@ -34,37 +48,49 @@ type pageData struct {
 	// Index shadows pageView.Index with its JSON, checked beforehand:
 	// html/template turns a value json.Marshal rejects into a comment
 	// instead of an error, which would break the script silently.
-	Index json.RawMessage
-	CSS   template.CSS
-	JS    template.JS
-	CSP   string
+	Index   json.RawMessage
+	CSS     template.CSS
+	JS      template.JS
+	Arrived template.JS
+	CSP     string
+	// JSONL is the session file packed for download, or "".
+	JSONL string
 }
 
-// writePage renders v as a complete HTML document to w, streaming: a page
+// writePage renders p as a complete HTML document to w, streaming: a page
 // can be hundreds of megabytes. Callers that must not leave half a page
 // behind write to a temporary file and rename it, or to a buffer.
-func writePage(w io.Writer, v *pageView) error {
+func writePage(w io.Writer, p *Page) error {
 	a, err := loadPageAssets()
 	if err != nil {
 		return err
 	}
-	index, err := json.Marshal(v.Index)
+	index, err := json.Marshal(p.v.Index)
 	if err != nil {
 		return fmt.Errorf("render page: index: %w", err)
 	}
+	var jsonl *background
+	if p.jsonl != nil {
+		jsonl = packJSONL(p.jsonl)
+	}
 	// No control character of the session's text reaches the page.
 	bw := bufio.NewWriterSize(render.WithoutControls(w), 256<<10)
-	stop := make(chan struct{})
-	defer close(stop)
-	view := *v
-	view.stop = stop
-	data := pageData{pageView: &view, Index: index, CSS: a.CSS, JS: a.JS, CSP: a.CSP}
-	if v.FollowURL != "" {
+	data := pageData{pageView: p.v, Index: index, CSS: a.CSS, JS: a.JS, Arrived: arrivedScript, CSP: a.CSP}
+	if p.v.FollowURL != "" {
 		// A served page also loads the server's follow script, which
 		// listens to an event stream from the same origin.
 		data.CSP = strings.Replace(data.CSP, "script-src ", "script-src 'self' ", 1) + "; connect-src 'self'"
 	}
-	if err := pageTemplate.ExecuteTemplate(bw, "page", data); err != nil {
+	if err := pageTemplate.ExecuteTemplate(bw, "page-start", data); err != nil {
+		return fmt.Errorf("render page: %w", err)
+	}
+	if err := writeEntries(bw, p); err != nil {
+		return err
+	}
+	if jsonl != nil {
+		data.JSONL = jsonl.wait()
+	}
+	if err := pageTemplate.ExecuteTemplate(bw, "page-end", data); err != nil {
 		return fmt.Errorf("render page: %w", err)
 	}
 	return bw.Flush()

@@ -18,6 +18,14 @@ const (
 	foldMinLines = 10
 )
 
+// foldStart and foldEnd mark the folded lines of an output: comments,
+// which a reader without JavaScript never sees, and which session text
+// cannot make (its "<" is escaped).
+const (
+	foldStart = `<!--piexport:fold-->`
+	foldEnd   = `<!--/piexport:fold-->`
+)
+
 // tool renders a tool call with its result. call is nil for a result whose
 // call is not in the file; result is nil for a call that got no answer.
 func (r *sessionRenderer) tool(o *out, result *session.Entry, call *session.Block, owner *session.Entry) {
@@ -203,15 +211,11 @@ func (r *sessionRenderer) fold(o *out, text string, show func(string, int) templ
 	o.Raw(`<details class="more"><summary>`)
 	o.Text(humanize.Count(lines-previewLines, "more line", "more lines"))
 	o.Raw(`</summary>`)
-	// The folded lines are most of a large page: kept as text until opened
-	// (see entryView.Lazy), unless the whole entry already is.
-	if !o.lazy {
-		o.Raw(`<noscript class="lazy">`)
-	}
+	// The folded lines are most of a large page: the page's script keeps
+	// what lies between these marks as text until the fold is opened.
+	o.Raw(foldStart)
 	part(text[cut+1:], previewLines)
-	if !o.lazy {
-		o.Raw(`</noscript>`)
-	}
+	o.Raw(foldEnd)
 	o.Raw(`</details>`)
 }
 

@@ -78,11 +78,16 @@ func TestBrowserTreeConnectors(t *testing.T) {
 // conversation.
 func TestBrowserTreeKeyboard(t *testing.T) {
 	browser := browsertest.Start(t)
-	v := samplePageView()
+	v := samplePage()
 	tb := browsertest.OpenTab(t, browser)
 	openPage(tb, writePageFile(t, v), v)
+	// The tree keeps the focus and points at the row the keyboard is on.
 	focused := func() string {
-		return browsertest.Eval[string](tb, `document.activeElement.dataset.treeNode || document.activeElement.id || document.activeElement.className`)
+		return browsertest.Eval[string](tb, `(() => {
+			const a = document.activeElement;
+			if (a.id === 'tree') { const r = document.getElementById(a.getAttribute('aria-activedescendant')); return r ? r.dataset.treeNode : 'tree'; }
+			return a.dataset.treeNode || a.id || a.className;
+		})()`)
 	}
 
 	// The first Tab reaches the skip link, which leads to the conversation.
@@ -104,8 +109,11 @@ func TestBrowserTreeKeyboard(t *testing.T) {
 	if got := focused(); got != "d6" {
 		t.Fatalf("Tab into the tree focuses %q, want the selected row d6", got)
 	}
-	if style := browsertest.Eval[string](tb, `(() => { const s = getComputedStyle(document.activeElement); return s.outlineStyle + ' ' + s.outlineOffset; })()`); style != "solid -2px" {
-		t.Errorf("the focused row's outline is %q, want a solid one inside the row", style)
+	if style := browsertest.Eval[string](tb, `(() => { const s = getComputedStyle(document.querySelector('#tree a.active')); return s.outlineStyle + ' ' + s.outlineOffset; })()`); style != "solid -2px" {
+		t.Errorf("the active row's outline is %q, want a solid one inside the row", style)
+	}
+	if role := browsertest.Eval[string](tb, `document.querySelector('#tree a.active').getAttribute('role') + ' ' + document.querySelector('#tree a.active').getAttribute('aria-selected')`); role != "treeitem true" {
+		t.Errorf("the active row is %q, want a selected treeitem", role)
 	}
 	tb.Shot("tree-keyboard-focus")
 	tb.Press("ArrowUp") // d5
@@ -130,7 +138,7 @@ func TestBrowserTreeKeyboard(t *testing.T) {
 		t.Fatalf("ArrowLeft from c1 focuses %q, want its branch point r3", got)
 	}
 	tb.Press("ArrowLeft")
-	if exp := browsertest.Eval[string](tb, `document.activeElement.getAttribute('aria-expanded')`); exp != "false" {
+	if exp := browsertest.Eval[string](tb, `document.querySelector('#tree a.active').getAttribute('aria-expanded')`); exp != "false" {
 		t.Errorf("after ArrowLeft on r3 aria-expanded is %q", exp)
 	}
 	rows := visibleNodes(tb)

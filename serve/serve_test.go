@@ -163,7 +163,7 @@ func TestRoutes(t *testing.T) {
 
 	res, page := get(t, srv.url+"s/"+id)
 	checkHeaders(t, res, "text/html; charset=utf-8")
-	if !strings.Contains(page, "<title>Health endpoint</title>") || !strings.Contains(page, `id="e:6eea0e7d"`) {
+	if !strings.Contains(page, "<title>Health endpoint</title>") || !strings.Contains(page, `"6eea0e7d"`) {
 		t.Error("the session page is not the session's")
 	}
 	etag := res.Header.Get("ETag")
@@ -321,7 +321,7 @@ func TestFollow(t *testing.T) {
 	if ev := events.next(t); ev.name != "change" {
 		t.Fatalf("event %+v, want change", ev)
 	}
-	if _, page := get(t, srv.url+"s/"+id); strings.Contains(page, "live0001") || !strings.Contains(page, `id="e:6eea0e7d"`) {
+	if _, page := get(t, srv.url+"s/"+id); strings.Contains(page, "live0001") || !strings.Contains(page, `"6eea0e7d"`) {
 		t.Error("a half-written line broke the page or showed")
 	}
 	appendTo(t, file, line[40:])

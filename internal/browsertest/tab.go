@@ -78,14 +78,11 @@ func Eval[T any](tb *Tab, expr string, opts ...chromedp.EvaluateOption) T {
 }
 
 // Click clicks the element sel finds and waits until the page has shown
-// what the click asked for: entries whose bodies were packed are
-// unpacked asynchronously, and a long path is shown a chunk per frame,
-// with #entries marked aria-busy meanwhile.
+// what the click asked for: entries whose articles were packed are
+// unpacked asynchronously, with the path marked aria-busy meanwhile.
 //
 // Like a reader, it first scrolls the element into view and waits until it
-// is drawn: rows of a long tree out of view are not laid out
-// (content-visibility), and a click aimed at where one will be can land
-// on another while the rows around it are being drawn.
+// is drawn, so that the click lands on it and on nothing drawn over it.
 func (tb *Tab) Click(sel chromedp.CSS) {
 	tb.T.Helper()
 	el := `document.querySelector(` + JSString(string(sel)) + `)`
@@ -100,14 +97,15 @@ func (tb *Tab) Click(sel chromedp.CSS) {
 	tb.Settle()
 }
 
-// Settle waits until no entry of a session page is being unpacked or
-// shown (on other pages it returns at once). That may take a few frames,
-// and frames are slow on a busy machine, so it waits longer than WaitJS
-// does. Like every wait here, the limit only catches a page that never
-// gets there; it is no measure of speed.
+// Settle waits until a session page shows what it was asked for: no
+// entry being unpacked or waited for (on other pages it returns at
+// once). That may take a few frames, and frames are slow on a busy
+// machine, so it waits longer than WaitJS does. Like every wait here, the
+// limit only catches a page that never gets there; it is no measure of
+// speed.
 func (tb *Tab) Settle() {
 	tb.T.Helper()
-	tb.WaitJSFor(`!document.querySelector('#entries[aria-busy]')`, 30*time.Second)
+	tb.WaitJSFor(`document.readyState !== 'loading' && !document.querySelector('#path[aria-busy], #path [aria-busy]')`, 30*time.Second)
 }
 
 // WaitJS polls expr until it is true; it fails the test after ten seconds.

@@ -1,0 +1,89 @@
+// Package page renders one loaded session as one self-contained HTML
+// page: every entry rendered once, on the server, with a tree of the
+// whole session that lets the page show any path through it.
+//
+// It knows nothing of files on disk beyond what it is handed, of other
+// sessions (package site lists many) or of other formats (package gfm).
+// Session text becomes HTML only through package render.
+//
+// # A page at any size
+//
+// A session can hold tens of thousands of entries and hundreds of
+// megabytes. The page's work grows with what is on the screen, not with
+// the session: the document the browser builds stays small whatever the
+// session's size, and the script starts before the rest of the file has
+// been read.
+//
+// What the document holds at load, in the order of the file:
+//
+//  1. The head: the stylesheet and the script, inline, allowed by hash.
+//     The script only sets the theme and waits.
+//  2. The sidebar's controls and an empty tree (role="tree"); for a
+//     browser without JavaScript, a <noscript> list of the entries of the
+//     path in view, each a link to its entry.
+//  3. The header: the session's facts, tokens and the Insights charts.
+//  4. The index (<script type="application/json" id="session-index">):
+//     per entry, in tree order, its id, parent, kind, the row the tree
+//     shows (role, preview, label), whether it has an article of its own
+//     and an estimate of its height; per path, the usage to sum. This is
+//     all the script needs to draw the tree, lay out the path and follow
+//     a link. A few dozen bytes an entry.
+//  5. The entries, in blocks of about 256 KB of HTML each:
+//     - the path in view in "groups" of consecutive entries, each group a
+//     <noscript class="g" slot="gN">: without JavaScript its articles are
+//     ordinary HTML, put in the order of the path by a declarative shadow
+//     root of one slot per group; with JavaScript the whole group is one
+//     text node, which costs the browser next to nothing to parse and
+//     nothing to lay out. A group's data-map names the entries it holds
+//     and where each one's article is in its text (UTF-16 lengths, as
+//     JavaScript counts them).
+//     - the entries off the path, gzipped in "chunks", each an inert
+//     <script type="application/x-piexport-pack"> in base64, with a map
+//     of the byte ranges of its entries' articles.
+//     After each block comes <script>piexport.arrived()</script>, one
+//     fixed text allowed by its hash, which tells the script the block is
+//     whole.
+//     The blocks come in the order a reader needs them: first the group
+//     that ends the path in view, then the script starts (a second fixed
+//     inline script) and draws it; then the chunks, so that a link to
+//     another branch is followed as soon as the leaf shows; then the rest
+//     of the path from its end backwards, since a reader starts at the
+//     end and scrolls up; last the sub-agents' transcripts, packed.
+//
+// What is made later, and when:
+//
+//   - The tree's rows are drawn for the part of the tree in view only (a
+//     virtual list of fixed-height rows over the index): filters, search
+//     and folding decide which rows exist, the layout of the lines and
+//     the ARIA level, set size and position are worked out for all of
+//     them, but only some thirty rows are elements.
+//   - The path is a virtual list too: an element per entry near the
+//     viewport, made from its block's text when the reader comes near
+//     it and dropped when the reader has gone far, with spacers above
+//     and below whose heights are the other entries' measured heights,
+//     or estimates until they have been drawn; the scroll position is
+//     held on the entry in view whenever heights change. An entry whose
+//     block has not arrived yet is a placeholder of its estimated
+//     height, filled in when it arrives.
+//   - Long outputs fold behind "N more lines"; the folded lines stay
+//     text (between <!--piexport:fold--> marks) until the fold is opened.
+//   - A chunk is unpacked (DecompressionStream) the first time one of its
+//     entries is needed.
+//   - The tree's full-text search reads the articles' text from the
+//     blocks the page carries, a slice at a time, the first time it is
+//     used: the page holds no second copy of the text for it.
+//
+// Without JavaScript the groups are the page: the path in view reads in
+// full, and prints. With JavaScript, printing first draws the whole path.
+//
+// # Memory while exporting
+//
+// The page is streamed: entries are rendered on every core a little
+// ahead of the writer, in the order the file needs them, and each block
+// is written and dropped once full. Only the index is built for the whole
+// session before writing starts. The session can be loaded with its text
+// left in the file (session.LoadOptions.Lean): its entries then keep
+// where they are in the file, and the renderers read each entry's text
+// when they render it (Session.Full), so the export's memory is the
+// tree, one window of entries in flight and one block.
+package page
