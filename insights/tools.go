@@ -45,6 +45,7 @@ func toolsOf(s *session.Session, path []*session.Entry, home string) (stats []To
 		if e.Role() != "assistant" {
 			continue
 		}
+		e = s.Full(e) // the arguments, in a lean session too
 		for i := range e.Message.Content {
 			b := &e.Message.Content[i]
 			if b.Type != "toolCall" {
@@ -54,7 +55,7 @@ func toolsOf(s *session.Session, path []*session.Entry, home string) (stats []To
 			if c.Name == "" {
 				c.Name = "(unnamed)"
 			}
-			if r := s.ToolResult(e, b.ToolCallID); r != nil && r.Message != nil {
+			if r := s.Full(s.ToolResult(e, b.ToolCallID)); r != nil && r.Message != nil {
 				c.ID = r.ID
 				c.Error = r.Message.IsError
 				c.Bytes = len(r.Message.ResultText())

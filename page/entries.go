@@ -168,7 +168,11 @@ func (r *sessionRenderer) message(o *out, e *session.Entry, v *entryView) {
 		if m.ToolName != "" {
 			v.Role += " · " + m.ToolName
 		}
-		_, call := r.s.CallOf(e)
+		owner, call := r.s.CallOf(e)
+		if owner != nil {
+			// The call with its arguments, in a lean session too.
+			call = session.FullBlock(r.s.Full(owner), call.ToolCallID)
+		}
 		r.tool(o, e, call, e)
 	case "bashExecution", "jsExecution":
 		v.Role = "Bash (run by the user)"
@@ -218,7 +222,7 @@ func (r *sessionRenderer) blocks(o *out, e *session.Entry, content []session.Blo
 		case "toolCall":
 			var result *session.Entry
 			if b.ToolCallID != "" {
-				result = r.s.ToolResult(e, b.ToolCallID)
+				result = r.s.Full(r.s.ToolResult(e, b.ToolCallID))
 			}
 			r.tool(o, result, &content[i], e)
 		case "image":
@@ -324,7 +328,12 @@ func stopNote(o *out, m *session.Message) {
 // ancestors, and that call's card shows this result.
 func (r *sessionRenderer) absorbed(e *session.Entry) bool {
 	assistant, call := r.s.CallOf(e)
-	return call != nil && r.s.ToolResult(assistant, call.ToolCallID) == e
+	if call == nil {
+		return false
+	}
+	// By id: e may be a copy Full made of the entry the session holds.
+	shown := r.s.ToolResult(assistant, call.ToolCallID)
+	return shown != nil && shown.ID == e.ID
 }
 
 // entryLink links to the entry with the file id id.

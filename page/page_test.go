@@ -2,7 +2,10 @@ package page
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -404,5 +407,95 @@ func TestEditBadges(t *testing.T) {
 				t.Errorf("on the third root's path %s has an active badge %+v", e.ID, b)
 			}
 		}
+	}
+}
+
+// TestLeanPagesAreTheSame exports every corpus session and generated
+// sessions of every shape twice, loaded whole and loaded lean (the text
+// read again from the file as each entry is rendered): the pages must be
+// the same, byte for byte.
+func TestLeanPagesAreTheSame(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/corpus/*.jsonl")
+	dir := t.TempDir()
+	for _, profile := range []string{"mixed", "chat", "code", "tools"} {
+		path := filepath.Join(dir, profile+".jsonl")
+		var buf bytes.Buffer
+		if err := sessiongen.Write(&buf, sessiongen.Options{Seed: 7, TargetBytes: 600 << 10, Profile: sessiongen.Profile(profile), Branches: true, Images: true, Compactions: true, Labels: true}); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, path)
+	}
+	for _, file := range files {
+		name := filepath.Base(file)
+		if strings.HasPrefix(name, "edge-") {
+			continue
+		}
+		t.Run(strings.TrimSuffix(name, ".jsonl"), func(t *testing.T) {
+			t.Parallel()
+			whole, err := session.Load(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lean, err := session.LoadWith(context.Background(), file, session.LoadOptions{Lean: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer lean.Close()
+			if !lean.Lean() {
+				t.Fatal("the session is not lean")
+			}
+			opt := Options{Home: "/home/dev"}
+			if agents, _ := session.LoadSubAgents(file); len(agents) > 0 {
+				opt.SubAgents = agents
+			}
+			want := exportPage(t, whole, opt)
+			got := exportPage(t, lean, opt)
+			if err := lean.Err(); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(want, got) {
+				i := 0
+				for i < min(len(want), len(got)) && want[i] == got[i] {
+					i++
+				}
+				t.Errorf("the lean page differs at byte %d:\nwhole %q\nlean  %q", i, want[max(0, i-80):min(len(want), i+120)], got[max(0, i-80):min(len(got), i+120)])
+			}
+		})
+	}
+}
+
+// TestLeanNoticesAChangedFile: a lean session whose file is rewritten
+// after loading says so (Err) instead of showing other text.
+func TestLeanNoticesAChangedFile(t *testing.T) {
+	src, err := os.ReadFile("../testdata/corpus/pi-v3-sdk-branches-labels.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	if err := os.WriteFile(path, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := session.LoadWith(context.Background(), path, session.LoadOptions{Lean: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	changed := bytes.ReplaceAll(src, []byte("ListenAndServe"), []byte("ListenAndServX"))
+	if bytes.Equal(changed, src) {
+		t.Fatal("the test changes nothing")
+	}
+	if err := os.WriteFile(path, changed, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	_ = WriteHTML(&buf, s, Options{})
+	if err := s.Err(); !errors.Is(err, session.ErrChanged) {
+		t.Errorf("Err() = %v, want ErrChanged", err)
+	}
+	if bytes.Contains(buf.Bytes(), []byte("ListenAndServX")) {
+		t.Error("the page shows text of the changed file")
 	}
 }

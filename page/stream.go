@@ -70,6 +70,6 @@ func (r *sessionRenderer) article(e *session.Entry, i int) *entryView {
 	v := &entryView{ID: e.ID, Kind: r.kinds[i], Time: e.Time, Label: e.Label}
 	v.Badges = append(v.Badges, r.badges[e]...)
 	v.Badges = append(v.Badges, r.ownedBadges[e]...)
-	r.renderEntry(e, v)
+	r.renderEntry(r.s.Full(e), v)
 	return v
 }

@@ -106,6 +106,10 @@ func (r *Redactor) detectorFor(home, user string) *detector {
 // Session masks s in place and reports what it masked. It marks s as
 // redacted (s.Redaction) even when nothing was found.
 func (r *Redactor) Session(s *session.Session) *Report {
+	if s.Lean() {
+		// Its text is in the file: masking the entries would mask nothing.
+		panic("redact: a session loaded lean cannot be masked")
+	}
 	home, user := "", ""
 	if r.opt.Home != "" && s.Header != nil {
 		home, user = homeOf(s.Header.Cwd)

@@ -2,6 +2,7 @@ package redact
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -194,8 +195,11 @@ func TestEveryKindInEveryField(t *testing.T) {
 // missed: this test fails when one is added.
 func TestEveryStringIsWalked(t *testing.T) {
 	unexported := map[string]bool{ // links and indexes, no text of their own
-		"Session.byID": true, "Session.toolResults": true, "Session.calls": true,
+		"Session.byID": true, "Session.toolResults": true, "Session.calls": true, "Session.callers": true,
 		"Entry.linkedParent": true, "Entry.v1FirstKept": true,
+		// A lean session's file and the entries read from it again: such a
+		// session is never masked (Redactor.Session refuses it).
+		"Session.lean": true,
 	}
 	seen := map[reflect.Type]bool{}
 	var check func(t reflect.Type, path string)
@@ -280,4 +284,24 @@ func TestRealSessions(t *testing.T) {
 			t.Errorf("%s:%d: masked %s (%s)", filepath.Base(f), finding.Line, finding.Placeholder, finding.Preview)
 		}
 	}
+}
+
+// TestLeanSessionIsRefused: a session whose text stays in its file cannot
+// be masked, and the redactor says so rather than mask nothing.
+func TestLeanSessionIsRefused(t *testing.T) {
+	s, err := session.LoadWith(context.Background(), "../testdata/corpus/pi-v3-sdk-branches-labels.jsonl", session.LoadOptions{Lean: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	r, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("a lean session was masked")
+		}
+	}()
+	r.Session(s)
 }

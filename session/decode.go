@@ -67,6 +67,7 @@ func (l *loader) entry(o *object) *Entry {
 		Part:     o.part,
 		Offset:   o.at,
 		Size:     o.size,
+		sum:      o.sum,
 		Type:     w.Type,
 		FileID:   w.ID.value(),
 		ParentID: w.ParentID.value(),

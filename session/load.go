@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"runtime"
 	"sort"
@@ -56,7 +57,7 @@ func ReadContext(ctx context.Context, r io.Reader, name string) (*Session, error
 		r = ctxReader{ctx, r}
 	}
 	l := loader{s: &Session{File: name}, kinds: map[string]int{}}
-	if err := l.readLines(bufio.NewReaderSize(r, 1<<20)); err != nil {
+	if err := l.readLines(bufioReader(r)); err != nil {
 		return nil, fmt.Errorf("%s:%d: %w", name, l.line, err)
 	}
 	if err := l.finish(); err != nil {
@@ -64,6 +65,10 @@ func ReadContext(ctx context.Context, r io.Reader, name string) (*Session, error
 	}
 	return l.s, nil
 }
+
+// bufioReader is the reader a file is read through: lines are gathered
+// from it a megabyte at a time.
+func bufioReader(r io.Reader) *bufio.Reader { return bufio.NewReaderSize(r, 1<<20) }
 
 // ctxReader fails its reads once its context is done.
 type ctxReader struct {
@@ -85,6 +90,7 @@ type object struct {
 	// byte and its length, line end included.
 	at       int64
 	size     int
+	sum      uint64 // of the line, in a lean load (see lean.go)
 	wire     wireEntry
 	raw      []byte // owned copy, kept only where Entry.Raw needs it
 	typeErr  error  // the object is JSON but its fields had unexpected types
@@ -99,6 +105,7 @@ type loader struct {
 	kinds   map[string]int // warnings per kind, for maxWarningsPerKind
 	crlf    bool
 	slot    *titleSlot // omp's title slot, when the file has one
+	lean    bool       // keep the entries' text in the file (lean.go)
 }
 
 func (l *loader) warn(kind string, line int, format string, args ...any) {
@@ -132,9 +139,12 @@ type batch struct {
 	warnings []batchWarning
 	crlf     bool // a CRLF warning is already in warnings
 	done     chan struct{}
-	// at and size are the place in the file of the line being decoded.
+	// at and size are the place in the file of the line being decoded,
+	// sum its checksum in a lean load (lean.go).
 	at   int64
 	size int
+	sum  uint64
+	lean bool
 }
 
 type lineRef struct {
@@ -191,6 +201,7 @@ func (l *loader) readLines(r *bufio.Reader) error {
 		defer close(work)
 		defer close(ordered)
 		readErr = readBatches(r, &lines, func(b *batch) {
+			b.lean = l.lean
 			work <- b
 			ordered <- b
 		})
@@ -285,6 +296,9 @@ func (b *batch) decode() {
 			continue
 		}
 		b.at, b.size = ref.at, ref.size
+		if b.lean {
+			b.sum = maphash.Bytes(lineSeed, b.buf[ref.start:ref.end])
+		}
 		b.readLine(b.buf[ref.start:ref.end], ref.number, ref.complete)
 	}
 }
@@ -425,7 +439,7 @@ func jsonKind(raw []byte) string {
 // add keeps an object. raw is the object's bytes in the batch's buffer; it
 // is copied only when the entry will keep it.
 func (b *batch) add(o object, raw []byte) {
-	o.at, o.size = b.at, b.size
+	o.at, o.size, o.sum = b.at, b.size, b.sum
 	if o.typeErr == nil && extraTypes[o.wire.Type] {
 		o.extra = &wireExtra{}
 		if err := unmarshal(raw, o.extra); err != nil {
@@ -437,7 +451,9 @@ func (b *batch) add(o object, raw []byte) {
 			}
 		}
 	}
-	if o.typeErr != nil || keepsRaw(&o.wire) {
+	if b.lean {
+		o.slim()
+	} else if o.typeErr != nil || keepsRaw(&o.wire) {
 		o.raw = bytes.Clone(raw)
 	}
 	b.objects = append(b.objects, o)

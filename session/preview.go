@@ -26,6 +26,7 @@ const TitleMax = 100
 
 // Preview summarises e on one line. Paths under home are shown with ~.
 func (s *Session) Preview(e *Entry, home string) Preview {
+	e = s.Full(e)
 	switch e.Type {
 	case "message":
 		if e.Message == nil {
@@ -159,7 +160,7 @@ func (s *Session) messagePreview(e *Entry, home string) Preview {
 		}
 		return Preview{Role: "assistant:", Text: text}
 	case "toolResult":
-		if call := s.calls[m.ToolCallID]; call != nil {
+		if call := s.Call(m.ToolCallID); call != nil {
 			return Preview{Text: ToolCallSummary(call.Name, call.Arguments, home)}
 		}
 		name := m.ToolName

@@ -105,10 +105,10 @@ func (s *Session) PromptBefore(e *Entry) (Prompt, bool) {
 	var base *Message
 	for p := e.Parent; p != nil; p = p.Parent {
 		if p.Role() == "system" {
-			patches = append(patches, p.Message)
+			patches = append(patches, s.Full(p).Message)
 		}
 		if p.Type == "compaction" && p.SystemMessage != nil {
-			base = p.SystemMessage
+			base = s.Full(p).SystemMessage
 			break
 		}
 	}
@@ -131,6 +131,7 @@ func (s *Session) PromptAt(e *Entry) (prompt Prompt, change PromptChange, ok boo
 	if e.Role() != "system" {
 		return Prompt{}, PromptChange{}, false
 	}
+	e = s.Full(e)
 	before, had := s.PromptBefore(e)
 	change.Initial = !had
 	prompt = Prompt{Sections: slices.Clone(before.Sections), Tools: slices.Clone(before.Tools)}

@@ -42,9 +42,13 @@ type Session struct {
 	// shown (package redact), and says what was masked; nil otherwise.
 	Redaction *Redaction
 
+	// lean is where the text of a lean session's entries is (lean.go).
+	lean *leanSource
+
 	byID        map[string]*Entry
 	toolResults map[string][]*Entry
 	calls       map[string]*Block // tool call id → the call
+	callers     map[string]*Entry // tool call id → the message that made it
 }
 
 // Header is a session file's first line: {"type":"session", ...}.
@@ -154,6 +158,10 @@ type Entry struct {
 	linkedParent *Entry
 	// v1FirstKept is a v1 compaction's firstKeptEntryIndex, -1 if none.
 	v1FirstKept int
+	// sum is the checksum of the entry's line in a lean session; full
+	// marks an entry Full read again, whose text is all there.
+	sum  uint64
+	full bool
 	// salvaged marks an entry read from a line that is not one JSON
 	// object (several run together, or one followed by garbage): pi drops
 	// such lines whole, piexport keeps what they hold.

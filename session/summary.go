@@ -63,7 +63,7 @@ func (s *Session) Summarize() Summary {
 		case "user":
 			sum.Messages++
 			if sum.Title == "" {
-				sum.Title = messageTitle(m)
+				sum.Title = messageTitle(s.Full(e).Message)
 			}
 		case "toolResult":
 			sum.Messages++

@@ -122,6 +122,7 @@ func (l *loader) buildTree() {
 	}
 	s.toolResults = map[string][]*Entry{}
 	s.calls = map[string]*Block{}
+	s.callers = map[string]*Entry{}
 	for _, e := range s.Entries {
 		m := e.Message
 		switch {
@@ -131,6 +132,7 @@ func (l *loader) buildTree() {
 		case m.Role == "assistant":
 			for _, c := range toolCalls(m) {
 				s.calls[c.ToolCallID] = c
+				s.callers[c.ToolCallID] = e
 			}
 		}
 	}
@@ -273,10 +275,26 @@ func (s *Session) CallOf(result *Entry) (*Entry, *Block) {
 	return nil, nil
 }
 
-// Full returns e with everything the file holds of it. An entry of a
-// session loaded lean (LoadOptions.Lean) holds its place in the tree but
-// not its text, which Full reads again from the file; any other entry is
-// returned as it is.
-func (s *Session) Full(e *Entry) *Entry {
-	return e
+// Call returns the tool call whose id is id, with its arguments (read
+// again from the file in a lean session), or nil.
+func (s *Session) Call(id string) *Block {
+	c := s.calls[id]
+	if c == nil || s.lean == nil {
+		return c
+	}
+	return FullBlock(s.Full(s.callers[id]), id)
+}
+
+// FullBlock returns the tool call block whose id is id in e's message, or
+// nil: with e from Full, the call with its arguments.
+func FullBlock(e *Entry, id string) *Block {
+	if e == nil || e.Message == nil {
+		return nil
+	}
+	for i := range e.Message.Content {
+		if b := &e.Message.Content[i]; b.Type == "toolCall" && b.ToolCallID == id {
+			return b
+		}
+	}
+	return nil
 }

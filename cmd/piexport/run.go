@@ -153,15 +153,26 @@ func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) erro
 			return inputError(file, err)
 		}
 	}
+	// A page is rendered from a session loaded lean, its text read from
+	// the file entry by entry as the page is written, so that exporting
+	// takes the memory of the tree, not of the session. Masking and the
+	// Markdown read all of the text, loaded whole.
+	lean := opt.format == "html" && opt.redactor == nil
 	var s *session.Session
-	if raw != nil {
+	switch {
+	case lean && raw != nil:
+		s, err = session.ReadLean(ctx, bytes.NewReader(raw), int64(len(raw)), file)
+	case lean:
+		s, err = session.LoadWith(ctx, file, session.LoadOptions{Lean: true})
+	case raw != nil:
 		s, err = session.ReadContext(ctx, bytes.NewReader(raw), file)
-	} else {
+	default:
 		s, err = session.LoadContext(ctx, file)
 	}
 	if err != nil {
 		return inputError(file, err)
 	}
+	defer s.Close()
 	printWarnings(stderr, s.Warnings)
 	if _, err := redactSession(opt.redactor, s, &opt.redact, stdout, stderr); err != nil {
 		return err
@@ -200,7 +211,14 @@ func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) erro
 		if err != nil {
 			return err
 		}
-		write = p.Write
+		write = func(w io.Writer) error {
+			if err := p.Write(w); err != nil {
+				return err
+			}
+			// An entry the lean session could not read again would be
+			// missing from the page: the file changed meanwhile.
+			return s.Err()
+		}
 	}
 	if out == "-" {
 		// Output goes to standard output whole or not at all.
