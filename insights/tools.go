@@ -55,10 +55,10 @@ func toolsOf(s *session.Session, path []*session.Entry, home string) (stats []To
 			if c.Name == "" {
 				c.Name = "(unnamed)"
 			}
-			if r := s.Full(s.ToolResult(e, b.ToolCallID)); r != nil && r.Message != nil {
+			if r := s.ToolResult(e, b.ToolCallID); r != nil && r.Message != nil {
 				c.ID = r.ID
 				c.Error = r.Message.IsError
-				c.Bytes = len(r.Message.ResultText())
+				c.Bytes = r.Message.ResultBytes()
 				if !e.Time.IsZero() && r.Time.After(e.Time) {
 					c.Time = r.Time.Sub(e.Time)
 				}

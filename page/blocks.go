@@ -2,10 +2,10 @@ package page
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/piexport/piexport/humanize"
@@ -101,14 +101,14 @@ func writeEntries(w *bufio.Writer, p *Page) error {
 		order = append(order, b.entries...)
 	}
 	stream := renderStream(order, p.render, stop)
-	var art strings.Builder
 	var chunks chunkWriter
+	var g groupWriter
 	for _, b := range p.blocks {
 		if b.group == "" {
 			for _, i := range b.entries {
-				art.Reset()
-				writeArticle(&art, <-stream)
-				if err := chunks.add(w, i, art.String()); err != nil {
+				start := chunks.raw.Len()
+				writeArticle(&chunks.raw, <-stream)
+				if err := chunks.took(w, i, start); err != nil {
 					return err
 				}
 			}
@@ -117,18 +117,20 @@ func writeEntries(w *bufio.Writer, p *Page) error {
 			}
 			continue
 		}
-		g := groupWriter{name: b.group}
+		g.reset(b.group)
 		for _, i := range b.entries {
-			art.Reset()
-			writeArticle(&art, <-stream)
-			g.add(i, art.String())
+			start := g.text.Len()
+			writeArticle(&g.text, <-stream)
+			g.took(i, start)
 		}
 		if err := g.write(w); err != nil {
 			return err
 		}
 	}
 	for _, panel := range p.panels() {
-		if err := chunks.add(w, panel.ID, panel.HTML); err != nil {
+		start := chunks.raw.Len()
+		chunks.raw.Append(panel.HTML)
+		if err := chunks.took(w, panel.ID, start); err != nil {
 			return err
 		}
 	}
@@ -138,16 +140,23 @@ func writeEntries(w *bufio.Writer, p *Page) error {
 // groupWriter collects the articles of one group.
 type groupWriter struct {
 	name string
-	text strings.Builder
+	text render.Builder
 	// where lists each article's entry index and its length in UTF-16
 	// code units, as the script counts the group's text.
 	where [][2]int
 }
 
-func (g *groupWriter) add(i int, article string) {
-	article = normalizeNewlines(article)
-	g.text.WriteString(article)
-	g.where = append(g.where, [2]int{i, utf16Len(article)})
+func (g *groupWriter) reset(name string) {
+	g.name = name
+	g.text.Reset()
+	g.where = g.where[:0]
+}
+
+// took notes the article of entry i, written into the group's text from
+// start on.
+func (g *groupWriter) took(i, start int) {
+	normalizeNewlines(&g.text, start)
+	g.where = append(g.where, [2]int{i, utf16Len(g.text.Bytes()[start:])})
 }
 
 func (g *groupWriter) write(w *bufio.Writer) error {
@@ -158,9 +167,9 @@ func (g *groupWriter) write(w *bufio.Writer) error {
 	w.WriteString(`<noscript class="g" slot="`)
 	w.WriteString(g.name)
 	w.WriteString(`" data-map="`)
-	w.WriteString(string(where)) // digits, commas and brackets only
+	w.Write(where) // digits, commas and brackets only
 	w.WriteString(`">`)
-	w.WriteString(g.text.String())
+	w.Write(g.text.Bytes())
 	w.WriteString(`</noscript>`)
 	_, err = w.WriteString(arrivedTag)
 	return err
@@ -170,8 +179,7 @@ func (g *groupWriter) write(w *bufio.Writer) error {
 const arrivedTag = "<script>" + arrivedScript + "</script>\n"
 
 // writeArticle writes the article of one entry.
-func writeArticle(b *strings.Builder, v *entryView) {
-	var h render.Builder
+func writeArticle(h *render.Builder, v *entryView) {
 	h.Raw(`<article class="entry"`)
 	h.Attr("id", elementID(v.ID))
 	h.Attr("data-entry", v.ID)
@@ -214,21 +222,33 @@ func writeArticle(b *strings.Builder, v *entryView) {
 		h.Raw(`</div>`)
 	}
 	h.Raw(`</article>`)
-	b.WriteString(string(h.HTML()))
 }
 
-// normalizeNewlines turns CR LF and CR into LF, as the browser does to
-// what it reads: the lengths in a group's map are then those of the text
-// the script sees.
-func normalizeNewlines(s string) string {
-	if !strings.Contains(s, "\r") {
-		return s
+// normalizeNewlines turns CR LF and CR into LF in what b holds from start
+// on, as the browser does to what it reads: the lengths in a block's map
+// are then those of the text the script sees.
+func normalizeNewlines(b *render.Builder, start int) {
+	tail := b.Bytes()[start:]
+	if bytes.IndexByte(tail, '\r') < 0 {
+		return
 	}
-	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+	n := 0
+	for i := 0; i < len(tail); i++ {
+		c := tail[i]
+		if c == '\r' {
+			c = '\n'
+			if i+1 < len(tail) && tail[i+1] == '\n' {
+				i++
+			}
+		}
+		tail[n] = c
+		n++
+	}
+	b.Truncate(start + n)
 }
 
 // utf16Len is the length of s in UTF-16 code units: JavaScript's length.
-func utf16Len(s string) int {
+func utf16Len(s []byte) int {
 	n := 0
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -237,7 +257,7 @@ func utf16Len(s string) int {
 			i++
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
+		r, size := utf8.DecodeRune(s[i:])
 		i += size
 		n++
 		if r >= 0x10000 {

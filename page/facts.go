@@ -40,7 +40,12 @@ func factsOf(s *session.Session, nodes []session.Node, home string) []entryFacts
 					return
 				}
 				for i := start; i < min(start+chunk, len(nodes)); i++ {
-					e := s.Full(nodes[i].Entry)
+					e := nodes[i].Entry
+					if e.Role() != "toolResult" {
+						// A tool result's facts need none of its text,
+						// which is most of a session's.
+						e = s.Full(e)
+					}
 					f := &out[i]
 					f.kind = kindOf(e)
 					f.preview = s.Preview(e, home)
@@ -82,7 +87,7 @@ func estimateLines(e *session.Entry) int {
 	m := e.Message
 	switch m.Role {
 	case "toolResult":
-		return 2 + foldedLines(m.ResultText())
+		return 2 + foldedCount(m.ResultLines())
 	case "bashExecution", "jsExecution":
 		return head + 2 + foldedLines(m.Output)
 	case "system":
@@ -118,10 +123,14 @@ func blocksLines(blocks []session.Block) int {
 // foldedLines is the lines an output shows: its first previewLines, and
 // the line that says how many more there are.
 func foldedLines(s string) int {
-	n := strings.Count(strings.TrimRight(s, "\n"), "\n") + 1
 	if s == "" {
 		return 0
 	}
+	return foldedCount(strings.Count(strings.TrimRight(s, "\n"), "\n") + 1)
+}
+
+// foldedCount is foldedLines for an output of n lines.
+func foldedCount(n int) int {
 	if n >= previewLines+foldMinLines {
 		return previewLines + 1
 	}

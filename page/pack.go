@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/klauspost/compress/gzip"
+
+	"github.com/piexport/piexport/render"
 )
 
 // Packing: the articles of the entries off the path in view, and the
@@ -39,17 +41,17 @@ const packScriptType = "application/x-piexport-pack"
 // chunkWriter collects articles into chunks and writes each one, packed,
 // once it is full.
 type chunkWriter struct {
-	raw   bytes.Buffer
+	raw   render.Builder
 	where [][2]any
 	count int // chunks written
 }
 
-// add takes the HTML of one article (key is its entry's index) or
-// transcript (key is its panel's id), and writes the chunk if it is full.
-func (c *chunkWriter) add(w *bufio.Writer, key any, article string) error {
-	article = normalizeNewlines(article)
-	c.raw.WriteString(article)
-	c.where = append(c.where, [2]any{key, len(article)})
+// took notes the article of an entry (key is its index) or a transcript
+// (key is its panel's id), written into raw from start on, and writes the
+// chunk if it is full.
+func (c *chunkWriter) took(w *bufio.Writer, key any, start int) error {
+	normalizeNewlines(&c.raw, start)
+	c.where = append(c.where, [2]any{key, c.raw.Len() - start})
 	if c.raw.Len() >= packChunkBytes {
 		return c.flush(w)
 	}

@@ -295,7 +295,7 @@ func TestPlanBlocks(t *testing.T) {
 
 func TestUTF16Len(t *testing.T) {
 	for _, s := range []string{"", "abc", "ünï", "日本", "a😀b", "\U0010FFFF"} {
-		if got, want := utf16Len(s), len(utf16.Encode([]rune(s))); got != want {
+		if got, want := utf16Len([]byte(s)), len(utf16.Encode([]rune(s))); got != want {
 			t.Errorf("utf16Len(%q) = %d, want %d", s, got, want)
 		}
 	}

@@ -2,6 +2,7 @@ package page
 
 import (
 	"fmt"
+	"html/template"
 	"strings"
 
 	"github.com/piexport/piexport/humanize"
@@ -22,7 +23,7 @@ type subAgentPanel struct {
 	ID string
 	// HTML is the panel: a section headed by the agent's name ("Sub-agent
 	// Lexer · explore · 6 entries") holding the rendered transcript.
-	HTML string
+	HTML template.HTML
 }
 
 // panelID is the element id of a sub-agent's panel. Keys are file names
@@ -119,7 +120,7 @@ func (r *sessionRenderer) subAgentPanel(a *session.SubAgent) subAgentPanel {
 	p.Raw(`</h2><div class="subagent-body">`)
 	p.Append(b.HTML())
 	p.Raw(`</div></section>`)
-	return subAgentPanel{ID: id, HTML: string(p.HTML())}
+	return subAgentPanel{ID: id, HTML: p.HTML()}
 }
 
 // task renders an omp task call: the agents it started, how each ended,

@@ -84,6 +84,9 @@ func writePage(w io.Writer, p *Page) error {
 	if err := pageTemplate.ExecuteTemplate(bw, "page-start", data); err != nil {
 		return fmt.Errorf("render page: %w", err)
 	}
+	// The index is written: its JSON, megabytes on a long session, need
+	// not stay while the entries are.
+	data.Index, index = nil, nil
 	if err := writeEntries(bw, p); err != nil {
 		return err
 	}

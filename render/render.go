@@ -126,6 +126,18 @@ func (b *Builder) Attr(name markup, value string) {
 // Append writes a fragment rendered by this package.
 func (b *Builder) Append(h template.HTML) { b.buf.WriteString(string(h)) }
 
+// Len is the length in bytes of what the Builder holds.
+func (b *Builder) Len() int { return b.buf.Len() }
+
+// Bytes returns what the Builder holds, to read (a block of a page
+// measures its articles) until the next write.
+func (b *Builder) Bytes() []byte { return b.buf.Bytes() }
+
+// Truncate keeps the first n bytes; Reset empties the Builder and keeps
+// its room.
+func (b *Builder) Truncate(n int) { b.buf.Truncate(n) }
+func (b *Builder) Reset()         { b.buf.Reset() }
+
 // HTML returns the fragment: everything in it was escaped on the way in,
 // is a constant its caller wrote, or was rendered by this package. It
 // ends the Builder's use: the fragment shares its bytes.

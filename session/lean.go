@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
+	"strings"
 	"sync"
 
 	"github.com/piexport/piexport/internal/fileguard"
@@ -191,8 +192,17 @@ func (s *Session) Full(e *Entry) *Entry {
 	return full
 }
 
+// lineBuffers hold the lines Full reads: decoding copies what an entry
+// keeps out of them.
+var lineBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
 func (s *Session) reread(e *Entry) (*Entry, error) {
-	line := make([]byte, e.Size)
+	buf := lineBuffers.Get().(*[]byte)
+	defer lineBuffers.Put(buf)
+	if cap(*buf) < e.Size {
+		*buf = make([]byte, e.Size)
+	}
+	line := (*buf)[:e.Size]
 	if _, err := s.lean.r.ReadAt(line, e.Offset); err != nil && !(errors.Is(err, io.EOF) && len(line) == e.Size) {
 		if errors.Is(err, io.EOF) {
 			return nil, ErrChanged
@@ -238,6 +248,11 @@ func (o *object) slim() {
 	w.Summary, w.Details = "", nil
 	w.Content.slim()
 	if m := w.Message; m != nil {
+		if m.Role == "toolResult" {
+			// What a page tells of an output without reading it.
+			text := blocksText(m.Content.blocks, "\n")
+			m.lean = &leanText{bytes: len(text), lines: countLines(text)}
+		}
 		m.Content.slim()
 		m.Sections, m.ToolsAdded, m.Details, m.NestedCalls = nil, nil, nil, nil
 		m.Output, m.Code, m.Summary = "", "", ""
@@ -258,4 +273,35 @@ func (c *wireContent) slim() {
 		b := &c.blocks[i]
 		b.Text, b.Data, b.Arguments, b.Raw = "", "", nil, nil
 	}
+}
+
+// leanText is what a lean tool result keeps of its output: its length in
+// bytes and in lines.
+type leanText struct{ bytes, lines int }
+
+// countLines counts the lines of text, a last line end not starting
+// another: 0 for no text.
+func countLines(text string) int {
+	text = strings.TrimRight(text, "\n")
+	if text == "" {
+		return 0
+	}
+	return strings.Count(text, "\n") + 1
+}
+
+// ResultBytes is the length of ResultText, also for a lean entry.
+func (m *Message) ResultBytes() int {
+	if m.lean != nil {
+		return m.lean.bytes
+	}
+	return len(m.ResultText())
+}
+
+// ResultLines is the number of lines of ResultText (a last line end not
+// starting another), also for a lean entry.
+func (m *Message) ResultLines() int {
+	if m.lean != nil {
+		return m.lean.lines
+	}
+	return countLines(m.ResultText())
 }

@@ -26,7 +26,10 @@ const TitleMax = 100
 
 // Preview summarises e on one line. Paths under home are shown with ~.
 func (s *Session) Preview(e *Entry, home string) Preview {
-	e = s.Full(e)
+	// A tool result's preview is its call's; every other reads e's text.
+	if e.Role() != "toolResult" {
+		e = s.Full(e)
+	}
 	switch e.Type {
 	case "message":
 		if e.Message == nil {

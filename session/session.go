@@ -231,6 +231,9 @@ type Message struct {
 	Summary      string
 	TokensBefore int64
 	FromID       string
+
+	// lean is what a tool result of a lean session keeps of its output.
+	lean *leanText
 }
 
 // Block is one block of a message's content.

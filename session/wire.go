@@ -162,6 +162,8 @@ type wireMessage struct {
 	Summary      string  `json:"summary"`
 	TokensBefore float64 `json:"tokensBefore"`
 	FromID       string  `json:"fromId"`
+
+	lean *leanText // what a lean load keeps of a result's output
 }
 
 type wireUsage struct {
@@ -289,6 +291,8 @@ func (w *wireMessage) message() *Message {
 		FromID:          w.FromID,
 
 		ExcludeFromContext: w.ExcludeFromContext,
+
+		lean: w.lean,
 	}
 	if m.Command == "" && w.Code != "" {
 		m.Command = w.Code
