@@ -85,10 +85,17 @@ func runUsage(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 		return err
 	}
 	rep := usage.NewReport(records, usage.By(opt.by))
-	if rep.By == usage.ByProject {
+	switch {
+	case rep.By == usage.ByProject:
 		home, _ := os.UserHomeDir()
 		for i, g := range rep.Groups {
 			rep.Groups[i].Key = projectName(g.Key, home, opt)
+		}
+	case rep.By == usage.ByModel && opt.redactor != nil:
+		// A model's name comes from the session files, as a project's
+		// does: a gateway or a fine-tune can be named after a customer.
+		for i, g := range rep.Groups {
+			rep.Groups[i].Key = opt.redactor.Text(g.Key)
 		}
 	}
 	if opt.json {
