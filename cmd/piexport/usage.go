@@ -59,10 +59,17 @@ func runUsage(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 			return fmt.Errorf("no pi sessions in ~/.pi/agent/sessions or ~/.omp/agent/sessions; name the session files or directories to count")
 		}
 	}
-	c, err := catalog.Open(ctx, paths, catalog.Options{
+	copt := catalog.Options{
 		CacheDir: opt.cache(), Program: program(),
 		Warn: func(msg string) { printWarnings(stderr, []session.Warning{{Text: msg}}) },
-	})
+	}
+	if red := opt.redactor; red != nil {
+		// Masked before the catalog keeps anything, as the server's:
+		// projects, models, and the cache itself.
+		copt.Prepare = func(s *session.Session) { red.Session(s) }
+		copt.PrepareKey, copt.PrepareText = red.Key(), red.Text
+	}
+	c, err := catalog.Open(ctx, paths, copt)
 	if err != nil {
 		return err
 	}
@@ -85,17 +92,10 @@ func runUsage(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 		return err
 	}
 	rep := usage.NewReport(records, usage.By(opt.by))
-	switch {
-	case rep.By == usage.ByProject:
+	if rep.By == usage.ByProject {
 		home, _ := os.UserHomeDir()
 		for i, g := range rep.Groups {
-			rep.Groups[i].Key = projectName(g.Key, home, opt)
-		}
-	case rep.By == usage.ByModel && opt.redactor != nil:
-		// A model's name comes from the session files, as a project's
-		// does: a gateway or a fine-tune can be named after a customer.
-		for i, g := range rep.Groups {
-			rep.Groups[i].Key = opt.redactor.Text(g.Key)
+			rep.Groups[i].Key = projectName(g.Key, home)
 		}
 	}
 	if opt.json {
@@ -104,17 +104,13 @@ func runUsage(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 	return writeUsageText(stdout, rep, opt.since)
 }
 
-// projectName is how the report names a working directory: home as ~,
-// masked as --redact asks.
-func projectName(cwd, home string, opt *options) string {
+// projectName is how the report names a working directory: home as ~.
+// (Under --redact the catalog has masked it already.)
+func projectName(cwd, home string) string {
 	if cwd == "" {
 		return ""
 	}
-	name := session.ShortenHome(cwd, session.HomeOf(cwd, home))
-	if opt.redactor != nil {
-		name = opt.redactor.Text(name)
-	}
-	return name
+	return session.ShortenHome(cwd, session.HomeOf(cwd, home))
 }
 
 // updateWithProgress reads the files the catalog lacks, telling progress
