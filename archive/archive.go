@@ -198,14 +198,16 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 			continue
 		}
 		e.Size, e.ModTime = fi.Size(), fi.ModTime().UnixNano()
+		// Its links are known before its page is made: the header says
+		// what it was forked from. (Read at every build: the manifest
+		// does not keep the path.)
+		from := forkedFrom(p)
 		if sameOptions && oe != nil && oe.Size == e.Size && oe.ModTime == e.ModTime && pageExists(dir, oe, f) {
 			*e = *oe
-			e.Path = p
+			e.Path, e.ParentSession = p, from
 			continue
 		}
-		// Its links are known before its page is made: the header says
-		// what it was forked from.
-		e.ParentSession = forkedFrom(p)
+		e.ParentSession = from
 		jobs = append(jobs, &job{key: key, path: p, old: oe, e: e, page: true})
 	}
 	if err := refuseInputs(dir, files, next, old, f); err != nil {
@@ -481,19 +483,26 @@ func isTemp(name string) bool {
 	return strings.HasPrefix(name, ".") && strings.HasSuffix(name, atomicfile.TempSuffix)
 }
 
-// removeStaleTemps removes the temporary files of builds that were killed
-// before they could clean up; an hour-old one is no live build's.
+// removeStaleTemps removes what builds that were killed before they could
+// clean up left behind: the search index's bucket directories (the
+// caller holds the lock, so no other build is using one) and temporary
+// files (an hour-old one is no live build's: a writer that does not take
+// the lock could have made it).
 func removeStaleTemps(dir string) {
 	list, err := os.ReadDir(dir)
 	if err != nil {
 		return
 	}
 	for _, d := range list {
-		if !d.Type().IsRegular() || !isTemp(d.Name()) {
-			continue
-		}
-		if fi, err := d.Info(); err == nil && time.Since(fi.ModTime()) > time.Hour {
-			os.Remove(filepath.Join(dir, d.Name()))
+		switch {
+		case d.IsDir() && strings.HasPrefix(d.Name(), searchBuildPrefix):
+			// A directory, not a link to one: RemoveAll does not follow
+			// links, and only what a build made here is removed.
+			os.RemoveAll(filepath.Join(dir, d.Name()))
+		case d.Type().IsRegular() && isTemp(d.Name()):
+			if fi, err := d.Info(); err == nil && time.Since(fi.ModTime()) > time.Hour {
+				os.Remove(filepath.Join(dir, d.Name()))
+			}
 		}
 	}
 }

@@ -38,8 +38,9 @@ func refuseInputs(dir string, files []string, next, old *manifest, f format) err
 
 // refuseHousekeeping fails the build when one of its inputs is a file
 // the build removes for its own sake: the lock file, removed when the
-// build ends, or what looks like a killed build's temporary file (see
-// removeStaleTemps). Session files can be given by any name.
+// build ends, what looks like a killed build's temporary file, or a file
+// in a killed build's search directory (see removeStaleTemps). Session
+// files can be given by any name.
 func refuseHousekeeping(dir string, files []string) error {
 	inputs := fileguard.NewInputs(files...)
 	names := []string{LockName}
@@ -47,6 +48,12 @@ func refuseHousekeeping(dir string, files []string) error {
 		for _, d := range list {
 			if isTemp(d.Name()) {
 				names = append(names, d.Name())
+			}
+			if d.IsDir() && strings.HasPrefix(d.Name(), searchBuildPrefix) {
+				p := filepath.Join(dir, d.Name())
+				if in, ok := inputInside(p, files); ok {
+					return &fileguard.InputError{Output: p, Input: in, Inside: true}
+				}
 			}
 		}
 	}

@@ -54,8 +54,11 @@ type entry struct {
 	Cwd       string          `json:"cwd,omitempty"`
 	SessionID string          `json:"sessionId,omitempty"`
 	Summary   session.Summary `json:"summary"`
-	// ParentSession is what the source's header says it was forked from.
-	ParentSession string `json:"parentSession,omitempty"`
+	// ParentSession is what the source's header says it was forked from:
+	// a path, which tells where its author keeps sessions (and, masked
+	// or not, holds what --redact hides), so it is read from the header
+	// at every build and not kept.
+	ParentSession string `json:"-"`
 	// Related sums the page's links to other sessions (relatedKey): when
 	// they change, the page is made again.
 	Related string `json:"related,omitempty"`

@@ -41,9 +41,9 @@ func renderOne(ctx context.Context, dir string, j *job, opt Options, f format, s
 		// holds, stay.
 		makePage = false
 		if sb == nil || prev.has(old.Stem+f.ext, old.Doc) {
-			size, mtime, rel := e.Size, e.ModTime, e.Related
+			size, mtime, rel, from := e.Size, e.ModTime, e.Related, e.ParentSession
 			*e = *old
-			e.Path, e.Size, e.ModTime, e.Related = j.path, size, mtime, rel
+			e.Path, e.Size, e.ModTime, e.Related, e.ParentSession = j.path, size, mtime, rel, from
 			return false, nil
 		}
 	}

@@ -157,8 +157,13 @@ type searchBuild struct {
 	n   int64 // keys written
 }
 
+// searchBuildPrefix begins the names of the hidden directories a build
+// keeps its buckets in (searchBuild.tmp). One left by a killed build is
+// removed by the next (see removeStaleTemps).
+const searchBuildPrefix = ".search-build-"
+
 func newSearchBuild(dir string) (*searchBuild, error) {
-	tmp, err := os.MkdirTemp(dir, ".search-build-")
+	tmp, err := os.MkdirTemp(dir, searchBuildPrefix)
 	if err != nil {
 		return nil, err
 	}

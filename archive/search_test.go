@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // find looks words up in an archive's search index as its page's script
@@ -155,7 +156,8 @@ func TestRelatedPages(t *testing.T) {
 		t.Errorf("a sub-agent's words: %q", got)
 	}
 
-	files = append(files, write(filepath.Join(src, "fork.jsonl"), header("f", main)+line("c", "a forked session")))
+	fork := write(filepath.Join(src, "fork.jsonl"), header("f", main)+line("c", "a forked session"))
+	files = append(files, fork)
 	res := build()
 	if !slices.Contains(res.Rendered, main) {
 		t.Errorf("rendered %q: the parent of a new fork was not made again", res.Rendered)
@@ -163,6 +165,22 @@ func TestRelatedPages(t *testing.T) {
 	if !strings.Contains(read("proj--main.html"), `<dt>Forks</dt><dd><a href="proj--fork.html">a forked session</a>`) ||
 		!strings.Contains(read("proj--fork.html"), `<dt>Forked from</dt><dd><a href="proj--main.html"><code>`+main+`</code></a>`) {
 		t.Errorf("the fork and its parent do not link each other:\n%s\n%s", grepDT(read("proj--main.html")), grepDT(read("proj--fork.html")))
+	}
+
+	// The manifest, which goes with the archive, does not keep the path
+	// a fork's header names (issue 21, item 4); the links hold all the
+	// same when the parent changes and the fork does not, and when the
+	// fork is touched but not changed.
+	if m := read(ManifestName); strings.Contains(m, main) || strings.Contains(m, "parentSession") {
+		t.Errorf("the manifest keeps the path of the session a fork came from")
+	}
+	write(main, header("m", "")+line("a", "the main session, longer"))
+	later := time.Now().Add(time.Minute)
+	must(t, os.Chtimes(fork, later, later))
+	build()
+	if !strings.Contains(read("proj--main.html"), `<dt>Forks</dt><dd><a href="proj--fork.html">a forked session</a>`) ||
+		!strings.Contains(read("proj--fork.html"), `<dt>Forked from</dt><dd><a href="proj--main.html">`) {
+		t.Errorf("the links are lost once the manifest is read back:\n%s\n%s", grepDT(read("proj--main.html")), grepDT(read("proj--fork.html")))
 	}
 }
 

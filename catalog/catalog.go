@@ -116,6 +116,16 @@ type Options struct {
 	// snippets are cut from the loaded session, not from the line.
 	Prepare    func(*session.Session)
 	PrepareKey string
+	// PrepareText, set with Prepare, masks the text of the catalog's own
+	// that is not in a session: the error of a file that cannot be read.
+	//
+	// A catalog that prepares sessions keeps nothing unprepared in its
+	// cache: each file is keyed by a digest of its path, not the path;
+	// the header line is not kept; an error is kept as PrepareText makes
+	// it; and what is deleted or replaced is scrubbed from the database
+	// and its write-ahead log (see store.scrub), so that a value found to
+	// be secret only once a file grew does not linger there.
+	PrepareText func(string) string
 }
 
 // Catalog is a set of session files, their summaries, a few whole sessions
@@ -164,6 +174,10 @@ type record struct {
 	row *fileRow
 	// parent is the id of the session whose sub-agent this file is.
 	parent string
+	// hidden is the file's path as Options.PrepareText masks it, in a
+	// catalog that prepares sessions: what a search's project filter
+	// matches.
+	hidden string
 }
 
 type flight struct {
@@ -267,6 +281,26 @@ func (c *Catalog) store(i int) (*store, error) {
 		return nil, errors.New("the catalog is closed")
 	}
 	return c.st[i], nil
+}
+
+// rowKey is how the store keys the file at path: the path itself, or in
+// a catalog that prepares sessions a digest of it, since a path holds
+// the home directory, the user's name and the project's (pi names a
+// session's folder after its working directory).
+func (c *Catalog) rowKey(path string) string {
+	if c.opt.Prepare == nil {
+		return path
+	}
+	sum := sha256.Sum256([]byte(c.opt.PrepareKey + "\x00" + path))
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// prepareText masks s as Options.PrepareText says, if set.
+func (c *Catalog) prepareText(s string) string {
+	if c.opt.PrepareText == nil {
+		return s
+	}
+	return c.opt.PrepareText(s)
 }
 
 // idOf derives a file's id from its real path: stable across runs, and

@@ -16,7 +16,7 @@ type fileRow struct {
 	// shardOf); gid joins them.
 	FID   int64
 	Shard int
-	Path  string // the file's key: its real path
+	Path  string // the file's key: its real path (see Catalog.rowKey)
 	Stamp stamp
 	progress
 	// Tail counts the entries read from an unfinished last line: a file

@@ -25,7 +25,7 @@ func (c *Catalog) read(ctx context.Context, r *record) *fileData {
 		}
 		// A file that cannot be read is recorded with its error, so it is
 		// listed, and read again only once it changes.
-		d = &fileData{row: fileRow{Path: f.key, Stamp: r.found, Err: err.Error()}}
+		d = &fileData{row: fileRow{Path: c.rowKey(f.key), Stamp: r.found, Err: c.prepareText(err.Error())}}
 		var fe *fileError
 		if errors.As(err, &fe) {
 			d.row.Stamp, d.row.Sum = fe.stamp, fe.sum
@@ -87,7 +87,14 @@ func (c *Catalog) readFile(ctx context.Context, f file, old *fileRow) (*fileData
 	if c.opt.Prepare != nil {
 		c.opt.Prepare(s)
 	}
-	return fromFull(f.key, st, s, t), nil
+	d := fromFull(c.rowKey(f.key), st, s, t)
+	if c.opt.Prepare != nil {
+		// The header line, as the file has it, is what reading only what
+		// was appended needs, which a catalog that prepares sessions
+		// never does.
+		d.row.Header = nil
+	}
+	return d, nil
 }
 
 // readGrown reads what was appended to a file.

@@ -56,6 +56,9 @@ func (c *Catalog) find(ctx context.Context, lenient bool) error {
 			c.records[id] = r
 			changed = true
 		}
+		if c.opt.Prepare != nil && (r.hidden == "" || r.f.path != f.path) {
+			r.hidden = c.prepareText(f.path)
+		}
 		r.f = f
 		r.parent = ""
 		if p, ok := parents[f.key]; ok {
@@ -65,7 +68,7 @@ func (c *Catalog) find(ctx context.Context, lenient bool) error {
 			r.found = stamps[k]
 			changed = true
 		}
-		if row := c.known[f.key]; row != r.row {
+		if row := c.known[c.rowKey(f.key)]; row != r.row {
 			c.setRow(r, row)
 			changed = true
 		}

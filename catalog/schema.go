@@ -62,13 +62,33 @@ var schema = []string{
 		cost REAL NOT NULL,
 		PRIMARY KEY(fid, day, model)
 	) WITHOUT ROWID`,
-	// Contentless: the text stays in the session files, which snippets
-	// are cut from; the index alone is a fraction of their size. Its
-	// words are made in Go (tokens.go); ascii only splits them.
-	`CREATE VIRTUAL TABLE fts USING fts5(text, content='', contentless_delete=1, tokenize='ascii')`,
-	// FTS5 keeps new postings in memory until a commit, or until they
-	// pass hashsize, then writes them as a segment it later merges with
-	// the others; batches commit about 64 MB of text (see batch), so a
-	// larger hash than the 1 MB default means fewer segments to merge.
-	`INSERT INTO fts(fts, rank) VALUES('hashsize', 16777216)`,
+}
+
+// ftsSchema creates the full-text index. Its words are made in Go
+// (tokens.go); ascii only splits them.
+//
+// Contentless: the text stays in the session files, which snippets are
+// cut from; the index alone is a fraction of their size. A catalog that
+// prepares sessions (Options.Prepare: the server under --redact) keeps
+// the words in the table instead, with FTS5's secure-delete on: deleting
+// from a contentless table leaves the words in the index until its
+// segments are merged, and a value found to be secret only once a file
+// grew must not stay there (see store.scrub).
+func ftsSchema(prepared bool) []string {
+	create := `CREATE VIRTUAL TABLE fts USING fts5(text, content='', contentless_delete=1, tokenize='ascii')`
+	if prepared {
+		create = `CREATE VIRTUAL TABLE fts USING fts5(text, tokenize='ascii')`
+	}
+	out := []string{create,
+		// FTS5 keeps new postings in memory until a commit, or until they
+		// pass hashsize, then writes them as a segment it later merges
+		// with the others; batches commit about 64 MB of text (see batch),
+		// so a larger hash than the 1 MB default means fewer segments to
+		// merge.
+		`INSERT INTO fts(fts, rank) VALUES('hashsize', 16777216)`,
+	}
+	if prepared {
+		out = append(out, `INSERT INTO fts(fts, rank) VALUES('secure-delete', 1)`)
+	}
+	return out
 }

@@ -50,6 +50,10 @@ type Results struct {
 	// bound.
 	Total, Sessions int
 	More            bool
+	// Unread counts the session files found but not read yet (the
+	// catalog is being filled, or rebuilt after damage): their entries
+	// are not searched, so the results may be incomplete.
+	Unread int
 }
 
 // maxCandidates bounds the matching entries a search ranks, newest first:
@@ -67,13 +71,14 @@ func (c *Catalog) Search(q string, limit int) Results {
 }
 
 // SearchContext is Search, stopped when ctx is done, and with the error
-// that cut the results short, if any.
+// that cut the results short, if any: a shard that fails leaves the
+// others' hits, which are returned with the error.
 func (c *Catalog) SearchContext(ctx context.Context, q string, limit int) (Results, error) {
 	pq := parseQuery(q)
 	if pq.match == "" {
 		return Results{}, nil
 	}
-	files := c.searchable(pq)
+	files, unread := c.searchable(pq)
 	lo, hi := int64(0), int64(1<<63-1)
 	if !pq.after.IsZero() {
 		lo = keyBase(pq.after.UnixMilli(), 0)
@@ -91,12 +96,13 @@ func (c *Catalog) SearchContext(ctx context.Context, q string, limit int) (Resul
 		wg.Go(func() { cands[i], more[i], errs[i] = c.candidates(ctx, i, pq.match, lo, hi, files) })
 	}
 	wg.Wait()
-	if err := errors.Join(errs[:]...); err != nil {
-		return Results{}, err
+	failed := errors.Join(errs[:]...)
+	if err := ctx.Err(); err != nil {
+		return Results{}, cmp.Or(failed, err)
 	}
 	all := slices.Concat(cands[:]...)
 	slices.SortFunc(all, func(a, b candidate) int { return cmp.Compare(b.rid, a.rid) })
-	var res Results
+	res := Results{Unread: unread}
 	res.More = slices.Contains(more[:], true) || len(all) > maxCandidates
 	all = all[:min(len(all), maxCandidates)]
 	res.Total = len(all)
@@ -109,18 +115,22 @@ func (c *Catalog) SearchContext(ctx context.Context, q string, limit int) (Resul
 	res.Sessions = len(sessions)
 
 	// Then what the best ones show.
-	hits := best.sorted()
-	for i := range hits {
-		k := &hits[i]
+	var hits []candidate
+	for _, k := range best.sorted() {
 		st, err := c.store(k.shard)
-		if err != nil {
-			return Results{}, err
+		if err == nil {
+			err = st.r.QueryRowContext(ctx, `SELECT id, kind, branch, line, part, off, len FROM entries WHERE rid = ?`, k.rid).
+				Scan(&k.id, &k.kind, &k.branch, &k.line, &k.part, &k.off, &k.len)
+			err = c.checkStore(k.shard, err)
 		}
-		err = st.r.QueryRowContext(ctx, `SELECT id, kind, branch, line, part, off, len FROM entries WHERE rid = ?`, k.rid).
-			Scan(&k.id, &k.kind, &k.branch, &k.line, &k.part, &k.off, &k.len)
 		if err != nil {
-			return Results{}, c.checkStore(k.shard, err)
+			if ctx.Err() != nil {
+				return Results{}, err
+			}
+			failed = errors.Join(failed, err)
+			continue
 		}
+		hits = append(hits, k)
 	}
 	res.Hits = make([]Hit, len(hits))
 	for i, k := range hits {
@@ -150,7 +160,7 @@ func (c *Catalog) SearchContext(ctx context.Context, q string, limit int) (Resul
 	}
 	close(next)
 	wg.Wait()
-	return res, nil
+	return res, failed
 }
 
 // candidates returns the entries of shard that match the query, newest
@@ -275,20 +285,31 @@ type candidate struct {
 
 // searchable returns the records a query may find entries of, by gid:
 // the files of this catalog (the store may hold other catalogs' too) that
-// pass the query's filters.
-func (c *Catalog) searchable(pq query) map[int64]*record {
+// pass the query's filters; and how many files are not read yet, whose
+// entries cannot be found.
+func (c *Catalog) searchable(pq query) (map[int64]*record, int) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
+	unread := 0
+	for _, r := range c.records {
+		if r.row == nil {
+			unread++
+		}
+	}
 	out := make(map[int64]*record, len(c.byGID))
 	for gid, r := range c.byGID {
 		row := r.row
-		if row.Err != "" || !containsAll(strings.ToLower(row.Cwd+"\n"+r.f.path), pq.project) ||
+		where := r.f.path
+		if c.opt.Prepare != nil {
+			where = r.hidden // a masked word must not be confirmed
+		}
+		if row.Err != "" || !containsAll(strings.ToLower(row.Cwd+"\n"+where), pq.project) ||
 			!containsAll(strings.ToLower(strings.Join(row.Summary.Models, "\n")), pq.model) {
 			continue
 		}
 		out[gid] = r
 	}
-	return out
+	return out, unread
 }
 
 func containsAll(s string, subs []string) bool {

@@ -12,9 +12,12 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync/atomic"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -56,12 +59,18 @@ func shardOf(path string) int {
 type store struct {
 	// shard is the store's number among the catalog's.
 	shard int
+	// prepared says the store holds prepared sessions (see
+	// Options.Prepare): what it deletes is scrubbed.
+	prepared bool
 	// path is the database file, "" for one held in memory.
 	path string
 	// opened is the database file as it was opened, to notice when another
 	// process replaced it (after finding it corrupt).
 	opened os.FileInfo
 	w, r   *sql.DB
+	// dirty says a scrub is owed: something was deleted and the log may
+	// still hold it.
+	dirty atomic.Bool
 }
 
 // busyTimeout is how long a statement waits for another process's write
@@ -93,38 +102,83 @@ func isCorrupt(err error) bool {
 // database last filled by another program is emptied, since what it indexed
 // may differ. A database that is damaged is removed and made anew; warning
 // then says so.
+//
+// Only damage rebuilds a database: a file that cannot be opened for
+// another reason (no permission to read it, a link that leads nowhere)
+// is left as it is, and the error says why.
 func openStore(ctx context.Context, dir, program, prepareKey string, shard int) (st *store, warning string, err error) {
+	prepared := prepareKey != ""
 	defer func() {
 		if st != nil {
 			st.shard = shard
 		}
 	}()
 	if dir == "" {
-		st, err = openDB(ctx, "", program)
+		st, err = openDB(ctx, "", program, prepared)
 		return st, "", err
 	}
+	// The cache holds what the sessions say: it is the user's alone.
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, "", fmt.Errorf("cache directory: %w", err)
 	}
 	path := filepath.Join(dir, dbName(prepareKey, shard))
 	if err := checkHeader(path); err != nil {
+		if !errors.Is(err, errCorrupt) {
+			return nil, "", accessError(path, err)
+		}
 		warning = fmt.Sprintf("%s: %v; it is rebuilt from the session files", path, err)
 		if err := removeDB(path); err != nil {
 			return nil, "", err
 		}
 	}
-	st, err = openDB(ctx, path, program)
+	if err := makePrivate(path); err != nil {
+		return nil, "", accessError(path, err)
+	}
+	st, err = openDB(ctx, path, program, prepared)
 	if err != nil && isCorrupt(err) {
 		warning = fmt.Sprintf("%s: %v; it is rebuilt from the session files", path, errCorrupt)
 		if err := removeDB(path); err != nil {
 			return nil, "", err
 		}
-		st, err = openDB(ctx, path, program)
+		if err := makePrivate(path); err != nil {
+			return nil, "", accessError(path, err)
+		}
+		st, err = openDB(ctx, path, program, prepared)
 	}
 	if err != nil {
-		return nil, "", fmt.Errorf("%s: %w", path, err)
+		return nil, "", accessError(path, err)
 	}
 	return st, warning, nil
+}
+
+// accessError says that the cache database at path cannot be used for a
+// reason that is not damage: it is kept, and the catalog does not open.
+func accessError(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == path {
+		err = pe.Err // the path is named once
+	}
+	return fmt.Errorf("cannot open the cache database %s: %w (it is not damaged, so it is left as it is)", path, err)
+}
+
+// makePrivate makes the database file, if there is none, readable and
+// writable by its owner alone, and takes the other users' access away
+// from one made before (and from its journal files). SQLite gives the
+// -wal and -shm files it makes the database's permissions.
+func makePrivate(path string) error {
+	f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	f.Close()
+	for _, p := range []string{path, path + "-wal", path + "-shm", path + "-journal"} {
+		if fi, err := os.Stat(p); err == nil && fi.Mode().Perm()&0o077 != 0 {
+			// Best effort: a file this user cannot change is reported
+			// when SQLite opens it, if it cannot.
+			os.Chmod(p, fi.Mode().Perm()&0o700)
+		}
+	}
+	return nil
 }
 
 // checkHeader looks at the database file's header without SQLite: garbage
@@ -179,8 +233,8 @@ func removeDB(path string) error {
 	return nil
 }
 
-func openDB(ctx context.Context, path, program string) (*store, error) {
-	st := &store{path: path}
+func openDB(ctx context.Context, path, program string, prepared bool) (*store, error) {
+	st := &store{path: path, prepared: prepared}
 	var dsn string
 	if path == "" {
 		// A private database in memory, shared by this process's
@@ -192,6 +246,11 @@ func openDB(ctx context.Context, path, program string) (*store, error) {
 		dsn = "file:" + uriPath(path) + "?"
 	}
 	common := fmt.Sprintf("&_pragma=busy_timeout(%d)&_pragma=synchronous(NORMAL)&_pragma=temp_store(MEMORY)", busyTimeout)
+	if prepared {
+		// What is deleted is overwritten with zeros, not left in free
+		// pages (see scrub).
+		common += "&_pragma=secure_delete(1)"
+	}
 	var err error
 	// Writes begin IMMEDIATE: a transaction that reads and then writes
 	// would otherwise fail with "database is locked" when another process
@@ -231,6 +290,7 @@ func uriPath(p string) string {
 }
 
 func (st *store) close() error {
+	st.scrub(context.Background())
 	return errors.Join(st.r.Close(), st.w.Close())
 }
 
@@ -266,17 +326,17 @@ func (st *store) init(ctx context.Context, program string) error {
 		return tx.Commit()
 	case err == nil:
 		// Filled by another piexport: what it indexed and how may
-		// differ, so every file is read again.
-		for _, q := range []string{
-			"DELETE FROM files", "DELETE FROM entries", "DELETE FROM usage",
-			"INSERT INTO fts(fts) VALUES('delete-all')",
-		} {
+		// differ, so every file is read again. The index is made anew,
+		// as this program makes it.
+		for _, q := range append([]string{
+			"DELETE FROM files", "DELETE FROM entries", "DELETE FROM usage", "DROP TABLE fts",
+		}, ftsSchema(st.prepared)...) {
 			if _, err := tx.ExecContext(ctx, q); err != nil {
 				return err
 			}
 		}
 	case errors.Is(err, sql.ErrNoRows) || strings.Contains(err.Error(), "no such table"):
-		for _, q := range schema {
+		for _, q := range append(slices.Clone(schema), ftsSchema(st.prepared)...) {
 			if _, err := tx.ExecContext(ctx, q); err != nil {
 				return fmt.Errorf("creating the cache: %w", err)
 			}
@@ -288,4 +348,22 @@ func (st *store) init(ctx context.Context, program string) error {
 		return err
 	}
 	return tx.Commit()
+}
+
+// scrub removes every trace of what a write deleted or replaced, in a
+// store of prepared sessions: secure_delete has overwritten it in the
+// database's pages, and FTS5's secure-delete in the index, but the
+// write-ahead log still holds the pages as they were until a checkpoint
+// copies them back and the log is emptied. A checkpoint that readers
+// hold up is done again after the next write, or when the store closes.
+func (st *store) scrub(ctx context.Context) error {
+	if !st.prepared || st.path == "" || !st.dirty.Load() {
+		return nil
+	}
+	var busy, frames, done int
+	err := st.w.QueryRowContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)").Scan(&busy, &frames, &done)
+	if err == nil && busy == 0 {
+		st.dirty.Store(false)
+	}
+	return err
 }

@@ -77,6 +77,12 @@ func (c *Catalog) Refresh(ctx context.Context) (bool, error) {
 	if err := c.find(ctx, true); err != nil {
 		return false, err
 	}
+	for i := range shards {
+		// A scrub that readers held up is done again (see store.scrub).
+		if st, err := c.store(i); err == nil {
+			st.scrub(ctx)
+		}
+	}
 	changed, err := c.Update(ctx)
 	return changed || c.Generation() != gen, err
 }
@@ -163,7 +169,7 @@ func (c *Catalog) Update(ctx context.Context) (bool, error) {
 				n := r.found.Size
 				budget.take(n)
 				d := c.read(ctx, r)
-				results[shardOf(r.f.key)] <- readResult{r, d, n}
+				results[shardOf(c.rowKey(r.f.key))] <- readResult{r, d, n}
 			}
 		})
 	}

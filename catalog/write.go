@@ -38,6 +38,7 @@ var errChanged = errors.New("the file's rows changed meanwhile")
 // files at once makes fewer, larger segments (measured on a generated
 // history: a commit per file spent 35% of indexing time merging).
 type batch struct {
+	st    *store
 	tx    *sql.Tx
 	files int
 	bytes int64
@@ -58,7 +59,7 @@ func (st *store) begin(ctx context.Context) (*batch, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &batch{tx: tx, began: time.Now()}, nil
+	return &batch{st: st, tx: tx, began: time.Now()}, nil
 }
 
 // commit indexes the batch's texts and commits it.
@@ -77,7 +78,14 @@ func (b *batch) commit() error {
 		}
 		b.texts = nil
 	}
-	return b.tx.Commit()
+	if err := b.tx.Commit(); err != nil {
+		return err
+	}
+	// What the batch replaced may hold what is now masked: it goes from
+	// the log too. A scrub that fails leaves the store dirty, for the
+	// next one.
+	b.st.scrub(context.Background())
+	return nil
 }
 func (b *batch) rollback() { b.tx.Rollback() }
 
@@ -164,6 +172,9 @@ func (b *batch) addFile(ctx context.Context, d *fileData) error {
 			return err
 		}
 	case !d.appended:
+		if b.st.prepared {
+			b.st.dirty.Store(true)
+		}
 		for _, q := range []string{
 			`DELETE FROM fts WHERE rowid IN (SELECT rid FROM entries WHERE fid = ?)`,
 			`DELETE FROM entries WHERE fid = ?`,
@@ -277,5 +288,11 @@ func (st *store) remove(ctx context.Context, path string) error {
 			return err
 		}
 	}
-	return tx.Commit()
+	if st.prepared {
+		st.dirty.Store(true)
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	return st.scrub(ctx)
 }

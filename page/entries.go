@@ -144,7 +144,29 @@ func (r *sessionRenderer) renderEntry(e *session.Entry, v *entryView) {
 		v.Role = e.Type
 		r.rawJSON(&o, e, e.Type+" entry")
 	}
+	if len(e.BadFields) > 0 {
+		badFields(&o, e.BadFields)
+	}
 	v.Body = o.HTML()
+}
+
+// badFields shows the values of an entry that could not be read as their
+// fields (a count written "NaN"), as the file has them: the rest of the
+// entry is shown as it reads.
+func badFields(o *out, bad []session.BadField) {
+	o.Raw(`<details class="raw bad-fields"><summary>`)
+	o.Text(humanize.Count(len(bad), "field", "fields"))
+	o.Raw(` that could not be read (JSON)</summary><dl>`)
+	for _, b := range bad {
+		o.Raw(`<dt><code>`)
+		o.Text(b.Path)
+		o.Raw(`</code>: `)
+		o.Text(b.Why)
+		o.Raw(`</dt><dd>`)
+		o.Append(render.JSON(b.Raw))
+		o.Raw(`</dd>`)
+	}
+	o.Raw(`</dl></details>`)
 }
 
 func (r *sessionRenderer) message(o *out, e *session.Entry, v *entryView) {

@@ -23,6 +23,8 @@ type detector struct {
 	// assign is the rule for values named as secret, which a JSON key
 	// can name too; nil when secrets are not searched.
 	assign *rule
+	// literal is the rule of the user's own words; nil without any.
+	literal *rule
 }
 
 // finding is a secret found in a text: its bytes [start, end).
@@ -61,8 +63,11 @@ func newDetector(rules []*rule, global []*allowlist) *detector {
 	index := map[string]int{}
 	var words []string
 	for ri, r := range rules {
-		if r.id == "secret-assignment" {
+		switch r.id {
+		case "secret-assignment":
 			d.assign = r
+		case literalID:
+			d.literal = r
 		}
 		if len(r.keywords) == 0 {
 			d.always = append(d.always, r)

@@ -25,7 +25,7 @@ func mask(t *testing.T, text string) string {
 		tab.add(text[sp.start:sp.end])
 	}
 	var res slotResult
-	out, _ := rewriteText(text, spans, tab, tab.finder(), &res)
+	out, _ := rewriteText(text, spans, tab, tab.finder(), 0, &res)
 	return out
 }
 

@@ -1,6 +1,8 @@
 package redact
 
 import (
+	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -158,4 +160,103 @@ func appendQuoted(dst []byte, s string) []byte {
 		}
 	}
 	return append(dst, '"')
+}
+
+// opaqueStrings returns the starts of the strings of raw that are opaque
+// blobs where they stand (see opaqueKeys): values of an object whose
+// "type" names a block that holds such a blob under that key. The type
+// may come before or after the key, so the object is read whole first.
+// It returns nil when raw names none of those keys at all, which is most
+// JSON (a key spelled with escapes is looked for the long way).
+func opaqueStrings(raw []byte) map[int]bool {
+	named := bytes.Contains(raw, []byte(`\u`))
+	for _, k := range anyOpaqueKey {
+		if named || bytes.Contains(raw, k) {
+			named = true
+			break
+		}
+	}
+	if !named {
+		return nil
+	}
+	type member struct {
+		key string
+		at  int
+	}
+	type frame struct {
+		object  bool
+		key     string // the key whose value comes next, "" if none
+		hasKey  bool
+		typ     string
+		members []member // string values whose key could name a blob
+	}
+	var out map[int]bool
+	var stack []frame
+	value := func() *frame { // the frame a value just read belongs to, its key taken
+		if len(stack) == 0 {
+			return nil
+		}
+		f := &stack[len(stack)-1]
+		if !f.object || !f.hasKey {
+			return nil
+		}
+		f.hasKey = false
+		return f
+	}
+	for i := 0; i < len(raw); i++ {
+		switch c := raw[i]; c {
+		case '"':
+			end, escaped := stringEnd(raw, i)
+			if end < 0 {
+				return out
+			}
+			text := string(raw[i+1 : end-1])
+			if escaped {
+				text = unescape(raw[i+1 : end-1])
+			}
+			j := end
+			for j < len(raw) && isJSONSpace(raw[j]) {
+				j++
+			}
+			if j < len(raw) && raw[j] == ':' && len(stack) > 0 && stack[len(stack)-1].object {
+				f := &stack[len(stack)-1]
+				f.key, f.hasKey = text, true
+				i = j
+				continue
+			}
+			if f := value(); f != nil {
+				if f.key == "type" {
+					f.typ = text
+				} else {
+					f.members = append(f.members, member{f.key, i})
+				}
+			}
+			i = end - 1
+		case '{', '[':
+			value()
+			stack = append(stack, frame{object: c == '{'})
+		case '}', ']':
+			if len(stack) == 0 {
+				return out
+			}
+			f := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, m := range f.members {
+				if slices.Contains(opaqueKeys[f.typ], m.key) {
+					if out == nil {
+						out = map[int]bool{}
+					}
+					out[m.at] = true
+				}
+			}
+		case ',', ':', ' ', '\t', '\r', '\n':
+		default:
+			// A number, true, false or null: a value.
+			value()
+			for i+1 < len(raw) && !strings.ContainsRune(",:]} \t\r\n", rune(raw[i+1])) {
+				i++
+			}
+		}
+	}
+	return out
 }

@@ -13,6 +13,9 @@ import (
 // imageRule marks an image dropped under Options.NoImages.
 var imageRule = &rule{id: "image", kind: kindImage, fixed: ImageRemoved}
 
+// literalID is the rule id of the user's own words.
+const literalID = "literal"
+
 // literalRule masks each of words wherever it appears, in any ASCII case.
 func literalRule(words []string) *rule {
 	var keywords []string
@@ -24,7 +27,7 @@ func literalRule(words []string) *rule {
 	if len(keywords) == 0 {
 		return nil
 	}
-	return &rule{id: "literal", keywords: keywords, rank: rankLiteral}
+	return &rule{id: literalID, keywords: keywords, rank: rankLiteral}
 }
 
 // homeRule shows each home directory as ~.

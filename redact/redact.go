@@ -224,32 +224,29 @@ type piece struct {
 func scanSlot(d *detector, sl *slot, noImages bool) []piece {
 	if !sl.isJSON {
 		text := sl.v.String()
-		if isImageData(text) {
-			if noImages {
-				return []piece{{text: text, spans: []finding{{0, len(text), imageRule}}}}
-			}
-			return nil
-		}
-		if spans := d.find(text); len(spans) > 0 {
+		if spans := scanText(d, text, noImages); len(spans) > 0 {
 			return []piece{{text: text, spans: spans}}
 		}
 		return nil
 	}
 	var out []piece
 	token := 0
-	eachJSONString(sl.v.Bytes(), func(js jsonString, text string) {
+	raw := sl.v.Bytes()
+	opaque := opaqueStrings(raw)
+	eachJSONString(raw, func(js jsonString, text string) {
 		defer func() { token++ }()
-		if opaqueKeys[js.key] {
-			return
-		}
-		if isImageData(text) {
-			if noImages {
-				out = append(out, piece{token: token, text: text, spans: []finding{{0, len(text), imageRule}}})
+		if opaque[js.start] {
+			// A provider's blob: only the user's own words are masked.
+			if d.literal == nil {
+				return
+			}
+			if spans := literalsOnly(d.find(text)); len(spans) > 0 {
+				out = append(out, piece{token: token, text: text, spans: spans})
 			}
 			return
 		}
-		spans := d.find(text)
-		if js.key != "" && d.assign != nil {
+		spans := scanText(d, text, noImages)
+		if js.key != "" && d.assign != nil && imageLen(text) == 0 {
 			// "apiKey": "…" names its value as a secret, as KEY=value does.
 			if n := nameStrength(js.key); n > 0 && acceptValue(text, true, false, n, js.key) {
 				spans = append(spans, finding{0, len(text), d.assign})
@@ -259,6 +256,36 @@ func scanSlot(d *detector, sl *slot, noImages bool) []piece {
 			out = append(out, piece{token: token, text: text, spans: spans})
 		}
 	})
+	return out
+}
+
+// scanText finds what is to be masked in text: an image it starts with
+// is not searched (and is dropped under noImages), the rest is.
+func scanText(d *detector, text string, noImages bool) []finding {
+	n := imageLen(text)
+	var spans []finding
+	if n > 0 && noImages {
+		spans = append(spans, finding{0, n, imageRule})
+	}
+	if n == len(text) {
+		return spans
+	}
+	for _, sp := range d.find(text[n:]) {
+		sp.start += n
+		sp.end += n
+		spans = append(spans, sp)
+	}
+	return spans
+}
+
+// literalsOnly keeps the spans of the user's own words.
+func literalsOnly(spans []finding) []finding {
+	out := spans[:0]
+	for _, sp := range spans {
+		if sp.rule.id == literalID {
+			out = append(out, sp)
+		}
+	}
 	return out
 }
 
@@ -276,7 +303,7 @@ func (r *Redactor) Text(s string) string {
 		}
 	}
 	var res slotResult
-	out, _ := rewriteText(s, spans, t, nil, &res)
+	out, _ := rewriteText(s, spans, t, nil, 0, &res)
 	return out
 }
 
@@ -297,4 +324,4 @@ func (r *Redactor) Key() string {
 
 // version changes whenever what this package masks changes, so that what
 // was masked with an older one is masked again.
-const version = "1"
+const version = "2"

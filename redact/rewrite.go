@@ -147,7 +147,9 @@ type slotResult struct {
 }
 
 // rewriteSlot masks one slot: the spans found in it, and every other
-// occurrence of a value the table holds.
+// occurrence of a value the table holds, except in an image's data and
+// in a provider's opaque blobs (see opaqueStrings), where only the spans
+// found are.
 func rewriteSlot(sl *slot, found []piece, t *table, search *finder) slotResult {
 	var res slotResult
 	if !sl.isJSON {
@@ -155,13 +157,15 @@ func rewriteSlot(sl *slot, found []piece, t *table, search *finder) slotResult {
 		if len(found) > 0 {
 			own = found[0].spans
 		}
-		if out, ok := rewriteText(sl.v.String(), own, t, search, &res); ok {
+		text := sl.v.String()
+		if out, ok := rewriteText(text, own, t, search, imageLen(text), &res); ok {
 			sl.v.SetString(out)
 			res.grown += len(out)
 		}
 		return res
 	}
 	raw := sl.v.Bytes()
+	opaque := opaqueStrings(raw)
 	var buf []byte
 	done, token, k := 0, 0, 0
 	eachJSONString(raw, func(js jsonString, text string) {
@@ -171,10 +175,13 @@ func rewriteSlot(sl *slot, found []piece, t *table, search *finder) slotResult {
 			own = found[k].spans
 			k++
 		}
-		if opaqueKeys[js.key] || (isImageData(text) && own == nil) {
-			return
+		var out string
+		var ok bool
+		if opaque[js.start] {
+			out, ok = rewriteText(text, own, t, nil, 0, &res)
+		} else {
+			out, ok = rewriteText(text, own, t, search, imageLen(text), &res)
 		}
-		out, ok := rewriteText(text, own, t, search, &res)
 		if !ok {
 			return
 		}
@@ -194,8 +201,8 @@ func rewriteSlot(sl *slot, found []piece, t *table, search *finder) slotResult {
 }
 
 // rewriteText replaces in text the spans own and every occurrence of a
-// value of t. It reports false when nothing changed.
-func rewriteText(text string, own []finding, t *table, search *finder, res *slotResult) (string, bool) {
+// value of t from byte from on. It reports false when nothing changed.
+func rewriteText(text string, own []finding, t *table, search *finder, from int, res *slotResult) (string, bool) {
 	type edit struct {
 		start, end int
 		with       string
@@ -217,8 +224,9 @@ func rewriteText(text string, own []finding, t *table, search *finder, res *slot
 		}
 		edits = append(edits, edit{sp.start, sp.end, t.place[text[sp.start:sp.end]], true})
 	}
-	if search != nil {
-		search.scan(text, func(start, end int) {
+	if search != nil && from < len(text) {
+		search.scan(text[from:], func(start, end int) {
+			start, end = start+from, end+from
 			value := text[start:end]
 			if len(value) < shortValue && (start > 0 && isAlnum(text[start-1]) || end < len(text) && isAlnum(text[end])) {
 				return

@@ -213,35 +213,77 @@ func (w *walker) image(v reflect.Value) {
 	}
 }
 
-// isImageData says whether s is an image: a data: URL or base64 whose
-// first bytes are those of an image file. Such strings are not searched
-// (base64 holds look-alikes by chance) and are dropped under NoImages.
-func isImageData(s string) bool {
-	if strings.HasPrefix(s, "data:image/") {
-		return true
+// imageLen returns how many bytes at the start of s are an image: a
+// data: URL's head and base64 data, or a run of base64 whose first bytes
+// are those of an image file; 0 when s does not start with one. Those
+// bytes are not searched (base64 holds look-alikes by chance) and are
+// dropped under NoImages; whatever follows them is text like any other
+// (a caption, a key pasted after a screenshot) and is searched.
+func imageLen(s string) int {
+	if rest, ok := strings.CutPrefix(s, "data:image/"); ok {
+		head, _, found := strings.Cut(rest[:min(len(rest), 100)], ",")
+		if !found || !strings.HasSuffix(head, ";base64") {
+			return 0 // no base64 data: what follows is text (an SVG's)
+		}
+		n := len(s) - len(rest) + len(head) + 1
+		return n + base64Len(s[n:])
 	}
 	if len(s) < 64 {
-		return false
+		return 0
 	}
 	for i := range 64 {
 		if !isBase64Byte(s[i]) {
-			return false // most text stops here, at its first space
+			return 0 // most text stops here, at its first space
 		}
 	}
 	head := make([]byte, 48)
 	n, err := base64.StdEncoding.Decode(head, []byte(s[:64]))
-	if err != nil {
-		return false
+	if err != nil || !strings.HasPrefix(http.DetectContentType(head[:n]), "image/") {
+		return 0
 	}
-	return strings.HasPrefix(http.DetectContentType(head[:n]), "image/")
+	return base64Len(s)
 }
 
-// opaqueKeys name JSON values that are opaque blobs from a provider, not
-// text anyone wrote: a thinking block's signature, encrypted reasoning.
-// They are not secrets, and their base64 would only give look-alikes, so
-// they are not searched. (Pages show them only inside the raw JSON of an
-// entry of unknown kind.)
-var opaqueKeys = map[string]bool{
-	"thinkingSignature": true, "textSignature": true, "signature": true,
-	"encrypted_content": true, "encryptedContent": true, "redactedThinking": true,
+// base64Len is the length of the base64 at the start of s, its padding
+// included: the padding ends it.
+func base64Len(s string) int {
+	i := 0
+	for i < len(s) && isBase64Byte(s[i]) && s[i] != '=' {
+		i++
+	}
+	for i < len(s) && s[i] == '=' {
+		i++
+	}
+	return i
 }
+
+// opaqueKeys name, by the type of the content block that holds them, the
+// values that are opaque blobs from a provider, not text anyone wrote: a
+// thinking block's signature, encrypted or redacted reasoning. They are
+// not secrets, and their base64 would only give look-alikes, so only the
+// user's own words are masked there (see opaqueStrings). The same keys
+// anywhere else (a tool's arguments, an extension's data) are text like
+// any other. (Pages show these blobs only inside the raw JSON of an entry
+// or block of unknown kind.)
+var opaqueKeys = map[string][]string{
+	"thinking":          {"thinkingSignature", "signature", "redactedThinking", "encrypted_content", "encryptedContent"},
+	"redacted_thinking": {"data", "signature"},
+	"redactedThinking":  {"data", "signature", "redactedThinking"},
+	"reasoning":         {"encrypted_content", "encryptedContent", "signature"},
+	"text":              {"textSignature"},
+}
+
+// anyOpaqueKey holds every key of opaqueKeys, quoted as JSON has them.
+var anyOpaqueKey = func() [][]byte {
+	seen := map[string]bool{}
+	var out [][]byte
+	for _, keys := range opaqueKeys {
+		for _, k := range keys {
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, []byte(`"`+k+`"`))
+			}
+		}
+	}
+	return out
+}()

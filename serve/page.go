@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"container/list"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -56,21 +57,25 @@ func (s *server) servePage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// Views of a page not yet made wait for the one making it, then read
-	// it from the cache.
-	fl, first := s.flights.start(key)
-	if !first {
-		<-fl.done
-		if fl.err == nil && s.sendCached(w, r, key) {
+	// it from the cache. The page may not be there even so: its session
+	// changed meanwhile (it was kept under its new key), the cache could
+	// not keep it, or making it failed. Such a view makes the page
+	// itself, so that it never answers with nothing.
+	for waited := 0; ; waited++ {
+		fl, first := s.flights.start(key)
+		if first {
+			fl.err = s.render(w, r, id, key, links)
+			s.flights.end(key, fl)
 			return
 		}
-		fl, first = s.flights.start(key)
-		if !first {
-			<-fl.done
+		<-fl.done
+		if s.sendCached(w, r, key) {
+			return
 		}
-	}
-	if first {
-		fl.err = s.render(w, r, id, key, links)
-		s.flights.end(key, fl)
+		if waited == 1 {
+			s.render(w, r, id, key, links)
+			return
+		}
 	}
 }
 
@@ -107,7 +112,7 @@ type pageLinks struct {
 
 // links returns the links of a session's page.
 func (s *server) links(id string) pageLinks {
-	list := s.cat.List()
+	list := s.list()
 	byID := make(map[string]catalog.Info, len(list))
 	for _, i := range list {
 		byID[i.ID] = i
@@ -166,34 +171,79 @@ func (s *server) render(w http.ResponseWriter, r *http.Request, id, key string, 
 		s.fail(w, err)
 		return err
 	}
-	pw, err := s.pages.Create(key)
-	if err != nil {
-		s.logf("warning: %v", err)
-	}
 	setHTML(w.Header())
 	out := &pageOut{w: w, rc: http.NewResponseController(w), head: r.Method == http.MethodHead}
-	var sink io.Writer = out
-	if pw != nil {
-		sink = io.MultiWriter(pw, out)
-	}
-	err = pg.Write(sink)
+	// The reader gets the page first; the cache gets a copy if it can
+	// take one. A cache that cannot (a full disk) costs the page its
+	// copy, never the reader the page.
+	kept := &pageCopy{}
+	kept.w, kept.err = s.pages.Create(key)
+	err = pg.Write(teeWriter{out, kept})
 	if err != nil {
-		if pw != nil {
-			pw.Abort()
-		}
+		kept.abort()
 		s.logf("error: %s: %v", info.Path, err)
 		if out.n == 0 {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
+			http.Error(w, s.publicError(err), http.StatusInternalServerError)
 			return err
 		}
 		panic(http.ErrAbortHandler)
 	}
-	if pw != nil {
-		if err := pw.Commit(); err != nil {
-			s.logf("warning: %v", err)
-		}
+	if err := kept.commit(); err != nil {
+		s.cacheFailed(err)
+	} else {
+		s.cacheWarned.Store(false)
 	}
 	return nil
+}
+
+// cacheFailed says once that the page cache cannot keep pages, until one
+// is kept again: pages are still served, and made anew at each view.
+func (s *server) cacheFailed(err error) {
+	if s.cacheWarned.CompareAndSwap(false, true) {
+		s.logf("warning: %v; pages are served without being kept until it can", err)
+	}
+}
+
+// pageCopy is a page's copy for the cache, given up at the first error.
+type pageCopy struct {
+	w   *catalog.PageWriter
+	err error
+}
+
+func (c *pageCopy) Write(b []byte) (int, error) {
+	if c.err == nil {
+		if _, c.err = c.w.Write(b); c.err != nil {
+			c.w.Abort()
+		}
+	}
+	return len(b), nil
+}
+
+func (c *pageCopy) abort() {
+	if c.err == nil {
+		c.w.Abort()
+	}
+}
+
+// commit stores the copy, or says why there is none.
+func (c *pageCopy) commit() error {
+	if c.err != nil {
+		return fmt.Errorf("the page cache: %w", c.err)
+	}
+	return c.w.Commit()
+}
+
+// teeWriter writes to the reader, then to the cache's copy, which never
+// fails a write.
+type teeWriter struct {
+	out  io.Writer
+	copy *pageCopy
+}
+
+func (t teeWriter) Write(b []byte) (int, error) {
+	n, err := t.out.Write(b)
+	t.copy.Write(b[:n])
+	return n, err
 }
 
 // renders counts the pages rendered, for tests.

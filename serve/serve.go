@@ -55,8 +55,19 @@ type Options struct {
 	// Prepare, when set, is applied to every session as it is loaded,
 	// before the server lists, searches or shows it (catalog.Options);
 	// PrepareKey names what it does.
+	//
+	// A server that prepares its sessions keeps the pages it renders in
+	// memory, never in the page cache: a page of an earlier state of a
+	// session can show a value found to be secret only once the session
+	// grew. Its catalog keeps only what Prepare and PrepareText made
+	// (see catalog.Options).
 	Prepare    func(*session.Session)
 	PrepareKey string
+	// PrepareText, set with Prepare, masks the text of the server's own
+	// that is not in a session: the paths of session files, which the
+	// index shows for a file not read yet or that cannot be read, and
+	// errors.
+	PrepareText func(string) string
 	// Redacting says Prepare masks secrets: the index says so.
 	Redacting bool
 	// AllowHosts are host names requests may be addressed to, besides
@@ -119,7 +130,7 @@ func Run(ctx context.Context, opt Options) error {
 		notice = strings.TrimSpace(redactingNotice + " " + notice)
 	}
 	var pages *catalog.Pages
-	if opt.CacheDir != "" {
+	if opt.CacheDir != "" && opt.Prepare == nil {
 		if pages, err = catalog.OpenPages(opt.CacheDir, catalog.PagesBytes); err != nil {
 			return err
 		}
@@ -194,7 +205,7 @@ const redactingNotice = "Secrets are masked: this server shows every session red
 func openCatalog(ctx context.Context, opt Options, logw *logger) (c *catalog.Catalog, notice, where string, err error) {
 	copt := catalog.Options{
 		CacheDir: opt.CacheDir, Program: opt.Program,
-		Prepare: opt.Prepare, PrepareKey: opt.PrepareKey,
+		Prepare: opt.Prepare, PrepareKey: opt.PrepareKey, PrepareText: opt.PrepareText,
 		Warn: func(msg string) { logw.printf("warning: %s", msg) },
 	}
 	if len(opt.Paths) > 0 {

@@ -10,10 +10,12 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/piexport/piexport"
 	"github.com/piexport/piexport/catalog"
+	"github.com/piexport/piexport/humanize"
 	"github.com/piexport/piexport/site"
 )
 
@@ -40,6 +42,10 @@ type server struct {
 	index    []byte
 
 	followJS []byte
+
+	// cacheWarned says the page cache's failure to keep pages was
+	// logged (see cacheFailed).
+	cacheWarned atomic.Bool
 }
 
 func newServer(cat *catalog.Catalog, pages *catalog.Pages, opt Options, log *logger, notice string) *server {
@@ -122,6 +128,31 @@ func (s *server) indexOptions() site.IndexOptions {
 		Search: true, SearchURL: "search", Notice: s.notice}
 }
 
+// list is the catalog's list of sessions as the server shows them: their
+// paths masked, when it masks (see Options.PrepareText).
+func (s *server) list() []catalog.Info {
+	list := s.cat.List()
+	for k := range list {
+		list[k] = s.shown(list[k])
+	}
+	return list
+}
+
+// info is what the catalog knows of one session, as the server shows it.
+func (s *server) info(id string) (catalog.Info, bool) {
+	i, ok := s.cat.Info(id)
+	return s.shown(i), ok
+}
+
+// shown masks what i says of its file, when the server masks.
+func (s *server) shown(i catalog.Info) catalog.Info {
+	if s.opt.PrepareText != nil {
+		i.Path = s.opt.PrepareText(i.Path)
+		i.ParentSession = s.opt.PrepareText(i.ParentSession)
+	}
+	return i
+}
+
 // item is how the index and the search page show a catalogued session.
 func item(i catalog.Info) site.IndexItem {
 	it := site.IndexItem{URL: "s/" + i.ID, Path: i.Path, Cwd: i.Cwd, SessionID: i.SessionID, Summary: i.Summary, Err: i.Err}
@@ -150,7 +181,7 @@ func (s *server) serveIndex(w http.ResponseWriter, r *http.Request) {
 	}
 	s.indexMu.Unlock()
 	if page == nil {
-		list := s.cat.List()
+		list := s.list()
 		byID := make(map[string]catalog.Info, len(list))
 		for _, i := range list {
 			byID[i.ID] = i
@@ -202,10 +233,14 @@ func (s *server) serveSearch(w http.ResponseWriter, r *http.Request) {
 		q = strings.ToValidUTF8(q[:maxQuery], "")
 	}
 	res := site.SearchResults{Query: q}
+	opt := s.indexOptions()
 	if q != "" {
 		found, err := s.cat.SearchContext(r.Context(), q, maxHits)
 		if err != nil && r.Context().Err() == nil {
 			s.logf("warning: search %q: %v", q, err)
+		}
+		if why := incomplete(found, err); why != "" {
+			opt.Notice = strings.TrimSpace(opt.Notice + " " + why)
 		}
 		res.Total, res.Sessions, res.More = found.Total, found.Sessions, found.More
 		// Best first, and the hits of a session together: a session is
@@ -219,7 +254,7 @@ func (s *server) serveSearch(w http.ResponseWriter, r *http.Request) {
 			bySession[h.Key] = append(bySession[h.Key], h)
 		}
 		for _, key := range order {
-			i, ok := s.cat.Info(key)
+			i, ok := s.info(key)
 			if !ok {
 				continue
 			}
@@ -230,7 +265,7 @@ func (s *server) serveSearch(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	var buf bytes.Buffer
-	if err := site.WriteSearchResults(&buf, res, s.indexOptions()); err != nil {
+	if err := site.WriteSearchResults(&buf, res, opt); err != nil {
 		s.fail(w, err)
 		return
 	}
@@ -270,5 +305,31 @@ func (s *server) fail(w http.ResponseWriter, err error) {
 		s.notFound(w, nil)
 		return
 	}
-	http.Error(w, err.Error(), http.StatusInternalServerError)
+	http.Error(w, s.publicError(err), http.StatusInternalServerError)
+}
+
+// publicError is err as a response says it: masked when the server masks,
+// since it can name a session file.
+func (s *server) publicError(err error) string {
+	if s.opt.PrepareText != nil {
+		return s.opt.PrepareText(err.Error())
+	}
+	return err.Error()
+}
+
+// incomplete says why a search's results may lack matches, "" when they
+// lack none: sessions not read yet (at a first start, or while a damaged
+// cache is rebuilt), or a part of the cache that failed.
+func incomplete(res catalog.Results, err error) string {
+	var why []string
+	if res.Unread > 0 {
+		why = append(why, humanize.Count(res.Unread, "session is", "sessions are")+" not read yet")
+	}
+	if err != nil {
+		why = append(why, "part of the cache could not be searched")
+	}
+	if len(why) == 0 {
+		return ""
+	}
+	return "The results may be incomplete: " + strings.Join(why, ", and ") + ". Search again in a moment."
 }

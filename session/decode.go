@@ -56,6 +56,9 @@ func (l *loader) header(o *object) *Header {
 		}
 	}
 	h.Version = h.FileVersion
+	for _, b := range o.bad {
+		l.warn("badfield", o.line, "the field %s of the session header holds %s; it is left out", b.Path, b.Why)
+	}
 	return h
 }
 
@@ -87,6 +90,17 @@ func (l *loader) entry(o *object) *Entry {
 	x := o.extra
 	if x == nil {
 		x = &wireExtra{}
+	}
+	e.BadFields = o.bad
+	if w.Message != nil {
+		e.BadFields = append(e.BadFields, prefixed("message.", w.Message.Content.bad)...)
+	}
+	e.BadFields = append(e.BadFields, w.Content.bad...)
+	if x.SystemMessage != nil {
+		e.BadFields = append(e.BadFields, prefixed("systemMessage.", x.SystemMessage.Content.bad)...)
+	}
+	for _, b := range e.BadFields {
+		l.warn("badfield", o.line, "the field %s of a %q entry holds %s; that value is shown as raw JSON, the rest of the entry is kept", b.Path, w.Type, b.Why)
 	}
 	switch w.Type {
 	case "message":

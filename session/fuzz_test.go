@@ -23,6 +23,10 @@ func FuzzLoad(f *testing.F) {
 		f.Add(b)
 	}
 	f.Add([]byte(hdr + "\n" + user("a", "a", "x", 1) + user("b", "a", "y", 2) + "\n"))
+	// Values of odd types, which cost their entry only those values.
+	f.Add([]byte(hdr + "\n" + user("a", "", "x", 1) + "\n" +
+		`{"type":"message","id":"b","parentId":"a","message":{"role":"assistant","content":[{"type":"text","text":5},{"type":"text","text":"t"}],"usage":{"input":"NaN","output":1e400,"cost":{"total":"x"}}}}` + "\n" +
+		`{"type":"compaction","id":"c","parentId":"b","summary":["s"],"tokensBefore":"many","usage":{"input":true},"systemMessage":{"role":"system","content":[{"type":"text","text":{}}]}}` + "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := Read(bytes.NewReader(data), "fuzz.jsonl")
 		if err != nil {

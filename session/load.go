@@ -92,9 +92,10 @@ type object struct {
 	size     int
 	sum      uint64 // of the line, in a lean load (see lean.go)
 	wire     wireEntry
-	raw      []byte // owned copy, kept only where Entry.Raw needs it
-	typeErr  error  // the object is JSON but its fields had unexpected types
-	salvaged bool   // the line is not one JSON object (see Entry.salvaged)
+	raw      []byte     // owned copy, kept only where Entry.Raw needs it
+	typeErr  error      // the object is JSON but its fields had unexpected types
+	bad      []BadField // values set aside so that the rest could be read (see lenient)
+	salvaged bool       // the line is not one JSON object (see Entry.salvaged)
 	extra    *wireExtra
 }
 
@@ -372,15 +373,18 @@ func (b *batch) readObjects(line []byte, n int, complete bool) {
 		kept++
 		o := object{line: n, part: kept, salvaged: salvaged}
 		if e := unmarshal(raw, &o.wire); e != nil {
-			// Valid JSON whose fields have unexpected types: keep it whole as
-			// a generic entry rather than lose it.
+			// Valid JSON whose fields have unexpected types: read what
+			// can be read, setting aside only the values that do not fit.
 			o.wire = wireEntry{}
-			var head struct {
-				Type string `json:"type"`
+			var l lenient
+			if l.decode(raw, &o.wire, "") {
+				o.bad = l.bad
+			} else {
+				// Too odd to read that way: keep it whole as a generic
+				// entry, still in its place in the tree.
+				o.wire = shallowFields(raw)
+				o.typeErr = e
 			}
-			_ = json.Unmarshal(raw, &head)
-			o.wire.Type = head.Type
-			o.typeErr = e
 		}
 		b.add(o, raw)
 	}
@@ -431,6 +435,8 @@ func jsonKind(raw []byte) string {
 		return "a boolean"
 	case raw[0] == 'n':
 		return "null"
+	case raw[0] == '{':
+		return "an object"
 	default:
 		return "a number"
 	}
@@ -444,9 +450,15 @@ func (b *batch) add(o object, raw []byte) {
 		o.extra = &wireExtra{}
 		if err := unmarshal(raw, o.extra); err != nil {
 			o.extra = &wireExtra{}
-			if o.wire.Type != "session" {
+			var l lenient
+			switch {
+			case l.decode(raw, o.extra, ""):
+				o.bad = append(o.bad, l.bad...)
+			case o.wire.Type != "session":
+				o.extra = &wireExtra{}
 				o.typeErr = err // shown as its JSON, with a warning
-			} else {
+			default:
+				o.extra = &wireExtra{}
 				b.warn("fields", o.line, "some fields of the session header have unexpected types (%v); they are not shown", err)
 			}
 		}

@@ -214,10 +214,13 @@ func TestBadInput(t *testing.T) {
 			if b := s.Entries[2].Message.Content[0]; b.Type != "hologram" || !strings.Contains(string(b.Raw), `"beam":3`) {
 				t.Errorf("unknown block %+v", b)
 			}
-			if e := s.Entries[3]; e.Message != nil || !strings.Contains(string(e.Raw), `"odd":true`) {
-				t.Errorf("a message of odd shape must be kept raw: %+v", e)
+			// Content of odd shape: the message is kept, its content shown
+			// as raw JSON.
+			if e := s.Entries[3]; e.Role() != "user" || len(e.BadFields) != 1 || e.BadFields[0].Path != "message.content" ||
+				string(e.BadFields[0].Raw) != `{"odd":true}` {
+				t.Errorf("a message of odd content must keep the content as raw JSON: %+v", e)
 			}
-			wantWarning(t, s, 5, "unexpected types", "raw JSON")
+			wantWarning(t, s, 5, "message.content", "an object where a string or an array of blocks belongs", "raw JSON")
 		}},
 	}
 	for _, tc := range tests {

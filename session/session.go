@@ -147,6 +147,11 @@ type Entry struct {
 	// to compaction and thinking_level_change entries.
 	Omp *OmpFields
 
+	// BadFields are the entry's values that could not be read as their
+	// fields (a count written "NaN", a number out of range): the rest of
+	// the entry was read without them, and they are shown as raw JSON.
+	BadFields []BadField
+
 	// Raw is the entry's JSON as the file has it, kept for the entry types
 	// and message roles this package does not model, and for small
 	// bookkeeping entries a reader may want to see whole. Nil otherwise, so

@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 
 	gojson "github.com/goccy/go-json"
 )
@@ -218,6 +219,9 @@ type wireContent struct {
 	blocks        []Block
 	isString      bool
 	unknownBlocks bool // some block is of a type this package does not model
+	// bad are the values of blocks set aside (see lenient), by their
+	// path from the content: "content[2].text".
+	bad []BadField
 }
 
 func (c *wireContent) UnmarshalJSON(data []byte) error {
@@ -236,7 +240,20 @@ func (c *wireContent) UnmarshalJSON(data []byte) error {
 	}
 	var wire []wireBlock
 	if err := unmarshal(data, &wire); err != nil {
-		return err
+		// One block of odd types must not cost the others their text:
+		// each is read on its own, its bad values set aside.
+		var raws []json.RawMessage
+		if unmarshal(data, &raws) != nil {
+			return err
+		}
+		wire = make([]wireBlock, len(raws))
+		var l lenient
+		for i, raw := range raws {
+			if !l.decode(raw, &wire[i], fmt.Sprintf("content[%d]", i)) {
+				return err
+			}
+		}
+		c.bad = l.bad
 	}
 	c.blocks = make([]Block, len(wire))
 	for i, w := range wire {

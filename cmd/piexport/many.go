@@ -72,9 +72,10 @@ func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 		Theme: opt.theme, Home: home, Generator: "piexport " + version,
 		Format: opt.format, Progress: p.update, EmbedJSONL: opt.embedJSONL,
 	}
-	if dir := opt.cache(); dir != "" {
+	if dir := opt.cache(); dir != "" && opt.redactor == nil {
 		// The server's page cache: a page made before is copied, not
-		// rendered again.
+		// rendered again. Not under --redact, whose pages stay out of the
+		// cache (see serve.Options.Prepare).
 		pages, err := catalog.OpenPages(dir, catalog.PagesBytes)
 		if err != nil {
 			return err
@@ -226,7 +227,7 @@ func runServe(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 	}
 	if red := opt.redactor; red != nil {
 		sopt.Prepare = func(s *session.Session) { red.Session(s) }
-		sopt.PrepareKey, sopt.Redacting = red.Key(), opt.redact.masks()
+		sopt.PrepareKey, sopt.PrepareText, sopt.Redacting = red.Key(), red.Text, opt.redact.masks()
 	}
 	err := serve.Run(ctx, sopt)
 	var oe *net.OpError

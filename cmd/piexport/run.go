@@ -96,8 +96,23 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return writeHTML(ctx, opt, stdout, stderr)
 }
 
-// writeTrees prints each session's tree as text or as canonical JSON.
+// writeTrees prints each session's tree as text or as canonical JSON: to
+// standard output, or with -o to a file, under the page's rules (see
+// outputFile): settled before anything is read, never an input, written
+// whole through a temporary file.
 func writeTrees(ctx context.Context, opt *options, stdout, stderr io.Writer) error {
+	out := "-"
+	if opt.output != "" && opt.output != "-" {
+		target, err := fileguard.Output(opt.output, fileguard.NewInputs(opt.files...))
+		switch {
+		case fileguard.IsOutputError(err):
+			return usageError{err}
+		case err != nil:
+			return fmt.Errorf("checking the output %s: %w", opt.output, err)
+		}
+		out = target
+	}
+	var all bytes.Buffer // the trees for the file, written once all are made
 	for _, file := range opt.files {
 		s, err := session.LoadContext(ctx, file)
 		if err != nil {
@@ -107,15 +122,26 @@ func writeTrees(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 		if _, err := redactSession(opt.redactor, s, &opt.redact, stdout, stderr); err != nil {
 			return err
 		}
+		w, width := io.Writer(&all), 0
+		if out == "-" {
+			w, width = stdout, terminalWidth(stdout)
+		}
 		if opt.format == "tree-json" {
-			err = s.WriteCanonicalJSON(stdout)
+			err = s.WriteCanonicalJSON(w)
 		} else {
-			err = s.WriteTree(stdout, terminalWidth(stdout))
+			err = s.WriteTree(w, width)
 		}
 		if err != nil {
 			return fmt.Errorf("writing the tree of %s: %w", file, err)
 		}
 	}
+	if out == "-" {
+		return nil
+	}
+	if err := atomicfile.WriteFile(out, all.Bytes()); err != nil {
+		return outputError(out, err)
+	}
+	printf(stdout, "%s", opt.output)
 	return nil
 }
 

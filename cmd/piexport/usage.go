@@ -59,10 +59,17 @@ func runUsage(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 			return fmt.Errorf("no pi sessions in ~/.pi/agent/sessions or ~/.omp/agent/sessions; name the session files or directories to count")
 		}
 	}
-	c, err := catalog.Open(ctx, paths, catalog.Options{
+	copt := catalog.Options{
 		CacheDir: opt.cache(), Program: program(),
 		Warn: func(msg string) { printWarnings(stderr, []session.Warning{{Text: msg}}) },
-	})
+	}
+	if red := opt.redactor; red != nil {
+		// Masked before the catalog keeps anything, as the server's:
+		// projects, models, and the cache itself.
+		copt.Prepare = func(s *session.Session) { red.Session(s) }
+		copt.PrepareKey, copt.PrepareText = red.Key(), red.Text
+	}
+	c, err := catalog.Open(ctx, paths, copt)
 	if err != nil {
 		return err
 	}
@@ -88,7 +95,7 @@ func runUsage(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 	if rep.By == usage.ByProject {
 		home, _ := os.UserHomeDir()
 		for i, g := range rep.Groups {
-			rep.Groups[i].Key = projectName(g.Key, home, opt)
+			rep.Groups[i].Key = projectName(g.Key, home)
 		}
 	}
 	if opt.json {
@@ -97,17 +104,13 @@ func runUsage(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 	return writeUsageText(stdout, rep, opt.since)
 }
 
-// projectName is how the report names a working directory: home as ~,
-// masked as --redact asks.
-func projectName(cwd, home string, opt *options) string {
+// projectName is how the report names a working directory: home as ~.
+// (Under --redact the catalog has masked it already.)
+func projectName(cwd, home string) string {
 	if cwd == "" {
 		return ""
 	}
-	name := session.ShortenHome(cwd, session.HomeOf(cwd, home))
-	if opt.redactor != nil {
-		name = opt.redactor.Text(name)
-	}
-	return name
+	return session.ShortenHome(cwd, session.HomeOf(cwd, home))
 }
 
 // updateWithProgress reads the files the catalog lacks, telling progress

@@ -98,11 +98,19 @@ func TestUsageSinceAndErrors(t *testing.T) {
 	}
 }
 
-// TestUsageRedact: under --redact the projects' names are masked as the
-// pages mask them.
+// TestUsageRedact: under --redact the projects' and the models' names
+// are masked as the pages mask them (issue 21, item 6: the models'
+// were not), in the table and in the JSON.
 func TestUsageRedact(t *testing.T) {
 	out, _, code := runCLI(t, "--usage", "--by", "project", "--redact-literal", "civ6", "--no-cache", "-q", corpus+"pi-v3-civ6.jsonl")
 	if code != 0 || strings.Contains(out, "civ6") || !strings.Contains(out, "[REDACTED:literal#1]") {
 		t.Errorf("exit %d:\n%s", code, out)
+	}
+	for _, args := range [][]string{{"--by", "model"}, {"--by", "model", "--json"}} {
+		args = append([]string{"--usage", "--redact-literal", "Sonnet", "--no-cache", "-q"}, append(args, corpus+"pi-v3-civ6.jsonl")...)
+		out, _, code := runCLI(t, args...)
+		if code != 0 || strings.Contains(strings.ToLower(out), "sonnet") || !strings.Contains(out, "[REDACTED:literal#1]") {
+			t.Errorf("%q: exit %d:\n%s", args, code, out)
+		}
 	}
 }
