@@ -78,6 +78,9 @@ func TestMarkdownGolden(t *testing.T) {
 		{"md-pi15-roots-edits.md", "pi15-sdk-roots-edits.jsonl", ""},
 		// omp 18's entries and a task call's agents.
 		{"md-omp18-subagents.md", "omp18-task-subagents.jsonl", ""},
+		// pi 1.6: hyperlinks listed after their output, diagnostics,
+		// aborted calls.
+		{"md-pi16-links-diagnostics.md", "pi16-sdk-links-diagnostics.jsonl", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			doc := exportMarkdown(t, loadMarkdownCorpus(t, tc.file), Options{Leaf: tc.leaf, Home: "/home/dev", Generator: "piexport test"})

@@ -56,8 +56,8 @@ func WriteMarkdownIndex(w io.Writer, items []MarkdownIndexItem) error {
 	return err
 }
 
-// markdownLink makes link safe as a link destination in a table cell, or
-// returns "" when it is not a URL the document may link to.
+// markdownLink makes link safe as a link destination (in a table cell
+// too), or returns "" when it is not a URL the document may link to.
 func markdownLink(link string) string {
 	link = strings.TrimSpace(link)
 	if link == "" || !markdownURLAllowed([]byte(link)) {
@@ -69,6 +69,12 @@ func markdownLink(link string) string {
 		c := link[i]
 		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-._~/:?#=+,;@!$'*%", c) >= 0 {
 			b.WriteByte(c)
+			continue
+		}
+		if c == '&' {
+			// An entity, which a destination's reader decodes: a query's
+			// "&" keeps its meaning, where %26 would not.
+			b.WriteString("&amp;")
 			continue
 		}
 		b.WriteByte('%')

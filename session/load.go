@@ -480,6 +480,7 @@ var knownRoles = map[string]bool{
 	"system": true, "user": true, "assistant": true, "toolResult": true, "bashExecution": true,
 	"custom": true, "hookMessage": true, "branchSummary": true,
 	"compactionSummary": true, "developer": true, "jsExecution": true,
+	"pythonExecution": true, "fileMention": true, // omp 18
 }
 
 // finish finds the header, migrates the entries and builds the tree.
