@@ -77,6 +77,9 @@ func (m *mdWriter) tool(call *session.Block, result *session.Entry) {
 			m.taskAgents(call, result)
 		}
 		m.terminalOutput(res, output)
+		if call != nil {
+			m.queueTranscripts(call, result)
+		}
 	default:
 		if call != nil && name != "grep" && name != "find" && name != "ls" && len(args) > 0 {
 			m.block(fenced("json", indentJSON(rawArgs)))
