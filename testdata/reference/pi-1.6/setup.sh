@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs pi 1.6.0's own SessionManager into ./node_modules for
-# make-pi16.mjs. As for pi 1.5.2 (../../../../shared/reference/pi-1.5/setup.sh
-# in the shared tree; see SCHEMA-1.6.md), a full `npm install` of
+# make-pi16.mjs. As for pi 1.5.2 (the pi 1.5 reference's setup.sh; see
+# SCHEMA-1.6.md), a full `npm install` of
 # @earendil-works/pi-coding-agent@1.6.0 fails here: the registry lacks
 # @earendil-works/pi-ai@1.6.0 and others. session-manager.js imports two
 # helpers from pi-ai (getCurrentSystemMessage, uuidv7); pi-ai 1.5.2's are
