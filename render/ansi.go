@@ -35,6 +35,11 @@ func Terminal(s string) template.HTML {
 	}
 	c := ansiConverter{cur: ansiDefault, open: ansiDefault}
 	c.out.Grow(len(s) + len(s)/8)
+	if !hasControls(s) {
+		// Most tool output: nothing but text to escape.
+		escapeTextTo(&c.out, s)
+		return trusted(c.out.Bytes())
+	}
 	for len(s) > 0 {
 		line, rest, nl := strings.Cut(s, "\n")
 		c.line(line)
@@ -52,6 +57,17 @@ func Terminal(s string) template.HTML {
 		c.out.WriteString("</a>")
 	}
 	return trusted(c.out.Bytes())
+}
+
+// hasControls reports whether s holds a byte Terminal acts on: a control
+// character other than tab and newline (ESC, \r, NUL…) or DEL.
+func hasControls(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' && c != '\n' && c != '\t' || c == 0x7f {
+			return true
+		}
+	}
+	return false
 }
 
 type ansiConverter struct {
