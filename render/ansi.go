@@ -40,9 +40,10 @@ func Terminal(s string) template.HTML {
 		escapeTextTo(&c.out, s)
 		return trusted(c.out.Bytes())
 	}
+	text, escape := c.text, c.escape
 	for len(s) > 0 {
 		line, rest, nl := strings.Cut(s, "\n")
-		c.line(line)
+		termtext.Line(line, text, escape)
 		if nl {
 			if c.cur != c.open {
 				// Close a finished style before the newline, not after.
@@ -79,33 +80,6 @@ type ansiConverter struct {
 	// inside the <a>.
 	linkTo string
 	inLink bool
-}
-
-// line converts one line (without its \n). Text before the last \r is
-// overwritten on a terminal, so it is dropped; the escape sequences in it
-// still count, since the colours they set carry on.
-func (c *ansiConverter) line(line string) {
-	// A \r just before the \n is a CRLF line end, not a redraw.
-	line = strings.TrimRight(line, "\r")
-	cut := strings.LastIndexByte(line, '\r')
-	for i := 0; i < len(line); {
-		b := line[i]
-		switch {
-		case b == 0x1b:
-			i = c.escape(line, i)
-		case b < ' ' && b != '\t' || b == 0x7f:
-			i++
-		default:
-			j := i + 1
-			for j < len(line) && !(line[j] < ' ' && line[j] != '\t' || line[j] == 0x7f) {
-				j++
-			}
-			if i > cut {
-				c.text(line[i:j])
-			}
-			i = j
-		}
-	}
 }
 
 func (c *ansiConverter) text(t string) {
@@ -164,19 +138,16 @@ func (c *ansiConverter) setOpen(st ansiStyle) {
 	c.out.WriteString(`">`)
 }
 
-// escape acts on the escape sequence that starts at line[i] (an ESC) and
-// returns the index after it: SGR sets the style, an OSC 8 hyperlink with
-// an allowed target (termtext.LinkTarget) starts a link and an empty one
-// ends it; every other sequence is dropped.
-func (c *ansiConverter) escape(line string, i int) int {
-	seq := termtext.Next(line, i)
+// escape acts on an escape sequence: SGR sets the style, an OSC 8
+// hyperlink with an allowed target (termtext.LinkTarget) starts a link
+// and an empty one ends it; every other sequence is dropped.
+func (c *ansiConverter) escape(seq termtext.Seq) {
 	switch {
 	case seq.SGR:
 		c.sgr(seq.Params)
 	case seq.Link:
 		c.link(seq.URL)
 	}
-	return seq.End
 }
 
 // link ends the open link, if any, and starts one to url when it may lead

@@ -166,43 +166,57 @@ func read(s string, withLinks bool) (string, []Link) {
 		}
 		url, linkStart = "", -1
 	}
+	text := func(t string) { b.WriteString(t) }
+	seq := func(seq Seq) {
+		if seq.Link {
+			closeLink()
+			if target, ok := LinkTarget(seq.URL); ok {
+				url, linkStart = target, b.Len()
+			}
+		}
+	}
 	first := true
 	for line := range strings.SplitSeq(s, "\n") {
 		if !first {
 			b.WriteByte('\n')
 		}
 		first = false
-		// A \r just before the \n is a CRLF line end, not a redraw.
-		line = strings.TrimRight(line, "\r")
-		cut := strings.LastIndexByte(line, '\r')
-		for i := 0; i < len(line); {
-			c := line[i]
-			switch {
-			case c == 0x1b:
-				seq := Next(line, i)
-				if seq.Link {
-					closeLink()
-					if target, ok := LinkTarget(seq.URL); ok {
-						url, linkStart = target, b.Len()
-					}
-				}
-				i = seq.End
-			case c < ' ' && c != '\t' || c == 0x7f:
-				i++
-			default:
-				j := i + 1
-				for j < len(line) && !(line[j] < ' ' && line[j] != '\t' || line[j] == 0x7f) {
-					j++
-				}
-				if i > cut {
-					b.WriteString(line[i:j])
-				}
-				i = j
-			}
-		}
+		Line(line, text, seq)
 	}
 	closeLink()
 	return b.String(), links
+}
+
+// Line walks one line of terminal output (without its \n) as a terminal
+// reads it: seq gets each escape sequence (Next), text each run of text
+// the terminal shows, control characters other than tab left out. Text
+// before the line's last \r is overwritten on a terminal, so it is left
+// out too; the sequences in it still reach seq, since the colours and
+// links they set carry on. A \r that ends the line is a CRLF line end,
+// not a redraw. It runs in one pass with no backtracking.
+func Line(line string, text func(string), seq func(Seq)) {
+	line = strings.TrimRight(line, "\r")
+	cut := strings.LastIndexByte(line, '\r')
+	for i := 0; i < len(line); {
+		c := line[i]
+		switch {
+		case c == 0x1b:
+			s := Next(line, i)
+			seq(s)
+			i = s.End
+		case c < ' ' && c != '\t' || c == 0x7f:
+			i++
+		default:
+			j := i + 1
+			for j < len(line) && !(line[j] < ' ' && line[j] != '\t' || line[j] == 0x7f) {
+				j++
+			}
+			if i > cut {
+				text(line[i:j])
+			}
+			i = j
+		}
+	}
 }
 
 // needsReading reports whether s holds an escape, a carriage return or
