@@ -52,25 +52,21 @@ func (r *sessionRenderer) fileMention(o *out, e *session.Entry) {
 			facts = append(facts, "left out: "+f.SkippedReason)
 		}
 		o.Raw(`<li>`)
-		if f.Content == "" && f.Image == nil {
-			o.Raw(`<code>`)
-			o.Text(path)
-			o.Raw(`</code>`)
-			if len(facts) > 0 {
-				o.Raw(` <span class="muted">`)
-				o.Text(strings.Join(facts, " · "))
-				o.Raw(`</span>`)
-			}
-			o.Raw(`</li>`)
-			continue
+		folded := f.Content != "" || f.Image != nil
+		if folded {
+			o.Raw(`<details><summary>`)
 		}
-		o.Raw(`<details><summary><code>`)
+		o.Raw(`<code>`)
 		o.Text(path)
 		o.Raw(`</code>`)
 		if len(facts) > 0 {
 			o.Raw(` <span class="muted">`)
 			o.Text(strings.Join(facts, " · "))
 			o.Raw(`</span>`)
+		}
+		if !folded {
+			o.Raw(`</li>`)
+			continue
 		}
 		o.Raw(`</summary>`)
 		if f.Image != nil {
