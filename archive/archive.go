@@ -365,6 +365,11 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 		} else {
 			it.URL = url.PathEscape(e.Stem + f.ext)
 			it.Related = lk.siteRelated(next, key, f.ext)
+			if f.ext == ".md" {
+				// A Markdown document links nowhere but through the
+				// index: it lists sub-agents of sub-agents too.
+				lk.allAgents(next, key, f.ext, it.Related)
+			}
 		}
 		items = append(items, it)
 	}

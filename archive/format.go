@@ -63,8 +63,16 @@ func writeIndexMarkdown(w io.Writer, items []site.IndexItem, opt site.IndexOptio
 	var rows []gfm.MarkdownIndexItem
 	for _, g := range groups {
 		for _, it := range g.Items {
-			rows = append(rows, gfm.MarkdownIndexItem{Title: it.Title(), Link: it.URL, Date: it.Summary.Start,
-				Project: g.Project, Messages: it.Summary.Messages, Cost: it.Summary.Usage.Cost})
+			row := gfm.MarkdownIndexItem{Title: it.Title(), Link: it.URL, Date: it.Summary.Start,
+				Project: g.Project, Messages: it.Summary.Messages, Cost: it.Summary.Usage.Cost}
+			for _, r := range it.Related {
+				mr := gfm.MarkdownRelated{Label: r.Label}
+				for _, l := range r.Links {
+					mr.Links = append(mr.Links, gfm.MarkdownLink{Title: l.Title, Link: l.URL})
+				}
+				row.Related = append(row.Related, mr)
+			}
+			rows = append(rows, row)
 		}
 	}
 	for _, it := range failed {

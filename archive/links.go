@@ -79,6 +79,9 @@ func linkSessions(next *manifest, order []string, abs map[string]string) *links 
 	return l
 }
 
+// labelAgents names a session's sub-agents among its relations.
+const labelAgents = "Sub-agents"
+
 // relation is a kind of link and the sessions it links, by key.
 type relation struct {
 	label string
@@ -98,7 +101,7 @@ func (l *links) of(key string, withParent, headerNamed bool) []relation {
 	if withParent || !headerNamed {
 		add("Sub-agent of", l.parent[key])
 	}
-	add("Sub-agents", l.agents[key]...)
+	add(labelAgents, l.agents[key]...)
 	if withParent && l.parent[key] == "" {
 		add("Forked from", l.forkOf[key])
 	}
@@ -161,6 +164,40 @@ func (l *links) siteRelated(next *manifest, key, ext string) []site.Related {
 		out = append(out, rel)
 	}
 	return out
+}
+
+// allAgents replaces the sub-agents in related (siteRelated's list of
+// key's) with every sub-agent below key, depth first, each named by the
+// ids from key's own sub-agent down: "Lexer", "Lexer/Tokens".
+func (l *links) allAgents(next *manifest, key, ext string, related []site.Related) {
+	for i := range related {
+		if related[i].Label != labelAgents {
+			continue
+		}
+		var all []site.Link
+		type job struct{ key, prefix string }
+		var stack []job
+		push := func(parent, prefix string) {
+			agents := l.agents[parent]
+			for k := len(agents) - 1; k >= 0; k-- {
+				stack = append(stack, job{agents[k], prefix})
+			}
+		}
+		push(key, "")
+		seen := map[string]bool{key: true}
+		for len(stack) > 0 {
+			j := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if seen[j.key] {
+				continue
+			}
+			seen[j.key] = true
+			title := j.prefix + l.linkTitle(next, j.key)
+			all = append(all, site.Link{Title: title, URL: url.PathEscape(next.Sessions[j.key].Stem + ext)})
+			push(j.key, title+"/")
+		}
+		related[i].Links = all
+	}
 }
 
 // relatedKey sums what a page shows of its links (the session it came

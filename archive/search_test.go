@@ -221,3 +221,37 @@ func TestWritesOnlyOutput(t *testing.T) {
 		}
 	}
 }
+
+// An archive's Markdown index lists every sub-agent under its session, a
+// sub-agent's own sub-agents too (a Markdown document links nowhere but
+// through the index), each linked to its document.
+func TestMarkdownIndexSubAgents(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "--proj--")
+	out := t.TempDir()
+	header := `{"type":"session","version":3,"id":"x","timestamp":"2026-03-01T10:00:00.000Z","cwd":"/w"}` + "\n"
+	line := func(text string) string {
+		return fmt.Sprintf(`{"type":"message","id":"a","parentId":null,"timestamp":"2026-03-01T10:00:00.000Z","message":{"role":"user","content":%q}}`+"\n", text)
+	}
+	var files []string
+	for name, text := range map[string]string{
+		"main.jsonl": "the main session", "main/Lexer.jsonl": "lexing", "main/Parser.jsonl": "parsing",
+		"main/Lexer/Tokens.jsonl": "tokens",
+	} {
+		p := filepath.Join(src, filepath.FromSlash(name))
+		must(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		must(t, os.WriteFile(p, []byte(header+line(text)), 0o644))
+		files = append(files, p)
+	}
+	slices.Sort(files)
+	if _, err := Build(context.Background(), out, files, Options{Format: "md"}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "index.md"))
+	must(t, err)
+	index := string(b)
+	want := "| [the main session](proj--main.md) |"
+	agents := "\n| ↳ Sub-agents: [Lexer](main--Lexer.md), [Lexer/Tokens](Lexer--Tokens.md), [Parser](main--Parser.md) |  |  |  |  |\n"
+	if !strings.Contains(index, want) || !strings.Contains(index, agents) || strings.Count(index, "\n| [") != 1 {
+		t.Errorf("index.md does not list the sub-agents under their session:\n%s", index)
+	}
+}

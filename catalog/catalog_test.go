@@ -78,28 +78,6 @@ func must(t *testing.T, err error) {
 	}
 }
 
-func TestDefaultRoots(t *testing.T) {
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	t.Setenv("PI_CODING_AGENT_DIR", "")
-	if got := DefaultRoots(); len(got) != 0 {
-		t.Errorf("DefaultRoots with no sessions = %q, want none", got)
-	}
-	must(t, os.MkdirAll(filepath.Join(home, ".pi", "agent", "sessions"), 0o755))
-	must(t, os.MkdirAll(filepath.Join(home, ".omp", "agent", "sessions"), 0o755))
-	want := []string{filepath.Join(home, ".pi", "agent", "sessions"), filepath.Join(home, ".omp", "agent", "sessions")}
-	if got := DefaultRoots(); !slices.Equal(got, want) {
-		t.Errorf("DefaultRoots = %q, want %q", got, want)
-	}
-	agent := filepath.Join(t.TempDir(), "agent")
-	must(t, os.MkdirAll(filepath.Join(agent, "sessions"), 0o755))
-	t.Setenv("PI_CODING_AGENT_DIR", agent)
-	want = []string{filepath.Join(agent, "sessions"), filepath.Join(home, ".omp", "agent", "sessions")}
-	if got := DefaultRoots(); !slices.Equal(got, want) {
-		t.Errorf("DefaultRoots with PI_CODING_AGENT_DIR = %q, want %q", got, want)
-	}
-}
-
 // newCatalog copies corpus files into a fresh directory and catalogs it.
 func newCatalog(t *testing.T, names ...string) (*Catalog, string) {
 	t.Helper()

@@ -13,33 +13,6 @@ import (
 	"github.com/piexport/piexport/internal/fileguard"
 )
 
-// DefaultRoots returns the directories pi and omp keep their sessions in,
-// those of them that exist: $PI_CODING_AGENT_DIR/sessions when that variable
-// is set, else ~/.pi/agent/sessions; and ~/.omp/agent/sessions.
-func DefaultRoots() []string {
-	home, _ := os.UserHomeDir()
-	var dirs []string
-	if d := os.Getenv("PI_CODING_AGENT_DIR"); d != "" {
-		// pi expands a leading ~ itself, so users write it that way.
-		if rest, ok := strings.CutPrefix(d, "~"); ok && home != "" && (rest == "" || os.IsPathSeparator(rest[0])) {
-			d = home + rest
-		}
-		dirs = append(dirs, filepath.Join(d, "sessions"))
-	} else if home != "" {
-		dirs = append(dirs, filepath.Join(home, ".pi", "agent", "sessions"))
-	}
-	if home != "" {
-		dirs = append(dirs, filepath.Join(home, ".omp", "agent", "sessions"))
-	}
-	var roots []string
-	for _, d := range dirs {
-		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
-			roots = append(roots, d)
-		}
-	}
-	return roots
-}
-
 // Find lists the session files named by paths: a regular file is taken as
 // given, whatever its name, anything else but a directory is refused; a
 // directory is searched recursively for *.jsonl files.

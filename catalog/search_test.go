@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -212,5 +213,24 @@ func BenchmarkSearch(b *testing.B) {
 			}
 			b.ReportMetric(float64(r.Total), "hits")
 		})
+	}
+}
+
+// Tool output is indexed as the terminal showed it: an OSC 8 hyperlink's
+// text is found, its target and the sequences around it are not.
+func TestSearchTerminalOutput(t *testing.T) {
+	dir := t.TempDir()
+	out, err := json.Marshal("\x1b]0;windowtitle\x07\x1b[1m\x1b]8;;https://secretdocs.example/page\x1b\\visible_guide\x1b]8;;\x1b\\\x1b[0m\x1b]52;c;Y2xpcGJvYXJk\x07")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "--a--", "links.jsonl"), `{"type":"session","version":3,"id":"s","timestamp":"2026-03-01T09:00:00Z","cwd":"/home/dev/docs"}
+{"type":"message","id":"e1","parentId":null,"timestamp":"2026-03-01T09:01:00Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"bash","content":[{"type":"text","text":`+string(out)+`}]}}
+`)
+	c, _ := newCatalogOf(t, dir)
+	for q, want := range map[string]int{"visible_guide": 1, "secretdocs": 0, "windowtitle": 0, "Y2xpcGJvYXJk": 0, "1m": 0} {
+		if got := c.Search(q, 10).Total; got != want {
+			t.Errorf("Search(%q): %d hits, want %d", q, got, want)
+		}
 	}
 }

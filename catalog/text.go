@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/piexport/piexport/internal/termtext"
 	"github.com/piexport/piexport/session"
 )
 
@@ -57,12 +58,14 @@ func entryText(e *session.Entry, b *strings.Builder) (kind, text string) {
 		}
 		return "assistant", b.String()
 	case "toolResult":
-		return "tool", clip(blockText(m.Content))
-	case "bashExecution", "jsExecution":
-		return "bash", m.Command + "\n" + clip(m.Output)
+		// Terminal output reads as the terminal showed it: escape
+		// sequences out, a hyperlink's text in.
+		return "tool", termtext.Plain(clip(blockText(m.Content)))
+	case "bashExecution", "jsExecution", "pythonExecution":
+		return "bash", m.Command + "\n" + termtext.Plain(clip(m.Output))
 	case "branchSummary", "compactionSummary":
 		return "summary", m.Summary
-	case "custom":
+	case "custom", "hookMessage":
 		return "custom", blockText(m.Content)
 	}
 	return "", ""

@@ -55,7 +55,7 @@ func (m *mdWriter) entry(e *session.Entry) {
 		m.contextEdit(e)
 	case "reset_boundary":
 		m.note("Context reset: the model starts afresh here")
-	case "service_tier_change", "mode_change", "title_change", "ttsr_injection", "credential_pin", "session_init":
+	case "service_tier_change", "mode_change", "title_change", "ttsr_injection", "credential_pin", "session_init", "mcp_tool_selection":
 		if e.Omp == nil || e.Type == "session_init" && e.Omp.Init == nil {
 			m.rawJSON(e.Type+" entry", e.Raw)
 			return
@@ -71,6 +71,9 @@ func (m *mdWriter) entry(e *session.Entry) {
 		line := "Model set to " + mdInline(name)
 		if e.ModelRole != "" && e.ModelRole != "default" {
 			line += " for the " + mdInline(e.ModelRole) + " role"
+		}
+		if e.Omp != nil && e.Omp.Fallback {
+			line += ", a fallback after the configured model failed"
 		}
 		m.note(line)
 	case "thinking_level_change":
@@ -96,6 +99,13 @@ func (m *mdWriter) entry(e *session.Entry) {
 		} else {
 			m.note("Session name cleared")
 		}
+	case "custom":
+		// State an extension saved; the model never sees it.
+		m.openDetails("Extension " + e.CustomType + " saved its state")
+		if data := strings.TrimSpace(string(e.Data)); data != "" && data != "null" {
+			m.block(fenced("json", indentJSON(e.Data)))
+		}
+		m.closeDetails()
 	default:
 		m.rawJSON(e.Type+" entry", e.Raw)
 	}
@@ -116,17 +126,21 @@ func (m *mdWriter) message(e *session.Entry) {
 		if msg.ResponseModel != "" && msg.ResponseModel != msg.Model {
 			m.block("_Answered by " + codeSpan(msg.ResponseModel) + "._")
 		}
+		m.diagnostics(msg.Diagnostics)
 	case "toolResult":
 		if _, call := m.s.CallOf(e); call != nil {
 			return // written with its call
 		}
 		m.heading("Tool result")
 		m.tool(nil, e)
-	case "bashExecution", "jsExecution":
+	case "bashExecution", "jsExecution", "pythonExecution":
 		m.heading("User")
 		m.userCommand(msg)
-	case "custom":
+	case "custom", "hookMessage":
 		m.customMessage(msg.CustomType, msg.Content, msg.Display)
+	case "fileMention":
+		m.heading("User")
+		m.fileMention(msg.Files)
 	case "branchSummary":
 		m.quote("**Summary of an abandoned branch.**", msg.Summary)
 	case "compactionSummary":

@@ -36,6 +36,10 @@ type Options struct {
 	Home string
 	// Generator names the program in the document's last line.
 	Generator string
+	// SubAgents are the transcripts of the session's sub-agents
+	// (session.LoadSubAgents): each is written, as a section of its own,
+	// after the omp task call that started it.
+	SubAgents []*session.SubAgent
 }
 
 // WriteMarkdown writes the path from the session's first entry to
@@ -56,7 +60,7 @@ func WriteMarkdown(w io.Writer, s *session.Session, opt Options) error {
 		cwd = s.Header.Cwd
 	}
 	home := session.HomeOf(cwd, opt.Home)
-	m := &mdWriter{s: s, home: home}
+	m := &mdWriter{s: s, home: home, agents: opt.SubAgents, level: 2}
 	path := s.Path(leaf)
 	m.head(path, leaf)
 	if len(path) == 0 {
@@ -64,7 +68,9 @@ func WriteMarkdown(w io.Writer, s *session.Session, opt Options) error {
 	}
 	for _, e := range path {
 		m.entry(e)
+		m.transcripts()
 	}
+	m.resume = ""
 	if opt.Generator != "" {
 		m.block("---")
 		m.block("_Exported by " + mdInline(opt.Generator) + "._")
@@ -83,6 +89,17 @@ type mdWriter struct {
 	// turn is the heading of the section being written, so that a turn of
 	// several assistant messages and tool results gets one heading.
 	turn string
+	// level is the level of the turns' headings: 2 in the document's own
+	// session, deeper in a sub-agent's transcript.
+	level int
+	// agents are the sub-agent transcripts of the session written;
+	// pending those whose task call the entry being written made, to
+	// follow it (see transcripts).
+	agents  []*session.SubAgent
+	pending []pendingAgent
+	// resume is the heading of the turn a transcript interrupted, written
+	// again before what follows unless that starts a section of its own.
+	resume string
 }
 
 // block writes one Markdown block. Blocks are separated by one blank line,
@@ -91,6 +108,12 @@ func (m *mdWriter) block(b string) {
 	b = strings.Trim(b, "\n")
 	if b == "" {
 		return
+	}
+	if h := m.resume; h != "" {
+		// Back from a sub-agent's transcript: the turn it interrupted
+		// goes on under its heading again.
+		m.resume, m.turn = "", h
+		m.block(strings.Repeat("#", m.level) + " " + h)
 	}
 	if m.buf.Len() > 0 {
 		m.buf.WriteByte('\n')
@@ -102,11 +125,12 @@ func (m *mdWriter) block(b string) {
 // heading starts a section unless it is already the one being written.
 // h is Markdown: literal text or text escaped by mdInline.
 func (m *mdWriter) heading(h string) {
+	m.resume = ""
 	if m.turn == h {
 		return
 	}
 	m.turn = h
-	m.block("## " + h)
+	m.block(strings.Repeat("#", m.level) + " " + h)
 }
 
 // note writes one italic line; s is Markdown that starts with a letter.

@@ -68,19 +68,34 @@ func mdText(s string) obj { return obj{"type": "text", "text": s} }
 // TestMarkdownGolden compares whole documents with testdata/golden (go
 // test ./gfm -update rewrites them) and checks their structure.
 func TestMarkdownGolden(t *testing.T) {
-	for _, tc := range []struct{ name, file, leaf string }{
-		{"md-branches-labels.md", "pi-v3-sdk-branches-labels.jsonl", ""},
-		{"md-branches-labels-first-branch.md", "pi-v3-sdk-branches-labels.jsonl", "6eea0e7d"},
-		{"md-compaction-custom.md", "pi-v3-sdk-compaction-custom.jsonl", ""},
-		{"md-earth0-tiny.md", "pi-v3-earth0-tiny.jsonl", ""},
+	for _, tc := range []struct {
+		name, file, leaf string
+		subAgents        bool
+	}{
+		{"md-branches-labels.md", "pi-v3-sdk-branches-labels.jsonl", "", false},
+		{"md-branches-labels-first-branch.md", "pi-v3-sdk-branches-labels.jsonl", "6eea0e7d", false},
+		{"md-compaction-custom.md", "pi-v3-sdk-compaction-custom.jsonl", "", false},
+		{"md-earth0-tiny.md", "pi-v3-earth0-tiny.jsonl", "", false},
 		// pi 1.5: system prompt folded, usage in the totals, context edits.
-		{"md-pi15-usage-contextedit.md", "pi15-sdk-usage-contextedit-main.jsonl", ""},
-		{"md-pi15-roots-edits.md", "pi15-sdk-roots-edits.jsonl", ""},
-		// omp 18's entries and a task call's agents.
-		{"md-omp18-subagents.md", "omp18-task-subagents.jsonl", ""},
+		{"md-pi15-usage-contextedit.md", "pi15-sdk-usage-contextedit-main.jsonl", "", false},
+		{"md-pi15-roots-edits.md", "pi15-sdk-roots-edits.jsonl", "", false},
+		// omp 18's entries and a task call's agents, their transcripts
+		// after it.
+		{"md-omp18-subagents.md", "omp18-task-subagents.jsonl", "", true},
+		// pi 1.6: hyperlinks listed after their output, diagnostics,
+		// aborted calls.
+		{"md-pi16-links-diagnostics.md", "pi16-sdk-links-diagnostics.jsonl", "", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			doc := exportMarkdown(t, loadMarkdownCorpus(t, tc.file), Options{Leaf: tc.leaf, Home: "/home/dev", Generator: "piexport test"})
+			opt := Options{Leaf: tc.leaf, Home: "/home/dev", Generator: "piexport test"}
+			if tc.subAgents {
+				var warnings []session.Warning
+				opt.SubAgents, warnings = session.LoadSubAgents(filepath.Join("../testdata/corpus", tc.file))
+				if len(opt.SubAgents) == 0 || len(warnings) > 0 {
+					t.Fatalf("sub-agents %v, warnings %v", opt.SubAgents, warnings)
+				}
+			}
+			doc := exportMarkdown(t, loadMarkdownCorpus(t, tc.file), opt)
 			checkMarkdown(t, doc)
 			path := filepath.Join("../testdata/golden", tc.name)
 			if *update {

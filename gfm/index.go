@@ -25,10 +25,28 @@ type MarkdownIndexItem struct {
 	// messages; Cost is what its assistant messages cost, in dollars.
 	Messages int
 	Cost     float64
+	// Related are the sessions listed under this one: its sub-agents
+	// (omp keeps their transcripts beside it), forks.
+	Related []MarkdownRelated
+}
+
+// MarkdownRelated is a kind of link between sessions ("Sub-agents",
+// "Forks") and the sessions it links.
+type MarkdownRelated struct {
+	Label string
+	Links []MarkdownLink
+}
+
+// MarkdownLink is one linked session: its title and its document (a link
+// as MarkdownIndexItem.Link; empty: listed without a link).
+type MarkdownLink struct {
+	Title, Link string
 }
 
 // WriteMarkdownIndex writes the index of an archive of Markdown exports:
-// one table row per item, in the order given, linking to each document.
+// one table row per item, in the order given, linking to each document,
+// and under it a row for each kind of session related to it (its
+// sub-agents, its forks), linking to theirs.
 func WriteMarkdownIndex(w io.Writer, items []MarkdownIndexItem) error {
 	var b strings.Builder
 	b.WriteString("# Sessions\n\n")
@@ -51,13 +69,31 @@ func WriteMarkdownIndex(w io.Writer, items []MarkdownIndexItem) error {
 		}
 		cells := []string{title, date, mdInline(it.Project), strconv.Itoa(it.Messages), humanize.Cost(it.Cost)}
 		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+		// Each kind of related session on a row of its own, under the
+		// session's row.
+		for _, r := range it.Related {
+			links := make([]string, 0, len(r.Links))
+			for _, l := range r.Links {
+				text := mdInline(l.Title)
+				if text == "" {
+					text = "(untitled)"
+				}
+				if dest := markdownLink(l.Link); dest != "" {
+					text = "[" + text + "](" + dest + ")"
+				}
+				links = append(links, text)
+			}
+			if len(links) > 0 {
+				b.WriteString("| ↳ " + mdInline(r.Label) + ": " + strings.Join(links, ", ") + " |  |  |  |  |\n")
+			}
+		}
 	}
 	_, err := io.WriteString(w, string(trimLineEnds([]byte(b.String()))))
 	return err
 }
 
-// markdownLink makes link safe as a link destination in a table cell, or
-// returns "" when it is not a URL the document may link to.
+// markdownLink makes link safe as a link destination (in a table cell
+// too), or returns "" when it is not a URL the document may link to.
 func markdownLink(link string) string {
 	link = strings.TrimSpace(link)
 	if link == "" || !markdownURLAllowed([]byte(link)) {
@@ -69,6 +105,12 @@ func markdownLink(link string) string {
 		c := link[i]
 		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-._~/:?#=+,;@!$'*%", c) >= 0 {
 			b.WriteByte(c)
+			continue
+		}
+		if c == '&' {
+			// An entity, which a destination's reader decodes: a query's
+			// "&" keeps its meaning, where %26 would not.
+			b.WriteString("&amp;")
 			continue
 		}
 		b.WriteByte('%')

@@ -10,8 +10,9 @@ import (
 	"github.com/piexport/piexport/session"
 )
 
-// What pi 1.5 and omp 18 add to a path: system prompts, context edits,
-// omp's settings and sub-agent starts, nested tool calls and task agents.
+// What pi 1.5, pi 1.6 and omp 18 add to a path: system prompts, context
+// edits, omp's settings and sub-agent starts, nested tool calls, task
+// agents, the diagnostics of an answer, the files a user mentioned.
 // Usage entries are not written (pi hides them); they count in the head's
 // totals.
 
@@ -149,6 +150,12 @@ func (m *mdWriter) omp(e *session.Entry) {
 		m.note(line)
 	case "ttsr_injection":
 		m.note("Rules injected: " + codeList(x.Rules))
+	case "mcp_tool_selection":
+		if len(x.MCPTools) == 0 {
+			m.note("No MCP tools selected")
+			return
+		}
+		m.note("MCP tools selected: " + codeList(x.MCPTools))
 	case "credential_pin":
 		// The pin's hash identifies an account: never written (nor read).
 		m.note("The session's " + mdInline(x.CredentialProvider) + " account is pinned")
@@ -291,4 +298,51 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// diagnostics notes what pi recorded about the request behind an answer
+// (pi 1.6): reasoning a provider dropped, and why, in one line; a
+// diagnostic of another kind by its type and error, its JSON folded.
+func (m *mdWriter) diagnostics(list []session.Diagnostic) {
+	for _, d := range list {
+		if note := d.Note(); note != "" {
+			m.note(mdInline(note))
+			continue
+		}
+		summary := "Diagnostic " + d.Type
+		if d.Error != "" {
+			summary += ": " + d.Error
+		}
+		m.openDetails(summary)
+		if len(d.Raw) > 0 {
+			m.block(fenced("json", indentJSON(d.Raw)))
+		}
+		m.closeDetails()
+	}
+}
+
+// fileMention lists the files a user mentioned with @ (omp), each folded
+// with its text.
+func (m *mdWriter) fileMention(files []session.MentionedFile) {
+	if len(files) == 0 {
+		m.note("Files mentioned: none")
+		return
+	}
+	for _, f := range files {
+		summary := "Mentioned: " + session.ShortenHome(f.Path, m.home)
+		switch {
+		case f.SkippedReason != "":
+			summary += " (left out: " + f.SkippedReason + ")"
+		case f.LineCount > 0:
+			summary += " (" + plural(f.LineCount, "line") + ")"
+		}
+		m.openDetails(summary)
+		if f.Image != nil {
+			m.block(imageNote(*f.Image))
+		}
+		if f.Content != "" {
+			m.longFence(fenceLang(f.Path), f.Content)
+		}
+		m.closeDetails()
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/piexport/piexport/humanize"
+	"github.com/piexport/piexport/internal/termtext"
 	"github.com/piexport/piexport/session"
 )
 
@@ -34,10 +35,19 @@ func (m *mdWriter) tool(call *session.Block, result *session.Entry) {
 	switch {
 	case res == nil:
 		summary += " (no result)"
+	case res.Aborted():
+		summary += " (aborted)"
 	case res.IsError:
 		summary += " (error)"
 	}
 	m.openDetails(summary)
+	if res.Aborted() {
+		// pi 1.6: the user pressed Esc before the call finished; not a
+		// failure of the tool.
+		m.block("_Aborted: the user stopped the turn before this call finished._")
+		m.closeDetails()
+		return
+	}
 	output := ""
 	if res != nil {
 		output = res.ResultText()
@@ -47,7 +57,7 @@ func (m *mdWriter) tool(call *session.Block, result *session.Entry) {
 		if cmd := args.Str("command"); cmd != "" {
 			m.block(fenced("bash", cmd))
 		}
-		m.output(res, plainTerminalText(output), "text")
+		m.terminalOutput(res, output)
 	case "read":
 		m.output(res, output, fenceLang(args.Str("path", "file_path")))
 	case "write":
@@ -66,12 +76,15 @@ func (m *mdWriter) tool(call *session.Block, result *session.Entry) {
 		if call != nil {
 			m.taskAgents(call, result)
 		}
-		m.output(res, output, "text")
+		m.terminalOutput(res, output)
+		if call != nil {
+			m.queueTranscripts(call, result)
+		}
 	default:
 		if call != nil && name != "grep" && name != "find" && name != "ls" && len(args) > 0 {
 			m.block(fenced("json", indentJSON(rawArgs)))
 		}
-		m.output(res, output, "text")
+		m.terminalOutput(res, output)
 	}
 	if res != nil {
 		for _, b := range res.Content {
@@ -151,79 +164,56 @@ func nthIndex(s string, c byte, n int) int {
 	return len(s)
 }
 
-// userCommand writes a command the user ran with ! (or omp's JavaScript
-// equivalent) and its output, uncollapsed: the user chose to show it.
+// userCommand writes a command the user ran with ! (or omp's Python and
+// JavaScript equivalents) and its output, uncollapsed: the user chose to
+// show it.
 func (m *mdWriter) userCommand(msg *session.Message) {
 	lang := "bash"
-	if msg.Role == "jsExecution" {
+	switch msg.Role {
+	case "jsExecution":
 		lang = "javascript"
+	case "pythonExecution":
+		lang = "python"
 	}
 	marks := append([]string{"Command run by the user"},
 		session.CommandMarks(msg, func(p string) string { return codeSpan(session.ShortenHome(p, m.home)) })...)
 	m.block("_" + strings.Join(marks, " · ") + ":_")
 	m.block(fenced(lang, msg.Command))
 	if strings.TrimSpace(msg.Output) != "" {
-		m.longFence("text", plainTerminalText(msg.Output))
+		text, links := termtext.PlainLinks(msg.Output)
+		m.longFence("text", text)
+		m.linkList(links)
 	}
 }
 
-// plainTerminalText is terminal output as plain text: escape sequences
-// and control characters dropped, and where a line was redrawn with \r
-// (progress bars) only the text after the last \r kept, as render.Terminal does.
-func plainTerminalText(s string) string {
-	if strings.IndexByte(s, 0x1b) < 0 && strings.IndexByte(s, '\r') < 0 {
-		return s
-	}
-	var b strings.Builder
-	first := true
-	for line := range strings.SplitSeq(s, "\n") {
-		if !first {
-			b.WriteByte('\n')
-		}
-		first = false
-		line = strings.TrimRight(line, "\r")
-		line = line[strings.LastIndexByte(line, '\r')+1:]
-		for i := 0; i < len(line); {
-			c := line[i]
-			switch {
-			case c == 0x1b:
-				i = skipEscape(line, i)
-			case c < ' ' && c != '\t' || c == 0x7f:
-				i++
-			default:
-				b.WriteByte(c)
-				i++
-			}
-		}
-	}
-	return b.String()
+// terminalOutput writes a tool's output that was written for a terminal:
+// as the text a terminal shows (termtext.Plain), then the hyperlinks it
+// carried (OSC 8, http, https and mailto only), which a fence cannot hold,
+// as a list of Markdown links.
+func (m *mdWriter) terminalOutput(res *session.Message, out string) {
+	text, links := termtext.PlainLinks(out)
+	m.output(res, text, "text")
+	m.linkList(links)
 }
 
-// skipEscape returns the index just after the escape sequence at s[i]:
-// CSI (ESC [ ... final byte), OSC (ESC ] ... BEL or ESC \), or ESC and one
-// more byte.
-func skipEscape(s string, i int) int {
-	if i+1 >= len(s) {
-		return len(s)
+// maxOutputLinks bounds the links listed after an output.
+const maxOutputLinks = 20
+
+// linkList lists the hyperlinks of an output.
+func (m *mdWriter) linkList(links []termtext.Link) {
+	if len(links) == 0 {
+		return
 	}
-	switch s[i+1] {
-	case '[':
-		for j := i + 2; j < len(s); j++ {
-			if s[j] >= 0x40 && s[j] <= 0x7e {
-				return j + 1
-			}
+	lines := []string{"Links in the output:", ""}
+	for i, l := range links {
+		if i == maxOutputLinks {
+			lines = append(lines, "- _… "+humanize.Count(len(links)-i, "more link", "more links")+"_")
+			break
 		}
-		return len(s)
-	case ']':
-		for j := i + 2; j < len(s); j++ {
-			if s[j] == 0x07 {
-				return j + 1
-			}
-			if s[j] == 0x1b && j+1 < len(s) && s[j+1] == '\\' {
-				return j + 2
-			}
+		text := mdInline(humanize.OneLine(l.Text, 100))
+		if dest := markdownLink(l.URL); dest != "" && text != "" {
+			lines = append(lines, "- ["+text+"]("+dest+")")
 		}
-		return len(s)
 	}
-	return i + 2
+	m.block(strings.Join(lines, "\n"))
 }

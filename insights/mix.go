@@ -64,67 +64,101 @@ func (s *Session) toolsChart() *Chart {
 	if len(s.Tools) == 0 {
 		return nil
 	}
+	var all ToolStat
+	for _, t := range s.Tools {
+		all.add(t)
+	}
+	// Calls the user stopped (pi 1.6) are neither done nor failed: they
+	// get a segment and a column of their own where there are any.
+	aborted := all.Aborted > 0
 	c := &Chart{ID: "ins-tools", Class: "tools", Title: "Tool mix",
 		Legend: []Legend{{Class: "s-ok", Label: "calls"}, {Class: "s-err", Label: "errors"}}}
+	classes := []string{"s-ok", "s-err"}
+	head := []string{"Tool", "Calls", "Errors", "Time", "Output"}
+	if aborted {
+		c.Legend = append(c.Legend, Legend{Class: "s-abort", Label: "aborted"})
+		classes = append(classes, "s-abort")
+		head = []string{"Tool", "Calls", "Errors", "Aborted", "Time", "Output"}
+	}
 	var rows []hbar
 	var table []Row
-	var all ToolStat
 	for i, t := range s.Tools {
-		all.Calls += t.Calls
-		all.Errors += t.Errors
-		all.Time += t.Time
-		all.Bytes += t.Bytes
-		table = append(table, Row{Cells: toolCells(t)})
+		table = append(table, Row{Cells: toolCells(t, aborted)})
 		if i < maxRows-1 || len(s.Tools) == maxRows {
-			rows = append(rows, toolBar(t))
+			rows = append(rows, toolBar(t, aborted))
 		}
 	}
 	if len(s.Tools) > maxRows {
 		var rest ToolStat
 		for _, t := range s.Tools[maxRows-1:] {
-			rest.Calls += t.Calls
-			rest.Errors += t.Errors
-			rest.Time += t.Time
-			rest.Bytes += t.Bytes
+			rest.add(t)
 		}
 		rest.Name = fmt.Sprintf("%d other tools", len(s.Tools)-maxRows+1)
-		rows = append(rows, toolBar(rest))
+		rows = append(rows, toolBar(rest, aborted))
 	}
-	c.hbars(rows, []string{"s-ok", "s-err"})
+	c.hbars(rows, classes)
 	all.Name = "All"
-	c.Table = Table{Caption: "Tool calls", Head: []string{"Tool", "Calls", "Errors", "Time", "Output"}, Rows: table, Foot: &Row{Cells: toolCells(all)}}
+	c.Table = Table{Caption: "Tool calls", Head: head, Rows: table, Foot: &Row{Cells: toolCells(all, aborted)}}
 	var top []string
 	for _, t := range s.Tools[:min(3, len(s.Tools))] {
 		top = append(top, fmt.Sprintf("%s %d", t.Name, t.Calls))
 	}
+	outcome := humanize.Count(all.Errors, "error", "errors")
+	if aborted {
+		outcome += ", " + humanize.Count(all.Aborted, "aborted by the user", "aborted by the user")
+	}
 	c.Desc = fmt.Sprintf("%s along the path, %s, by tool: %s.",
-		humanize.Count(all.Calls, "tool call", "tool calls"), humanize.Count(all.Errors, "error", "errors"), strings.Join(top, ", "))
+		humanize.Count(all.Calls, "tool call", "tool calls"), outcome, strings.Join(top, ", "))
 	if len(s.Tools) > 3 {
 		c.Desc = strings.TrimSuffix(c.Desc, ".") + fmt.Sprintf(" and %d more.", len(s.Tools)-3)
 	}
 	return c
 }
 
-func toolBar(t ToolStat) hbar {
+// add sums t's counts into st.
+func (st *ToolStat) add(t ToolStat) {
+	st.Calls += t.Calls
+	st.Errors += t.Errors
+	st.Aborted += t.Aborted
+	st.Time += t.Time
+	st.Bytes += t.Bytes
+}
+
+// toolBar is a tool's bar: calls that ran, errors, and with aborted the
+// calls the user stopped.
+func toolBar(t ToolStat, aborted bool) hbar {
 	value := fmt.Sprint(t.Calls)
 	if t.Errors > 0 {
 		value += fmt.Sprintf(" · %d failed", t.Errors)
 	}
+	if t.Aborted > 0 {
+		value += fmt.Sprintf(" · %d aborted", t.Aborted)
+	}
 	title := fmt.Sprintf("%s: %s, %s", t.Name, humanize.Count(t.Calls, "call", "calls"), humanize.Count(t.Errors, "error", "errors"))
+	if t.Aborted > 0 {
+		title += fmt.Sprintf(", %d aborted by the user", t.Aborted)
+	}
 	if t.Time > 0 {
 		title += ", " + humanize.Duration(t.Time) + " in all"
 	}
 	if t.Bytes > 0 {
 		title += ", " + humanize.Bytes(t.Bytes) + " of output"
 	}
-	return hbar{Label: t.Name, Segments: []float64{float64(t.Calls - t.Errors), float64(t.Errors)}, Value: value, Title: title}
+	segments := []float64{float64(t.Calls - t.Errors - t.Aborted), float64(t.Errors)}
+	if aborted {
+		segments = append(segments, float64(t.Aborted))
+	}
+	return hbar{Label: t.Name, Segments: segments, Value: value, Title: title}
 }
 
-func toolCells(t ToolStat) []Cell {
+func toolCells(t ToolStat, aborted bool) []Cell {
 	d := ""
 	if t.Time > 0 {
 		d = humanize.Duration(t.Time)
 	}
-	return []Cell{{Text: t.Name}, {Text: fmt.Sprint(t.Calls), Num: true}, {Text: fmt.Sprint(t.Errors), Num: true},
-		{Text: d, Num: true}, {Text: humanize.Bytes(t.Bytes), Num: true}}
+	cells := []Cell{{Text: t.Name}, {Text: fmt.Sprint(t.Calls), Num: true}, {Text: fmt.Sprint(t.Errors), Num: true}}
+	if aborted {
+		cells = append(cells, Cell{Text: fmt.Sprint(t.Aborted), Num: true})
+	}
+	return append(cells, Cell{Text: d, Num: true}, Cell{Text: humanize.Bytes(t.Bytes), Num: true})
 }

@@ -23,7 +23,8 @@ type CallLink struct {
 	Href, Name, Args string
 	// Figure is what the list is sorted by: "2m 5s", "48 KB".
 	Figure string
-	Error  bool
+	// Error marks a call that failed, Aborted one the user stopped.
+	Error, Aborted bool
 }
 
 // Link returns the URL of an entry of the page: "#" and its element id.
@@ -55,7 +56,7 @@ func (s *Session) Section(link Link) *Section {
 }
 
 func callLink(c ToolCall, link Link, figure string) CallLink {
-	return CallLink{Href: link(c.ID), Name: c.Name, Args: c.Args, Figure: figure, Error: c.Error}
+	return CallLink{Href: link(c.ID), Name: c.Name, Args: c.Args, Figure: figure, Error: c.Error, Aborted: c.Aborted}
 }
 
 // summary sums the path up in one line, for the section's summary.

@@ -11,8 +11,10 @@ import (
 // ToolStat sums the calls of one tool.
 type ToolStat struct {
 	Name string
-	// Calls counts the calls, Errors those whose result was an error.
-	Calls, Errors int
+	// Calls counts the calls, Errors those whose result was an error, and
+	// Aborted those the user stopped (pi 1.6's "Operation aborted"), which
+	// are not counted as errors.
+	Calls, Errors, Aborted int
 	// Time sums how long the calls took, where that is known; Bytes the
 	// length of their results' text.
 	Time  time.Duration
@@ -31,7 +33,9 @@ type ToolCall struct {
 	// its result; 0 when either has no time.
 	Time  time.Duration
 	Bytes int
-	Error bool
+	// Error is set for a call whose result was an error, Aborted instead
+	// for one the user stopped.
+	Error, Aborted bool
 }
 
 // listed is how many calls the lists of the slowest and largest hold.
@@ -57,7 +61,8 @@ func toolsOf(s *session.Session, path []*session.Entry, home string) (stats []To
 			}
 			if r := s.ToolResult(e, b.ToolCallID); r != nil && r.Message != nil {
 				c.ID = r.ID
-				c.Error = r.Message.IsError
+				c.Aborted = r.Message.Aborted()
+				c.Error = r.Message.IsError && !c.Aborted
 				c.Bytes = r.Message.ResultBytes()
 				if !e.Time.IsZero() && r.Time.After(e.Time) {
 					c.Time = r.Time.Sub(e.Time)
@@ -71,6 +76,9 @@ func toolsOf(s *session.Session, path []*session.Entry, home string) (stats []To
 			st.Calls++
 			if c.Error {
 				st.Errors++
+			}
+			if c.Aborted {
+				st.Aborted++
 			}
 			st.Time += c.Time
 			st.Bytes += int64(c.Bytes)

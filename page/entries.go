@@ -88,7 +88,7 @@ func (r *sessionRenderer) renderEntry(e *session.Entry, v *entryView) {
 			break
 		}
 		r.sessionInit(&o, e, v)
-	case "service_tier_change", "mode_change", "title_change", "ttsr_injection", "credential_pin":
+	case "service_tier_change", "mode_change", "title_change", "ttsr_injection", "credential_pin", "mcp_tool_selection":
 		if e.Omp == nil {
 			v.Role = e.Type
 			r.rawJSON(&o, e, e.Type+" entry")
@@ -110,6 +110,9 @@ func (r *sessionRenderer) renderEntry(e *session.Entry, v *entryView) {
 			o.Raw(" for the ")
 			o.Text(e.ModelRole)
 			o.Raw(" role")
+		}
+		if e.Omp != nil && e.Omp.Fallback {
+			o.Raw(`, a fallback after the configured model failed`)
 		}
 		o.Raw(`</p>`)
 	case "thinking_level_change":
@@ -140,6 +143,9 @@ func (r *sessionRenderer) renderEntry(e *session.Entry, v *entryView) {
 		o.Raw(`<p class="separator">Session named <strong>`)
 		o.Text(strings.TrimSpace(e.SessionName))
 		o.Raw(`</strong></p>`)
+	case "custom":
+		v.Role = "Extension state"
+		r.customEntry(&o, e)
 	default:
 		v.Role = e.Type
 		r.rawJSON(&o, e, e.Type+" entry")
@@ -184,6 +190,7 @@ func (r *sessionRenderer) message(o *out, e *session.Entry, v *entryView) {
 		}
 		r.blocks(o, e, m.Content)
 		stopNote(o, m)
+		diagnostics(o, m.Diagnostics)
 		v.Foot = assistantFoot(m)
 	case "toolResult":
 		v.Role = "Tool result"
@@ -196,15 +203,22 @@ func (r *sessionRenderer) message(o *out, e *session.Entry, v *entryView) {
 			call = session.FullBlock(r.s.Full(owner), call.ToolCallID)
 		}
 		r.tool(o, e, call, e)
-	case "bashExecution", "jsExecution":
-		v.Role = "Bash (run by the user)"
-		if m.Role == "jsExecution" {
+	case "bashExecution", "jsExecution", "pythonExecution":
+		switch m.Role {
+		case "jsExecution":
 			v.Role = "JavaScript (run by the user)"
+		case "pythonExecution":
+			v.Role = "Python (run by the user)"
+		default:
+			v.Role = "Bash (run by the user)"
 		}
 		r.userCommand(o, m)
-	case "custom":
+	case "custom", "hookMessage":
 		v.Role = "Extension message · " + m.CustomType
 		r.customMessage(o, r.key(e), m.CustomType, m.Content, m.Display)
+	case "fileMention":
+		v.Role = "Files mentioned"
+		r.fileMention(o, e)
 	case "branchSummary":
 		v.Role = "Branch summary"
 		r.branchSummary(o, r.key(e), m.Summary, m.FromID, nil)

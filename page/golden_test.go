@@ -35,6 +35,9 @@ func TestGoldenPages(t *testing.T) {
 		{"page-pi15-no-prompt.html", "pi15-sdk-no-prompt.jsonl", "", false},
 		// omp 18: its own entries and a task call's sub-agents, carried.
 		{"page-omp18-subagents.html", "omp18-task-subagents.jsonl", "", true},
+		// pi 1.6: hyperlinks in tool output, reasoning a provider dropped,
+		// calls stopped with Esc, an extension's state.
+		{"page-pi16-links-diagnostics.html", "pi16-sdk-links-diagnostics.jsonl", "", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			opt := Options{Leaf: tc.leaf, Home: "/home/dev", Generator: "piexport test"}

@@ -64,9 +64,9 @@ func kindOf(e *session.Entry) string {
 			return kindAssistant
 		case "toolResult":
 			return kindTool
-		case "bashExecution", "jsExecution":
+		case "bashExecution", "jsExecution", "pythonExecution":
 			return kindBash
-		case "custom":
+		case "custom", "hookMessage", "fileMention":
 			return kindCustomMessage
 		case "branchSummary":
 			return kindBranchSummary

@@ -189,6 +189,14 @@ func (r *sessionRenderer) omp(o *out, e *session.Entry, v *entryView) {
 		v.Role = "Rules"
 		o.Raw(`Rules injected: `)
 		codeList(o, x.Rules)
+	case "mcp_tool_selection":
+		v.Role = "MCP tools"
+		if len(x.MCPTools) == 0 {
+			o.Raw(`No MCP tools selected`)
+			break
+		}
+		o.Raw(`MCP tools selected: `)
+		codeList(o, x.MCPTools)
 	case "credential_pin":
 		// The pin's hash identifies an account: it is never shown (nor read).
 		v.Role = "Account"

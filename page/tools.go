@@ -32,6 +32,10 @@ func (r *sessionRenderer) tool(o *out, result *session.Entry, call *session.Bloc
 	name, args, rawArgs, res := session.ReadToolCall(call, result)
 	status := "pending"
 	switch {
+	case res.Aborted():
+		// pi 1.6: the user pressed Esc before the call ran (or while
+		// it ran); not a failure of the tool.
+		status = "aborted"
 	case res != nil && res.IsError:
 		status = "error"
 	case res != nil:
@@ -60,6 +64,11 @@ func (r *sessionRenderer) tool(o *out, result *session.Entry, call *session.Bloc
 	if res != nil {
 		output = res.ResultText()
 	}
+	if status == "aborted" {
+		o.Raw(`<p class="tool-aborted">Aborted: the user stopped the turn before this call finished.</p>`)
+		o.Raw(`</section>`)
+		return
+	}
 	switch name {
 	case "bash":
 		if call != nil {
@@ -67,7 +76,7 @@ func (r *sessionRenderer) tool(o *out, result *session.Entry, call *session.Bloc
 			o.Append(render.Highlight("$ "+args.Str("command"), "bash"))
 			o.Raw(`</div>`)
 		}
-		r.output(o, res, output, func(s string, _ int) template.HTML { return render.Terminal(s) }, "output ansi")
+		r.output(o, res, output, terminalText, "output ansi")
 	case "read":
 		path := args.Str("path", "file_path")
 		first, _ := args.Int("offset")
@@ -81,7 +90,7 @@ func (r *sessionRenderer) tool(o *out, result *session.Entry, call *session.Bloc
 			r.fold(o, content, func(s string, line int) template.HTML { return render.HighlightFile(s, path, 1+line) }, "")
 			o.Raw(`</div>`)
 		}
-		r.output(o, res, output, plainText, "output")
+		r.output(o, res, output, terminalText, "output")
 	case "edit":
 		if d := session.EditDiff(res, args); d != "" {
 			o.Raw(`<div class="tool-input">`)
@@ -89,18 +98,18 @@ func (r *sessionRenderer) tool(o *out, result *session.Entry, call *session.Bloc
 			o.Raw(`</div>`)
 		}
 		if status != "ok" {
-			r.output(o, res, output, plainText, "output")
+			r.output(o, res, output, terminalText, "output")
 		}
 	case "task": // omp: sub-agents
 		r.task(o, call, result, owner)
-		r.output(o, res, output, plainText, "output")
+		r.output(o, res, output, terminalText, "output")
 	default:
 		if call != nil && name != "grep" && name != "find" && name != "ls" && len(args) > 0 {
 			o.Raw(`<details class="tool-input"><summary>Arguments</summary>`)
 			o.Append(render.JSON(rawArgs))
 			o.Raw(`</details>`)
 		}
-		r.output(o, res, output, plainText, "output")
+		r.output(o, res, output, terminalText, "output")
 	}
 	if res != nil {
 		for _, b := range res.Content {
@@ -160,7 +169,9 @@ func nestedCalls(o *out, res *session.Message) {
 	}
 }
 
-func plainText(s string, _ int) template.HTML { return render.Text(s) }
+// terminalText shows a tool's output as a terminal would: pi's tools and
+// extensions write for one, with colours and hyperlinks (render.Terminal).
+func terminalText(s string, _ int) template.HTML { return render.Terminal(s) }
 
 // output renders a tool's output, or says that none came.
 func (r *sessionRenderer) output(o *out, res *session.Message, text string, show func(string, int) template.HTML, class string) {
@@ -220,7 +231,7 @@ func (r *sessionRenderer) fold(o *out, text string, show func(string, int) templ
 }
 
 // userCommand renders a command the user ran with ! (bashExecution) or
-// omp's JavaScript equivalent.
+// omp's Python and JavaScript equivalents.
 func (r *sessionRenderer) userCommand(o *out, m *session.Message) {
 	status := "ok"
 	if m.Cancelled || (m.ExitCode != nil && *m.ExitCode != 0) {
@@ -229,15 +240,18 @@ func (r *sessionRenderer) userCommand(o *out, m *session.Message) {
 	o.Raw(`<section class="tool" data-tool="user-bash"`)
 	o.Attr("data-status", status)
 	o.Raw(`><div class="tool-input">`)
-	lang := "bash"
-	if m.Role == "jsExecution" {
+	lang, prompt := "bash", "$ "
+	switch m.Role {
+	case "jsExecution":
 		lang = "javascript"
+	case "pythonExecution":
+		lang, prompt = "python", ""
 	}
-	o.Append(render.Highlight("$ "+m.Command, lang))
+	o.Append(render.Highlight(prompt+m.Command, lang))
 	o.Raw(`</div>`)
 	if strings.TrimSpace(m.Output) != "" {
 		o.Raw(`<div class="tool-output">`)
-		r.fold(o, m.Output, func(s string, _ int) template.HTML { return render.Terminal(s) }, "output ansi")
+		r.fold(o, m.Output, terminalText, "output ansi")
 		o.Raw(`</div>`)
 	}
 	marks := session.CommandMarks(m, func(p string) string { return session.ShortenHome(p, r.home) })

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/piexport/piexport/internal/termtext"
 )
 
 // ansiStyle is the SGR state that applies to the text being written.
@@ -20,8 +22,10 @@ type ansiStyle struct {
 var ansiDefault = ansiStyle{fg: -1, bg: -1}
 
 // Terminal turns terminal output into HTML text: SGR colours and
-// attributes become <span class="ansi-…"> (see assets/content.css), every
-// other escape sequence and control character is dropped, and where a
+// attributes become <span class="ansi-…"> (see assets/content.css), OSC 8
+// hyperlinks to http, https and mailto URLs become links (as pi 1.6 shows
+// them; other targets keep their text and lose the link), every other
+// escape sequence and control character is dropped, and where a
 // line was redrawn with \r (progress bars) only the text after the last
 // \r is kept. The result is inline content meant for a <pre>. It runs in
 // one pass with no backtracking.
@@ -31,9 +35,15 @@ func Terminal(s string) template.HTML {
 	}
 	c := ansiConverter{cur: ansiDefault, open: ansiDefault}
 	c.out.Grow(len(s) + len(s)/8)
+	if !hasControls(s) {
+		// Most tool output: nothing but text to escape.
+		escapeTextTo(&c.out, s)
+		return trusted(c.out.Bytes())
+	}
+	text, escape := c.text, c.escape
 	for len(s) > 0 {
 		line, rest, nl := strings.Cut(s, "\n")
-		c.line(line)
+		termtext.Line(line, text, escape)
 		if nl {
 			if c.cur != c.open {
 				// Close a finished style before the newline, not after.
@@ -44,43 +54,42 @@ func Terminal(s string) template.HTML {
 		s = rest
 	}
 	c.setOpen(ansiDefault)
+	if c.inLink {
+		c.out.WriteString("</a>")
+	}
 	return trusted(c.out.Bytes())
+}
+
+// hasControls reports whether s holds a byte Terminal acts on: a control
+// character other than tab and newline (ESC, \r, NUL…) or DEL.
+func hasControls(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' && c != '\n' && c != '\t' || c == 0x7f {
+			return true
+		}
+	}
+	return false
 }
 
 type ansiConverter struct {
 	out  bytes.Buffer
 	cur  ansiStyle // what SGR sequences have set so far
 	open ansiStyle // what the open <span> shows; ansiDefault when none is open
-}
-
-// line converts one line (without its \n). Text before the last \r is
-// overwritten on a terminal, so it is dropped; the escape sequences in it
-// still count, since the colours they set carry on.
-func (c *ansiConverter) line(line string) {
-	// A \r just before the \n is a CRLF line end, not a redraw.
-	line = strings.TrimRight(line, "\r")
-	cut := strings.LastIndexByte(line, '\r')
-	for i := 0; i < len(line); {
-		b := line[i]
-		switch {
-		case b == 0x1b:
-			i = c.escape(line, i)
-		case b < ' ' && b != '\t' || b == 0x7f:
-			i++
-		default:
-			j := i + 1
-			for j < len(line) && !(line[j] < ' ' && line[j] != '\t' || line[j] == 0x7f) {
-				j++
-			}
-			if i > cut {
-				c.text(line[i:j])
-			}
-			i = j
-		}
-	}
+	// linkTo is the target of the OSC 8 hyperlink the text is in, "" out
+	// of one; inLink is set once its <a> is written. Style spans nest
+	// inside the <a>.
+	linkTo string
+	inLink bool
 }
 
 func (c *ansiConverter) text(t string) {
+	if c.linkTo != "" && !c.inLink {
+		c.setOpen(ansiDefault)
+		c.out.WriteString(`<a href="`)
+		c.out.WriteString(template.HTMLEscapeString(c.linkTo))
+		c.out.WriteString(`" ` + relLink + `>`)
+		c.inLink = true
+	}
 	if c.cur != c.open {
 		c.setOpen(c.cur)
 	}
@@ -129,61 +138,28 @@ func (c *ansiConverter) setOpen(st ansiStyle) {
 	c.out.WriteString(`">`)
 }
 
-// escape consumes the escape sequence that starts at line[i] (an ESC) and
-// returns the index after it. Only SGR (CSI … m) has an effect. A sequence
-// cut off by the end of the line ends there.
-func (c *ansiConverter) escape(line string, i int) int {
-	i++
-	if i >= len(line) {
-		return i
+// escape acts on an escape sequence: SGR sets the style, an OSC 8
+// hyperlink with an allowed target (termtext.LinkTarget) starts a link
+// and an empty one ends it; every other sequence is dropped.
+func (c *ansiConverter) escape(seq termtext.Seq) {
+	switch {
+	case seq.SGR:
+		c.sgr(seq.Params)
+	case seq.Link:
+		c.link(seq.URL)
 	}
-	switch b := line[i]; {
-	case b == '[': // CSI: parameters, intermediates, one final byte
-		i++
-		start := i
-		for i < len(line) && line[i] >= 0x30 && line[i] <= 0x3f {
-			i++
-		}
-		params := line[start:i]
-		for i < len(line) && line[i] >= 0x20 && line[i] <= 0x2f {
-			i++
-		}
-		if i < len(line) && line[i] >= 0x40 && line[i] <= 0x7e {
-			if line[i] == 'm' && i == start+len(params) && !strings.ContainsAny(params, "<=>?") {
-				c.sgr(params)
-			}
-			i++
-		}
-		return i
-	case b == ']' || b == 'P' || b == 'X' || b == '^' || b == '_':
-		// OSC (titles, hyperlinks), DCS, SOS, PM, APC: a string ended by
-		// BEL or ST (ESC \). An OSC 8 hyperlink's text lies outside the
-		// sequences and stays.
-		for i++; i < len(line); i++ {
-			if line[i] == 0x07 {
-				return i + 1
-			}
-			if line[i] == 0x1b {
-				if i+1 < len(line) && line[i+1] == '\\' {
-					return i + 2
-				}
-				return i
-			}
-		}
-		return i
-	case b >= 0x20 && b <= 0x2f: // ESC ( B and other designations
-		for i < len(line) && line[i] >= 0x20 && line[i] <= 0x2f {
-			i++
-		}
-		if i < len(line) && line[i] >= 0x30 && line[i] <= 0x7e {
-			i++
-		}
-		return i
-	case b >= 0x30 && b <= 0x7e: // ESC 7, ESC =, ESC c, …
-		return i + 1
-	default:
-		return i
+}
+
+// link ends the open link, if any, and starts one to url when it may lead
+// anywhere. The <a> is written with the link's first text, so that a link
+// without text leaves nothing.
+func (c *ansiConverter) link(url string) {
+	if c.inLink {
+		c.setOpen(ansiDefault)
+		c.out.WriteString("</a>")
+		c.inLink = false
 	}
+	c.linkTo, _ = termtext.LinkTarget(url)
 }
 
 // sgrParam is one ';'-separated SGR parameter with its ':' sub-parameters;

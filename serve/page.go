@@ -94,6 +94,9 @@ func (s *server) pageKey(hash string, links pageLinks) string {
 	// PrepareKey: a page masked by --redact is never served unmasked, nor
 	// the other way round.
 	parts := []string{"serve", o.Program, o.PrepareKey, o.Theme, o.Home, o.Generator, hash, links.parent}
+	// The page carries its sub-agents' transcripts: it is made again
+	// when one of them changes.
+	parts = append(parts, links.agents.states...)
 	for _, r := range links.related {
 		parts = append(parts, r.Label)
 		for _, l := range r.Links {
@@ -108,6 +111,8 @@ func (s *server) pageKey(hash string, links pageLinks) string {
 type pageLinks struct {
 	parent  string
 	related []page.Related
+	// agents are the sub-agents whose transcripts the page carries.
+	agents subAgentTree
 }
 
 // links returns the links of a session's page.
@@ -117,7 +122,7 @@ func (s *server) links(id string) pageLinks {
 	for _, i := range list {
 		byID[i.ID] = i
 	}
-	return pageLinks{parent: parentURL(byID[id]), related: pageRelated(byID[id], byID)}
+	return pageLinks{parent: parentURL(byID[id]), related: pageRelated(byID[id], byID), agents: subAgentsOf(id, byID)}
 }
 
 // sendCached sends the page stored under key, if there is one. It reports
@@ -166,7 +171,9 @@ func (s *server) render(w http.ResponseWriter, r *http.Request, id, key string, 
 		key = k
 		w.Header().Set("ETag", etag(info.Hash, key))
 	}
-	pg, err := page.NewPage(sess, s.pageOptions(info.Hash, links))
+	opt := s.pageOptions(info.Hash, links)
+	opt.SubAgents = links.agents.load(s, id)
+	pg, err := page.NewPage(sess, opt)
 	if err != nil {
 		s.fail(w, err)
 		return err
@@ -285,7 +292,9 @@ func (s *server) serveFromMemory(w http.ResponseWriter, r *http.Request, id, key
 			return nil, err
 		}
 		var buf bytes.Buffer
-		err = page.WriteHTML(&buf, sess, s.pageOptions(info.Hash, links))
+		opt := s.pageOptions(info.Hash, links)
+		opt.SubAgents = links.agents.load(s, id)
+		err = page.WriteHTML(&buf, sess, opt)
 		return buf.Bytes(), err
 	})
 	if err != nil {

@@ -212,7 +212,10 @@ func openCatalog(ctx context.Context, opt Options, logw *logger) (c *catalog.Cat
 		c, err := catalog.Open(ctx, opt.Paths, copt)
 		return c, "", strings.Join(opt.Paths, ", "), err
 	}
-	roots := catalog.DefaultRoots()
+	roots, warnings := catalog.DefaultRoots()
+	for _, w := range warnings {
+		logw.printf("warning: %s", w)
+	}
 	if len(roots) > 0 {
 		c, err := catalog.Open(ctx, roots, copt)
 		if err != nil {
@@ -228,7 +231,7 @@ func openCatalog(ctx context.Context, opt Options, logw *logger) (c *catalog.Cat
 	if err != nil {
 		return nil, "", "", err
 	}
-	return c, "No pi sessions were found (in ~/.pi/agent/sessions or ~/.omp/agent/sessions): these are the bundled examples.", "the bundled examples", nil
+	return c, "No pi sessions were found (in " + catalog.DefaultRootsHelp + "): these are the bundled examples.", "the bundled examples", nil
 }
 
 // warnExposed says, for a server listening beyond loopback, who can read

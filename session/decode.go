@@ -119,6 +119,9 @@ func (l *loader) entry(o *object) *Entry {
 				e.Provider, e.ModelID = "", w.Model
 			}
 		}
+		if x.ResolvedModelIsFallback {
+			e.Omp = &OmpFields{Fallback: true}
+		}
 	case "thinking_level_change":
 		e.ThinkingLevel = w.ThinkingLevel
 		if x.Configured != nil && *x.Configured != w.ThinkingLevel {
@@ -172,7 +175,9 @@ func (l *loader) entry(o *object) *Entry {
 			Agent: x.Agent, ModelRole: x.ModelRole, ResolvedModel: x.ResolvedModel, ReadOnly: x.ReadOnly,
 			Isolated: x.Isolated, OutputSchema: x.OutputSchema}}
 	case "custom":
-		e.CustomType = w.CustomType
+		e.CustomType, e.Data = w.CustomType, x.Data
+	case "mcp_tool_selection":
+		e.Omp = &OmpFields{MCPTools: x.SelectedToolNames}
 	case "custom_message":
 		e.CustomType = w.CustomType
 		e.Content, e.ContentIsString = w.Content.blocks, w.Content.isString

@@ -26,8 +26,8 @@ import (
 //
 // What a lean entry lacks: the text of its blocks (Block.Text, Data,
 // Arguments, Raw), a message's Details, nested calls, output, summary,
-// system prompt sections and tools, an entry's Summary, Details, Raw and
-// custom content, a compaction's prompt checkpoint (SystemMessage keeps
+// mentioned files, system prompt sections and tools, an entry's Summary,
+// Details, Data, Raw and custom content, a compaction's prompt checkpoint (SystemMessage keeps
 // only its role, to say there is one), a context edit's replacement (Edit
 // keeps Omit), a sub-agent's prompt, task and schema. The functions of this
 // package that read an entry's text (Preview, PromptBefore, PromptAt,
@@ -251,11 +251,12 @@ func (o *object) slim() {
 		if m.Role == "toolResult" {
 			// What a page tells of an output without reading it.
 			text := blocksText(m.Content.blocks, "\n")
-			m.lean = &leanText{bytes: len(text), lines: countLines(text)}
+			m.lean = &leanText{bytes: len(text), lines: countLines(text), aborted: strings.TrimSpace(text) == AbortedText}
 		}
 		m.Content.slim()
 		m.Sections, m.ToolsAdded, m.Details, m.NestedCalls = nil, nil, nil, nil
 		m.Output, m.Code, m.Summary = "", "", ""
+		m.Files = nil
 	}
 	if x := o.extra; x != nil {
 		if x.SystemMessage != nil {
@@ -265,6 +266,7 @@ func (o *object) slim() {
 			x.Replacement = []byte("{}")
 		}
 		x.SystemPrompt, x.Task, x.OutputSchema = "", "", nil
+		x.Data = nil
 	}
 }
 
@@ -276,8 +278,11 @@ func (c *wireContent) slim() {
 }
 
 // leanText is what a lean tool result keeps of its output: its length in
-// bytes and in lines.
-type leanText struct{ bytes, lines int }
+// bytes and in lines, and whether it says the call was aborted.
+type leanText struct {
+	bytes, lines int
+	aborted      bool
+}
 
 // countLines counts the lines of text, a last line end not starting
 // another: 0 for no text.

@@ -483,6 +483,8 @@ func keepsRaw(w *wireEntry) bool {
 		return false
 	case "credential_pin":
 		return false // never hold the pin's hash
+	case "custom", "mcp_tool_selection":
+		return false // their data is Entry.Data and Omp.MCPTools
 	case "custom_message":
 		return w.Content.unknownBlocks
 	}
@@ -508,6 +510,7 @@ var knownRoles = map[string]bool{
 	"system": true, "user": true, "assistant": true, "toolResult": true, "bashExecution": true,
 	"custom": true, "hookMessage": true, "branchSummary": true,
 	"compactionSummary": true, "developer": true, "jsExecution": true,
+	"pythonExecution": true, "fileMention": true, // omp 18
 }
 
 // finish finds the header, migrates the entries and builds the tree.

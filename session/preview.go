@@ -106,6 +106,8 @@ func ompPreview(e *Entry) string {
 		return "[rules: " + strings.Join(o.Rules, ", ") + "]"
 	case "credential_pin":
 		return "[account pinned: " + o.CredentialProvider + "]"
+	case "mcp_tool_selection":
+		return "[MCP tools: " + oneLine(strings.Join(o.MCPTools, ", "), previewMax) + "]"
 	case "session_init":
 		if o.Init != nil && o.Init.Agent != "" {
 			return "[sub-agent started: " + o.Init.Agent + "]"
@@ -175,7 +177,15 @@ func (s *Session) messagePreview(e *Entry, home string) Preview {
 		return Preview{Text: "[bash]: " + oneLine(m.Command, previewMax)}
 	case "jsExecution":
 		return Preview{Text: "[js]: " + oneLine(m.Command, previewMax)}
-	case "custom":
+	case "pythonExecution":
+		return Preview{Text: "[python]: " + oneLine(m.Command, previewMax)}
+	case "fileMention":
+		paths := make([]string, len(m.Files))
+		for i, f := range m.Files {
+			paths[i] = ShortenHome(f.Path, home)
+		}
+		return Preview{Text: "[files]: " + oneLine(strings.Join(paths, ", "), previewMax)}
+	case "custom", "hookMessage":
 		return Preview{Text: fmt.Sprintf("[%s]: %s", m.CustomType, ReaderText(previewSource(m.Content), previewMax))}
 	case "branchSummary", "compactionSummary":
 		return Preview{Text: fmt.Sprintf("[%s]: %s", m.Role, ReaderText(m.Summary, previewMax))}

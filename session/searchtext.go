@@ -6,6 +6,8 @@ import (
 	"io"
 	"slices"
 	"strconv"
+
+	"github.com/piexport/piexport/internal/termtext"
 )
 
 // WriteSearchText writes all the text a reader may look for an entry by,
@@ -70,10 +72,21 @@ func (s *Session) WriteSearchText(w io.StringWriter, e *Entry) {
 		} else {
 			part(m.ToolName)
 		}
-		blocksTo(part, m.Content)
-	case "bashExecution", "jsExecution":
+		// Tool output is often written for a terminal: what is looked
+		// for is what the terminal showed, a hyperlink's text included.
+		for _, b := range m.Content {
+			if b.Type == "text" {
+				part(termtext.Plain(b.Text))
+			}
+		}
+	case "bashExecution", "jsExecution", "pythonExecution":
 		part(m.Command)
-		part(m.Output)
+		part(termtext.Plain(m.Output))
+	case "fileMention":
+		for _, f := range m.Files {
+			part(f.Path)
+			part(f.Content)
+		}
 	case "branchSummary", "compactionSummary":
 		part(m.Summary)
 	default:

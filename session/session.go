@@ -125,6 +125,7 @@ type Entry struct {
 	FromID           string          // branch_summary: where the summarised branch left off
 	Details          json.RawMessage // compaction, branch_summary, custom_message
 	CustomType       string          // custom, custom_message
+	Data             json.RawMessage // custom: the extension's state
 	Content          []Block         // custom_message
 	ContentIsString  bool            // custom_message
 	Display          bool            // custom_message
@@ -178,8 +179,9 @@ func (e *Entry) firstKeptIndex() (int, bool) { return e.v1FirstKept, e.v1FirstKe
 // Message is the payload of a "message" entry.
 type Message struct {
 	// Role is system, user, assistant, toolResult, bashExecution, custom,
-	// branchSummary, compactionSummary, omp's developer and jsExecution, or
-	// anything else (then the entry keeps its Raw JSON).
+	// branchSummary, compactionSummary, omp's developer, pythonExecution,
+	// jsExecution, hookMessage and fileMention, or anything else (then the
+	// entry keeps its Raw JSON).
 	Role string
 	// Content is the message's blocks; a string content becomes one text block.
 	Content         []Block
@@ -206,6 +208,10 @@ type Message struct {
 	// it says; ThinkingLevel the level asked for (pi 1.5).
 	ResponseModel string
 	ThinkingLevel string
+	// Diagnostics are what pi noted about the request that made an
+	// assistant message: reasoning the provider dropped from it (pi 1.6),
+	// fallbacks it took.
+	Diagnostics []Diagnostic
 	// Deferred is set for stopReason "deferred": where the answer waits.
 	Deferred *Deferred
 
@@ -219,7 +225,7 @@ type Message struct {
 	NestedCalls    []NestedCall
 	NestedComplete bool
 
-	// bashExecution (and omp's jsExecution) messages.
+	// bashExecution (and omp's pythonExecution and jsExecution) messages.
 	Command            string
 	Output             string
 	ExitCode           *int
@@ -239,6 +245,44 @@ type Message struct {
 
 	// lean is what a tool result of a lean session keeps of its output.
 	lean *leanText
+
+	// Files are the files an omp fileMention message put before the model.
+	Files []MentionedFile
+}
+
+// Diagnostic is one note pi keeps on an assistant message about the
+// request that made it (message.diagnostics, pi 1.6).
+type Diagnostic struct {
+	// Type is the diagnostic's type: "openai_input_transformations",
+	// "anthropic_input_transformations", "anthropic_thread_fallback", …
+	Type string
+	// Error is the message of the error it reports, if any.
+	Error string
+	// Transformations are what the provider changed in the request before
+	// the model saw it (details.transformations of the two
+	// *_input_transformations types).
+	Transformations []Transformation
+	// Raw is the diagnostic's JSON, for types this package does not model.
+	Raw json.RawMessage
+}
+
+// Transformation is one change a provider made to a request: for OpenAI a
+// reasoning item (ID) removed, for Anthropic a thinking block (at Path)
+// dropped, each with the provider's reason.
+type Transformation struct {
+	Type, ID, Path, Action, Reason string
+}
+
+// MentionedFile is one file of an omp fileMention message: its path, its
+// text, or why it was left out ("tooLarge", "binary"), or an image.
+type MentionedFile struct {
+	Path          string
+	Content       string
+	LineCount     int
+	ByteSize      int64
+	SkippedReason string
+	// Image is the file as an image block, when it is one.
+	Image *Block
 }
 
 // Block is one block of a message's content.
@@ -334,6 +378,12 @@ type OmpFields struct {
 	Title, PreviousTitle, TitleSource, Trigger string
 	// Rules (ttsr_injection) are the names of the rules injected.
 	Rules []string
+	// MCPTools (mcp_tool_selection) are the MCP tools chosen for the
+	// model, by name.
+	MCPTools []string
+	// Fallback (model_change) marks a model chosen as a retry fallback,
+	// not the one configured.
+	Fallback bool
 	// CredentialProvider (credential_pin) names the provider whose account
 	// served the session. The pin's hash is never read.
 	CredentialProvider string

@@ -109,6 +109,11 @@ type wireExtra struct {
 	ReadOnly      bool            `json:"readOnly"`
 	Isolated      bool            `json:"isolated"`
 	OutputSchema  json.RawMessage `json:"outputSchema"`
+
+	// omp: model_change, mcp_tool_selection; pi: custom (its data is Data,
+	// as mode_change's)
+	ResolvedModelIsFallback bool     `json:"resolvedModelIsFallback"`
+	SelectedToolNames       []string `json:"selectedToolNames"`
 }
 
 // extraTypes are the entry types whose wireExtra is decoded.
@@ -117,6 +122,7 @@ var extraTypes = map[string]bool{
 	"thinking_level_change": true, "usage": true, "model_usage": true, "context_edit": true,
 	"service_tier_change": true, "mode_change": true, "title_change": true,
 	"ttsr_injection": true, "credential_pin": true, "session_init": true,
+	"model_change": true, "mcp_tool_selection": true, "custom": true,
 }
 
 type wireMessage struct {
@@ -141,6 +147,7 @@ type wireMessage struct {
 	ResponseModel looseString     `json:"responseModel"`
 	ThinkingLevel looseString     `json:"thinkingLevel"`
 	Deferred      json.RawMessage `json:"deferred"`
+	Diagnostics   json.RawMessage `json:"diagnostics"` // pi 1.6
 
 	ToolCallID  string          `json:"toolCallId"`
 	ToolName    string          `json:"toolName"`
@@ -149,7 +156,7 @@ type wireMessage struct {
 	NestedCalls json.RawMessage `json:"nestedCalls"`
 
 	Command            string   `json:"command"`
-	Code               string   `json:"code"` // omp jsExecution
+	Code               string   `json:"code"` // omp pythonExecution, jsExecution
 	Output             string   `json:"output"`
 	ExitCode           *float64 `json:"exitCode"`
 	Cancelled          bool     `json:"cancelled"`
@@ -165,6 +172,8 @@ type wireMessage struct {
 	FromID       string  `json:"fromId"`
 
 	lean *leanText // what a lean load keeps of a result's output
+
+	Files json.RawMessage `json:"files"` // omp fileMention
 }
 
 type wireUsage struct {
@@ -338,6 +347,12 @@ func (w *wireMessage) message() *Message {
 	if len(w.Deferred) > 0 && unmarshal(w.Deferred, &d) == nil && d != nil {
 		m.Deferred = &Deferred{Provider: d.Provider, ModelID: d.ModelID, API: d.API, ID: d.ID, ExpiresAt: parseTime(d.ExpiresAt)}
 	}
+	if len(w.Diagnostics) > 0 {
+		m.Diagnostics = diagnostics(w.Diagnostics)
+	}
+	if w.Role == "fileMention" && len(w.Files) > 0 {
+		m.Files = mentionedFiles(w.Files)
+	}
 	var n *struct {
 		Calls    []wireNestedCall `json:"calls"`
 		Complete bool             `json:"complete"`
@@ -356,6 +371,79 @@ func (u *wireUsage) usage() Usage {
 	out := Usage{Input: toInt64(u.Input), Output: toInt64(u.Output), CacheRead: toInt64(u.CacheRead), CacheWrite: toInt64(u.CacheWrite)}
 	if u.Cost != nil {
 		out.Cost = u.Cost.Total
+	}
+	return out
+}
+
+// diagnostics reads an assistant message's diagnostics leniently: one
+// that is not an object is left out, one of a type not modelled here
+// keeps its JSON.
+func diagnostics(raw json.RawMessage) []Diagnostic {
+	var list []json.RawMessage
+	if unmarshal(raw, &list) != nil {
+		return nil
+	}
+	out := make([]Diagnostic, 0, len(list))
+	for _, r := range list {
+		var d struct {
+			Type  looseString `json:"type"`
+			Error struct {
+				Message looseString `json:"message"`
+			} `json:"error"`
+			Details struct {
+				Transformations []struct {
+					Type   looseString `json:"type"`
+					ID     looseString `json:"id"`
+					Path   looseString `json:"path"`
+					Action looseString `json:"action"`
+					Reason looseString `json:"reason"`
+				} `json:"transformations"`
+			} `json:"details"`
+		}
+		if unmarshal(r, &d) != nil {
+			// Fields of odd types: the type, if it can be read, and the JSON.
+			var t struct {
+				Type looseString `json:"type"`
+			}
+			_ = unmarshal(r, &t)
+			out = append(out, Diagnostic{Type: string(t.Type), Raw: bytes.Clone(r)})
+			continue
+		}
+		diag := Diagnostic{Type: string(d.Type), Error: string(d.Error.Message)}
+		switch diag.Type {
+		case "openai_input_transformations", "anthropic_input_transformations":
+			for _, t := range d.Details.Transformations {
+				diag.Transformations = append(diag.Transformations, Transformation{Type: string(t.Type), ID: string(t.ID),
+					Path: string(t.Path), Action: string(t.Action), Reason: string(t.Reason)})
+			}
+		default:
+			diag.Raw = bytes.Clone(r)
+		}
+		out = append(out, diag)
+	}
+	return out
+}
+
+// mentionedFiles reads the files of an omp fileMention message.
+func mentionedFiles(raw json.RawMessage) []MentionedFile {
+	var list []struct {
+		Path          looseString `json:"path"`
+		Content       looseString `json:"content"`
+		LineCount     float64     `json:"lineCount"`
+		ByteSize      float64     `json:"byteSize"`
+		SkippedReason looseString `json:"skippedReason"`
+		Image         *wireBlock  `json:"image"`
+	}
+	if unmarshal(raw, &list) != nil {
+		return nil
+	}
+	out := make([]MentionedFile, len(list))
+	for i, f := range list {
+		out[i] = MentionedFile{Path: string(f.Path), Content: string(f.Content), LineCount: toInt(f.LineCount),
+			ByteSize: toInt64(f.ByteSize), SkippedReason: string(f.SkippedReason)}
+		if f.Image != nil {
+			out[i].Image = &Block{Type: "image", Data: f.Image.Data, MimeType: f.Image.MimeType}
+		}
 	}
 	return out
 }

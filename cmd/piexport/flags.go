@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"net/netip"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -16,12 +17,13 @@ const usageHead = `piexport turns pi coding agent session files into readable HT
 
 Usage:
   piexport [flags] SESSION.jsonl         one page: ./SESSION.html
-  piexport -o DIR [flags] PATH...        an archive: DIR/index.html and a page
+  piexport -o DIR [flags] [PATH...]      an archive: DIR/index.html and a page
                                          per session (PATH: files, or
-                                         directories searched for *.jsonl)
+                                         directories searched for *.jsonl;
+                                         default: pi's and omp's session
+                                         directories)
   piexport --serve [flags] [PATH...]     browse sessions on a local server
-                                         (default: ~/.pi/agent/sessions and
-                                         ~/.omp/agent/sessions)
+                                         (default: the same)
   piexport --format tree SESSION.jsonl   the entry tree in the terminal
   piexport --redact SESSION.jsonl        the page with secrets masked, to share
                                          (--redact-report: only say what)
@@ -87,7 +89,7 @@ func parseFlags(args []string, stdout io.Writer) (*options, error) {
 		if opt.output != "" || opt.leaf != "" || opt.format != "html" {
 			return nil, usagef("--serve takes no -o, --leaf or --format")
 		}
-	case len(opt.files) == 0:
+	case len(opt.files) == 0 && !archiveOfDefaults(opt):
 		return nil, usagef("no session file given")
 	case fs.Changed("addr") || opt.open || len(opt.allowHosts) > 0:
 		return nil, usagef("--addr, --allow-host and --open go with --serve")
@@ -110,6 +112,20 @@ func parseFlags(args []string, stdout io.Writer) (*options, error) {
 		return nil, usagef("--no-cache and --cache-dir do not go together")
 	}
 	return opt, nil
+}
+
+// archiveOfDefaults says whether options without a file ask for an
+// archive of pi's and omp's session directories: -o names a directory
+// (not a page), and nothing asks for one session.
+func archiveOfDefaults(opt *options) bool {
+	switch {
+	case opt.output == "" || opt.output == "-", opt.leaf != "", opt.redact.report:
+		return false
+	case opt.format != "html" && opt.format != "md":
+		return false
+	}
+	ext := strings.ToLower(filepath.Ext(opt.output))
+	return ext != ".html" && ext != ".htm" && ext != ".md"
 }
 
 // validHostName reports whether s can be a Host header's name: letters,

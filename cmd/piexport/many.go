@@ -22,10 +22,10 @@ import (
 	"github.com/piexport/piexport/session"
 )
 
-// isArchive says whether files asks for an archive: several files, or a
-// directory.
+// isArchive says whether files asks for an archive: several files, a
+// directory, or none (pi's and omp's session directories, with -o).
 func isArchive(files []string) (bool, error) {
-	if len(files) > 1 {
+	if len(files) != 1 {
 		return true, nil
 	}
 	info, err := os.Stat(files[0])
@@ -35,7 +35,18 @@ func isArchive(files []string) (bool, error) {
 	return info.IsDir(), nil
 }
 
-// runArchive writes the sessions under opt.files as a static archive.
+// defaultRoots returns pi's and omp's session directories (catalog.
+// DefaultRoots), warning on stderr about settings it could not follow.
+func defaultRoots(stderr io.Writer) []string {
+	roots, warnings := catalog.DefaultRoots()
+	for _, w := range warnings {
+		printWarnings(stderr, []session.Warning{{Text: w}})
+	}
+	return roots
+}
+
+// runArchive writes the sessions under opt.files (by default, pi's and
+// omp's session directories) as a static archive.
 func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) error {
 	switch {
 	case opt.output == "" || opt.output == "-":
@@ -43,7 +54,13 @@ func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 	case opt.leaf != "":
 		return usagef("--leaf names an entry of one session; it does not go with an archive")
 	}
-	files, err := catalog.Find(opt.files)
+	paths := opt.files
+	if len(paths) == 0 {
+		if paths = defaultRoots(stderr); len(paths) == 0 {
+			return fmt.Errorf("no pi sessions in %s; name the session files or directories to archive", catalog.DefaultRootsHelp)
+		}
+	}
+	files, err := catalog.Find(paths)
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return inputError(pe.Path, err)
@@ -52,7 +69,7 @@ func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 		return err
 	}
 	if len(files) == 0 {
-		return fmt.Errorf("no session files (*.jsonl) under %s", strings.Join(opt.files, ", "))
+		return fmt.Errorf("no session files (*.jsonl) under %s", strings.Join(paths, ", "))
 	}
 	inputs := fileguard.NewInputs(files...)
 	if err := refuseInputStreams(inputs, stdout, stderr); err != nil {

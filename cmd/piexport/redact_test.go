@@ -390,6 +390,20 @@ func TestRedactSubAgents(t *testing.T) {
 		t.Fatal("the page carries no sub-agent transcript")
 	}
 	noLeaks(t, "page with a sub-agent", all, secrets)
+
+	// The Markdown carries the transcripts too, masked.
+	md := filepath.Join(dir, "page.md")
+	if _, errOut, code := runCLI(t, "--redact", "-q", "--format", "md", "-o", md, main); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	doc, err := os.ReadFile(md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(doc, []byte("### Sub-agent `Lexer`")) {
+		t.Fatalf("the Markdown carries no sub-agent transcript:\n%s", doc)
+	}
+	noLeaks(t, "Markdown with a sub-agent", doc, secrets)
 }
 
 // TestRedactNeverCarriesTheFile: the session file a page can carry for

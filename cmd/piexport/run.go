@@ -208,23 +208,23 @@ func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) erro
 	}
 	home, _ := os.UserHomeDir()
 	generator := "piexport " + version
+	// omp keeps sub-agent transcripts beside the session; the page and
+	// the Markdown carry them, masked as the session is.
+	agents, warnings := session.LoadSubAgents(file)
+	printWarnings(stderr, warnings)
+	for stack := agents; len(stack) > 0; {
+		a := stack[0]
+		stack = append(slices.Clone(a.Agents), stack[1:]...)
+		printWarnings(stderr, a.Session.Warnings)
+		if _, err := redactSession(opt.redactor, a.Session, &opt.redact, stdout, stderr); err != nil {
+			return err
+		}
+		a.Session.Compact()
+	}
 	write := func(w io.Writer) error {
-		return gfm.WriteMarkdown(w, s, gfm.Options{Leaf: opt.leaf, Home: home, Generator: generator})
+		return gfm.WriteMarkdown(w, s, gfm.Options{Leaf: opt.leaf, Home: home, Generator: generator, SubAgents: agents})
 	}
 	if opt.format == "html" {
-		// omp keeps sub-agent transcripts beside the session; the page
-		// carries them, masked as the session is.
-		agents, warnings := session.LoadSubAgents(file)
-		printWarnings(stderr, warnings)
-		for stack := agents; len(stack) > 0; {
-			a := stack[0]
-			stack = append(slices.Clone(a.Agents), stack[1:]...)
-			printWarnings(stderr, a.Session.Warnings)
-			if _, err := redactSession(opt.redactor, a.Session, &opt.redact, stdout, stderr); err != nil {
-				return err
-			}
-			a.Session.Compact()
-		}
 		// The sessions stay as they are until the page is written, and
 		// are dropped with the process.
 		s.Compact()

@@ -55,8 +55,8 @@ func (opt *options) checkUsage(fs *pflag.FlagSet) error {
 func runUsage(ctx context.Context, opt *options, stdout, stderr io.Writer) error {
 	paths := opt.files
 	if len(paths) == 0 {
-		if paths = catalog.DefaultRoots(); len(paths) == 0 {
-			return fmt.Errorf("no pi sessions in ~/.pi/agent/sessions or ~/.omp/agent/sessions; name the session files or directories to count")
+		if paths = defaultRoots(stderr); len(paths) == 0 {
+			return fmt.Errorf("no pi sessions in %s; name the session files or directories to count", catalog.DefaultRootsHelp)
 		}
 	}
 	copt := catalog.Options{
