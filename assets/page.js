@@ -49,7 +49,9 @@
       var el = doc.currentScript && doc.currentScript.previousElementSibling;
       if (!el) return;
       if (!page) {
-        if (el.id === 'session-index') page = start(JSON.parse(el.textContent));
+        // The index, and the blocks of its rows after it.
+        while (el && el.classList.contains('rows')) el = el.previousElementSibling;
+        if (el && el.id === 'session-index') page = start(JSON.parse(el.textContent));
         return;
       }
       page.store.arrived(el);
@@ -65,7 +67,26 @@
     lib.offerDownload();
   });
 
+  // rowsOf gives the index the previews of its rows, which come apart, in
+  // blocks of ROW_BLOCK (page/view.go: rowBlock): each is parsed when a
+  // row of it is first needed, so that a long session's tree starts
+  // without parsing megabytes it does not show.
+  var ROW_BLOCK = 2048;
+  function rowsOf(idx) {
+    var els = doc.querySelectorAll('script.rows');
+    var blocks = new Array(els.length);
+    idx.preview = function (i) {
+      var b = Math.floor(i / ROW_BLOCK);
+      if (b < 0 || b >= els.length) return '';
+      if (!blocks[b]) {
+        try { blocks[b] = JSON.parse(els[b].textContent); } catch (e) { blocks[b] = []; }
+      }
+      return blocks[b][i - b * ROW_BLOCK] || '';
+    };
+  }
+
   function start(idx) {
+    rowsOf(idx);
     var ids = idx.ids || [];
     var parents = idx.parents || [];
     var n = ids.length;
@@ -182,11 +203,12 @@
       }, 0);
     }
 
+    // estimate guesses an entry's height before it is drawn. A phone wraps
+    // a line of a hundred characters about twice. (The width is read once
+    // per path: reading it costs a layout.)
+    var wrap = 1;
     function estimate(i) {
       var lines = (idx.lines && idx.lines[i]) || 2;
-      var width = pathEl.clientWidth || 800;
-      // A phone wraps a line of a hundred characters about twice.
-      var wrap = width < 600 ? 1.8 : 1;
       return Math.round(28 + lines * lineHeight * wrap);
     }
 
@@ -224,6 +246,7 @@
         onPath[pathList[j]] = 1;
         if (!absorbed[pathList[j]]) arts.push(pathList[j]);
       }
+      wrap = (pathEl.clientWidth || 800) < 600 ? 1.8 : 1;
       path.setPath(Int32Array.from(arts));
       tree.setPath(onPath);
       pathTokens();
@@ -312,15 +335,26 @@
     var headTimes = doc.querySelectorAll('.page-head time');
     for (i = 0; i < headTimes.length; i++) localTime(headTimes[i]);
 
-    var usage = idx.usage || {};
+    // The usage of each entry that records some, five figures from
+    // usage[5*at[i]]: read from the index's object once, so that summing a
+    // path of thousands of entries looks up no property.
+    var usageAt = new Int32Array(n).fill(-1);
+    var usage = [];
+    Object.keys(idx.usage || {}).forEach(function (k) {
+      var i = Number(k);
+      if (!(i >= 0 && i < n)) return;
+      usageAt[i] = usage.length / 5;
+      var u = idx.usage[k];
+      for (var f = 0; f < 5; f++) usage.push(Number(u[f]) || 0);
+    });
     var pathCells = doc.querySelectorAll('[data-path-tokens]');
     var FIELDS = ['input', 'output', 'cacheRead', 'cacheWrite', 'cost'];
     function pathTokens() {
       var sum = [0, 0, 0, 0, 0];
       for (var j = 0; j < pathList.length; j++) {
-        var u = usage[pathList[j]];
-        if (!u) continue;
-        for (var f = 0; f < 5; f++) sum[f] += u[f] || 0;
+        var at = usageAt[pathList[j]];
+        if (at < 0) continue;
+        for (var f = 0; f < 5; f++) sum[f] += usage[5 * at + f];
       }
       for (j = 0; j < pathCells.length; j++) {
         var field = FIELDS.indexOf(pathCells[j].getAttribute('data-path-tokens'));
@@ -794,21 +828,27 @@
       if (j >= 0) open(j, { hash: false, flash: true });
     });
 
-    tree.apply();
     setPath(viewEnd);
-    status();
     var target = indexOfHash(location.hash);
     if (target >= 0) {
       open(target, { hash: false, flash: true });
-    } else {
-      tree.select(viewEnd);
-      tree.reveal(viewEnd, true);
+    } else if (path.short()) {
       // A path that fits in a few screens opens at its start; a longer
       // one at its end, where the session left off.
-      if (path.short()) path.update();
-      else show(viewEnd);
+      path.update();
+    } else {
+      show(viewEnd);
     }
-    if (window.performance && performance.mark) performance.mark('piexport:interactive');
+    // The tree is laid out in a task of its own, so that a long session's
+    // leaf is drawn without waiting for it.
+    setTimeout(function () {
+      tree.apply();
+      status();
+      var at = target >= 0 ? target : viewEnd;
+      tree.select(at);
+      tree.reveal(at, true);
+      if (window.performance && performance.mark) performance.mark('piexport:interactive');
+    }, 0);
 
     // where and goTo tell the reader's place in the path and go back to
     // it: the server's live follow (follow.js) keeps the place across a

@@ -3,7 +3,9 @@
 //
 // The path in view comes in groups: <noscript class="g">, whose text is
 // the HTML of its articles one after another, and whose data-map lists
-// [entry, length] for each, lengths in UTF-16 code units. Everything else
+// [entry, length] for each, lengths in UTF-16 code units; the groups of
+// the end of the path come twice, early (an inert script of the same
+// text) and in their place. Everything else
 // comes in packed chunks: <script type="application/x-piexport-pack">,
 // gzipped HTML in base64, whose map lists [entry or panel id, length in
 // bytes]. A block is told to the store (arrived) once the parser has read
@@ -48,17 +50,21 @@
     var list = [];
     var off = 0;
     var block;
-    if (el.tagName === 'NOSCRIPT') {
+    // A group is text: a <noscript>, or its early copy, an inert script.
+    var group = el.tagName === 'NOSCRIPT' || el.getAttribute('type') === 'application/x-piexport-group';
+    if (group) {
       block = { el: el, text: null };
     } else {
       block = { el: el, bytes: null, pending: null, failed: false };
     }
     for (var j = 0; j < map.length; j++) {
       var key = map[j][0], len = map[j][1];
-      var at = el.tagName === 'NOSCRIPT' ? { g: block, off: off, len: len } : { c: block, off: off, len: len };
+      var at = group ? { g: block, off: off, len: len } : { c: block, off: off, len: len };
       off += len;
       if (typeof key === 'number') {
-        if (key >= 0 && key < this.n) {
+        // A group of the end of the path comes twice: early, hidden, and
+        // in its place. The first is kept.
+        if (key >= 0 && key < this.n && this.loc[key] === undefined) {
           this.loc[key] = at;
           list.push(key);
         }

@@ -61,7 +61,7 @@
   TreeSearch.prototype.take = function (i) {
     var html = this.store.html(i);
     if (html === undefined) return false;
-    var own = this.idx.previews[i] + ' ' + (this.idx.labels[i] || '');
+    var own = this.idx.preview(i) + ' ' + (this.idx.labels[i] || '');
     if (html === null) { this.texts[i] = own.toLowerCase(); return true; }
     var parts = html.split(CARD);
     var mine = [own, parts[0]];
@@ -75,7 +75,7 @@
         continue;
       }
       mine.push(card.slice(0, at));
-      this.texts[r] = plain(this.idx.previews[r] + ' ' + card.slice(at));
+      this.texts[r] = plain(this.idx.preview(r) + ' ' + card.slice(at));
     }
     this.texts[i] = plain(mine.join(' '));
     return true;
@@ -113,7 +113,7 @@
             // Unpack the chunk it is in, then go on from here.
             var at = i;
             self.store.fetch([at]).then(function () {
-              if (!self.store.ready(at)) self.texts[at] = (self.idx.previews[at] || '').toLowerCase();
+              if (!self.store.ready(at)) self.texts[at] = (self.idx.preview(at) || '').toLowerCase();
               setTimeout(slice, 0);
             });
             progress('searching… ' + Math.floor(100 * i / n) + '%');

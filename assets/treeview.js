@@ -18,9 +18,17 @@
   var AROUND = 8; // rows drawn beyond the view
   var MAX_RAILS = 16; // levels of lines drawn at most
 
-  // layout returns, for the rows vis marks, the rails each draws (one
-  // letter per level: ' ' none, 'v' a line, 't' ├, 'l' └) and how many
-  // branches each branch point has: session.Layout's algorithm.
+  // layout lays out the rows vis marks as session.Layout does. A row
+  // draws rails left of its text, one letter per level: ' ' none, 'v' a
+  // line going on, 't' ├ (it starts a branch), 'l' └ (it starts the last
+  // one). Rather than a string per row (rows times depth, on a session of
+  // tens of thousands of rows), it keeps per row what it adds: its own
+  // letter (row: 0 none, 1 't', 2 'l'), the letter its branch adds to the
+  // rows below it (lane: 0 none, 1 ' ', 2 'v'), the nearest row that is
+  // its row's parent (up, n for none) and the nearest one whose lane adds
+  // a letter (laneUp): rails(i) then walks up only as many rows as it has
+  // letters. depth is the number of letters, forks the branches of a
+  // branch point.
   function layout(n, parents, vis) {
     var up = new Int32Array(n);
     var kids = new Int32Array(n + 1);
@@ -33,30 +41,40 @@
       up[i] = a;
       if (vis[i]) { kids[a]++; last[a] = i; }
     }
-    var lane = new Array(n + 1);
-    lane[n] = '';
-    var rails = new Array(n);
+    var row = new Uint8Array(n);
+    var lane = new Uint8Array(n + 1);
+    var laneUp = new Int32Array(n + 1);
+    var laneDepth = new Int32Array(n + 1);
+    var depth = new Int32Array(n);
     var forks = new Int32Array(n);
+    laneUp[n] = n;
     for (i = 0; i < n; i++) {
       a = up[i];
-      var base = lane[a];
-      if (!vis[i]) {
-        rails[i] = base;
-      } else if (kids[a] > 1 && last[a] === i) {
-        rails[i] = base + 'l';
-        lane[i] = base + ' ';
-      } else if (kids[a] > 1) {
-        rails[i] = base + 't';
-        lane[i] = base + 'v';
-      } else {
-        rails[i] = base;
-        lane[i] = base;
+      if (vis[i] && kids[a] > 1) {
+        row[i] = last[a] === i ? 2 : 1;
+        lane[i] = last[a] === i ? 1 : 2;
       }
+      depth[i] = laneDepth[a] + (row[i] ? 1 : 0);
+      laneDepth[i] = laneDepth[a] + (lane[i] ? 1 : 0);
+      laneUp[i] = lane[i] ? i : laneUp[a];
       if (vis[i] && kids[i] > 1) forks[i] = kids[i];
     }
-    return { rails: rails, forks: forks };
+    return { n: n, up: up, row: row, lane: lane, laneUp: laneUp, depth: depth, forks: forks };
   }
   lib.treeLayout = layout;
+
+  // rails spells row i's rails in lay: the letters the lanes of the rows
+  // above it add, then its own; the last max of them (all when max is 0).
+  var ROW_LETTER = ['', 't', 'l'];
+  var LANE_LETTER = ['', ' ', 'v'];
+  function rails(lay, i, max) {
+    var out = ROW_LETTER[lay.row[i]];
+    for (var b = lay.laneUp[lay.up[i]]; b !== lay.n && (!max || out.length < max); b = lay.laneUp[lay.up[b]]) {
+      out = LANE_LETTER[lay.lane[b]] + out;
+    }
+    return out;
+  }
+  lib.treeRails = rails;
 
   // railsHTML draws rails: a run of levels without a line, or with one
   // going on, is one element, so a deep tree costs a few elements a row.
@@ -83,18 +101,16 @@
     var size = new Int32Array(m);
     var parentRow = new Int32Array(m);
     var stack = []; // rows of the branch points above, by level
-    var counts = new Map(); // parent row (or -1) -> children so far
+    var counts = new Int32Array(m + 1); // children so far, by parent row + 1
     for (var r = 0; r < m; r++) {
       var l = level[shown[r]];
       while (stack.length && level[shown[stack[stack.length - 1]]] >= l) stack.pop();
       var parent = stack.length ? stack[stack.length - 1] : -1;
       parentRow[r] = parent;
-      var c = (counts.get(parent) || 0) + 1;
-      counts.set(parent, c);
-      pos[r] = c;
+      pos[r] = ++counts[parent + 1];
       stack.push(r);
     }
-    for (r = 0; r < m; r++) size[r] = counts.get(parentRow[r]);
+    for (r = 0; r < m; r++) size[r] = counts[parentRow[r] + 1];
     return { pos: pos, size: size, parent: parentRow };
   }
   lib.treePositions = positions;
@@ -117,7 +133,7 @@
     this.rowOf = new Int32Array(this.n).fill(-1);
     this.level = new Int32Array(this.n);
     this.forks = new Int32Array(this.n);
-    this.rails = new Array(this.n);
+    this.lay = null;
     this.sizer = document.createElement('div');
     this.sizer.className = 'tree-sizer';
     this.box = document.createElement('div');
@@ -186,7 +202,7 @@
       if (this.passes(i) && (!this.hits || this.hits[i])) { vis[i] = 1; count++; }
     }
     var lay = layout(n, this.idx.parents, vis);
-    this.rails = lay.rails;
+    this.lay = lay;
     this.forks = lay.forks;
     this.matching = count;
     var shown = new Int32Array(count);
@@ -195,7 +211,7 @@
     for (i = 0; i < n; i++) {
       this.rowOf[i] = -1;
       if (!vis[i]) continue;
-      var d = lay.rails[i].length;
+      var d = lay.depth[i];
       this.level[i] = d + 1;
       if (foldAt >= 0 && d > foldAt) continue;
       foldAt = -1;
@@ -274,13 +290,13 @@
     if (i === this.selected) { cls += ' sel'; a.setAttribute('aria-selected', 'true'); }
     if (i === this.active) cls += ' active';
     a.className = cls;
-    var rails = this.rails[i];
-    if (rails.length) {
+    var r = rails(this.lay, i, MAX_RAILS);
+    if (r.length) {
       var span = document.createElement('span');
       span.className = 'rails';
       span.setAttribute('aria-hidden', 'true');
       // Fixed markup made here, nothing from the session.
-      span.innerHTML = railsHTML(rails);
+      span.innerHTML = railsHTML(r);
       a.appendChild(span);
     }
     if (this.forks[i]) {
@@ -316,7 +332,7 @@
       a.appendChild(rs);
       a.appendChild(document.createTextNode(' '));
     }
-    a.appendChild(document.createTextNode(idx.previews[i]));
+    a.appendChild(document.createTextNode(idx.preview(i)));
     return a;
   };
 
@@ -448,7 +464,7 @@
   TreeView.prototype.rowText = function (i) {
     var idx = this.idx;
     var label = idx.labels[i];
-    return ((label !== undefined ? label + ' ' : '') + idx.roleNames[idx.roles[i]] + ' ' + idx.previews[i]).trim().toLowerCase();
+    return ((label !== undefined ? label + ' ' : '') + idx.roleNames[idx.roles[i]] + ' ' + idx.preview(i)).trim().toLowerCase();
   };
 
   // typeAhead moves to the next row whose text starts with what was

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/piexport/piexport/humanize"
@@ -16,35 +15,46 @@ import (
 // the path in view, in <noscript>, and packed chunks of the rest.
 
 // block is one run of entries the page writes together: a group of the
-// path in view, or the entries off it, which are written as packed
-// chunks.
+// path in view, the copy of one written early, or the entries off the
+// path, written as packed chunks.
 type block struct {
-	// group is the group's slot name, "g0", "g1" ... in path order; ""
-	// for the entries off the path.
-	group   string
+	kind    blockKind
+	group   int   // the group's number in path order (groups and copies)
 	entries []int // indexes in tree order, in the order they are written
 }
 
+type blockKind int
+
+const (
+	groupBlock blockKind = iota
+	copyBlock            // a group of the end of the path, early and hidden
+	packBlock            // the entries off the path
+)
+
 // How the path in view is cut into groups, by the size of its entries in
 // the file, a fair guess at the size of their articles. The group that
-// ends the path comes first in the page and is drawn at once: it is kept
-// small so the browser reaches it soon. The others are larger, to keep
-// the document's elements few, but small enough that making an article
-// costs little more than its own text.
+// ends the path is small, so that the browser reaches it soon; the others
+// are larger, to keep the document's elements few, but small enough that
+// making an article costs little more than its own text. The groups of
+// the end of the path, up to copyBytes of them, come first in the file
+// too, hidden, so that the script draws the end of the path (where a
+// long session opens) before the browser has read the rest: the groups
+// themselves are in path order, so that a browser without JavaScript
+// shows the path in order.
 const (
 	eagerBytes   = 64 << 10
 	eagerEntries = 16
 	groupBytes   = 192 << 10
 	groupEntries = 64
+	copyBytes    = 256 << 10
 )
 
 // planBlocks cuts the entries with an article (those not absorbed) into
-// blocks, in the order the page writes them: the group that ends the path
-// (path lists its entries' indexes, root first), the entries off the
-// path, then the other groups of the path from its end back to its start.
-// size is an entry's size in the file. It returns the blocks with the
-// groups' names in path order.
-func planBlocks(path []int, absorbed []bool, size func(i int) int) ([]block, []string) {
+// blocks, in the order the page writes them: copies of the groups that
+// end the path (path lists its entries' indexes, root first), the entries
+// off the path, then the groups of the path in order. size is an entry's
+// size in the file.
+func planBlocks(path []int, absorbed []bool, size func(i int) int) []block {
 	onPath := make([]bool, len(absorbed))
 	var arts []int // the path's articles, in path order
 	for _, i := range path {
@@ -61,6 +71,7 @@ func planBlocks(path []int, absorbed []bool, size func(i int) int) ([]block, []s
 	}
 	// Cut from the end back.
 	var cuts [][]int
+	var sizes []int
 	end := len(arts)
 	for end > 0 {
 		maxBytes, maxEntries := groupBytes, groupEntries
@@ -73,38 +84,52 @@ func planBlocks(path []int, absorbed []bool, size func(i int) int) ([]block, []s
 			sum += size(arts[start])
 		}
 		cuts = append(cuts, arts[start:end])
+		sizes = append(sizes, sum)
 		end = start
 	}
-	names := make([]string, len(cuts))
 	var blocks []block
-	for k, c := range cuts {
-		name := "g" + strconv.Itoa(len(cuts)-1-k)
-		names[len(cuts)-1-k] = name
-		blocks = append(blocks, block{group: name, entries: c})
-		if k == 0 && len(off) > 0 {
-			blocks = append(blocks, block{entries: off})
+	copied := 0
+	for k := range cuts {
+		if k > 0 && copied+sizes[k] > copyBytes {
+			break
 		}
+		copied += sizes[k]
+		blocks = append(blocks, block{kind: copyBlock, group: len(cuts) - 1 - k, entries: cuts[k]})
 	}
-	if len(cuts) == 0 && len(off) > 0 {
-		blocks = append(blocks, block{entries: off})
+	if len(off) > 0 {
+		blocks = append(blocks, block{kind: packBlock, entries: off})
 	}
-	return blocks, names
+	for k := len(cuts) - 1; k >= 0; k-- {
+		blocks = append(blocks, block{kind: groupBlock, group: len(cuts) - 1 - k, entries: cuts[k]})
+	}
+	return blocks
 }
 
 // writeEntries writes p's blocks as their entries are rendered, then the
-// sub-agents' transcripts, packed.
+// sub-agents' transcripts, packed. A group copied early is rendered once:
+// its text is kept until the group's turn comes.
 func writeEntries(w *bufio.Writer, p *Page) error {
 	stop := make(chan struct{})
 	defer close(stop)
+	copies := map[int]*groupWriter{}
 	var order []int
 	for _, b := range p.blocks {
+		if b.kind == copyBlock {
+			copies[b.group] = nil
+		}
+		if b.kind == groupBlock {
+			if _, copied := copies[b.group]; copied {
+				continue
+			}
+		}
 		order = append(order, b.entries...)
 	}
 	stream := renderStream(order, p.render, stop)
 	var chunks chunkWriter
 	var g groupWriter
 	for _, b := range p.blocks {
-		if b.group == "" {
+		switch b.kind {
+		case packBlock:
 			for _, i := range b.entries {
 				start := chunks.raw.Len()
 				writeArticle(&chunks.raw, <-stream)
@@ -115,16 +140,34 @@ func writeEntries(w *bufio.Writer, p *Page) error {
 			if err := chunks.flush(w); err != nil {
 				return err
 			}
-			continue
-		}
-		g.reset(b.group)
-		for _, i := range b.entries {
-			start := g.text.Len()
-			writeArticle(&g.text, <-stream)
-			g.took(i, start)
-		}
-		if err := g.write(w); err != nil {
-			return err
+		case copyBlock:
+			c := &groupWriter{}
+			for _, i := range b.entries {
+				start := c.text.Len()
+				writeArticle(&c.text, <-stream)
+				c.took(i, start)
+			}
+			copies[b.group] = c
+			if err := c.write(w, true); err != nil {
+				return err
+			}
+		case groupBlock:
+			if c := copies[b.group]; c != nil {
+				if err := c.write(w, false); err != nil {
+					return err
+				}
+				copies[b.group] = nil // its text can go
+				continue
+			}
+			g.reset()
+			for _, i := range b.entries {
+				start := g.text.Len()
+				writeArticle(&g.text, <-stream)
+				g.took(i, start)
+			}
+			if err := g.write(w, false); err != nil {
+				return err
+			}
 		}
 	}
 	for _, panel := range p.panels() {
@@ -139,15 +182,13 @@ func writeEntries(w *bufio.Writer, p *Page) error {
 
 // groupWriter collects the articles of one group.
 type groupWriter struct {
-	name string
 	text render.Builder
 	// where lists each article's entry index and its length in UTF-16
 	// code units, as the script counts the group's text.
 	where [][2]int
 }
 
-func (g *groupWriter) reset(name string) {
-	g.name = name
+func (g *groupWriter) reset() {
 	g.text.Reset()
 	g.where = g.where[:0]
 }
@@ -159,20 +200,55 @@ func (g *groupWriter) took(i, start int) {
 	g.where = append(g.where, [2]int{i, utf16Len(g.text.Bytes()[start:])})
 }
 
-func (g *groupWriter) write(w *bufio.Writer) error {
+// groupScriptType is the type of the inert block an early copy of a group
+// is: text to every browser, so that its articles' ids are not the
+// page's twice.
+const groupScriptType = "application/x-piexport-group"
+
+// write writes the group, or with early its copy written before its place
+// (see planBlocks).
+func (g *groupWriter) write(w *bufio.Writer, early bool) error {
 	where, err := json.Marshal(g.where)
 	if err != nil {
 		return fmt.Errorf("render page: group map: %w", err)
 	}
-	w.WriteString(`<noscript class="g" slot="`)
-	w.WriteString(g.name)
-	w.WriteString(`" data-map="`)
+	text := g.text.Bytes()
+	if early {
+		// Script text ends at "</script" and changes how it is read at
+		// "<script": neither is in an article, whose text is escaped and
+		// whose markup is this package's.
+		if containsFold(text, "<script") || containsFold(text, "</script") {
+			return fmt.Errorf("render page: an article holds a script tag")
+		}
+		w.WriteString(`<script type="` + groupScriptType + `" data-map="`)
+	} else {
+		w.WriteString(`<noscript class="g" data-map="`)
+	}
 	w.Write(where) // digits, commas and brackets only
 	w.WriteString(`">`)
-	w.Write(g.text.Bytes())
-	w.WriteString(`</noscript>`)
+	w.Write(text)
+	if early {
+		w.WriteString(`</script>`)
+	} else {
+		w.WriteString(`</noscript>`)
+	}
 	_, err = w.WriteString(arrivedTag)
 	return err
+}
+
+// containsFold says whether b holds tag, in any case.
+func containsFold(b []byte, tag string) bool {
+	for i := bytes.IndexByte(b, '<'); i >= 0 && i+len(tag) <= len(b); {
+		if bytes.EqualFold(b[i:i+len(tag)], []byte(tag)) {
+			return true
+		}
+		j := bytes.IndexByte(b[i+1:], '<')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 // arrivedTag follows the index and every block (see arrivedScript).

@@ -23,32 +23,33 @@
 //     path in view, each a link to its entry.
 //  3. The header: the session's facts, tokens and the Insights charts.
 //  4. The index (<script type="application/json" id="session-index">):
-//     per entry, in tree order, its id, parent, kind, the row the tree
-//     shows (role, preview, label), whether it has an article of its own
-//     and an estimate of its height; per path, the usage to sum. This is
-//     all the script needs to draw the tree, lay out the path and follow
-//     a link. A few dozen bytes an entry.
-//  5. The entries, in blocks of about 256 KB of HTML each:
-//     - the path in view in "groups" of consecutive entries, each group a
-//     <noscript class="g" slot="gN">: without JavaScript its articles are
-//     ordinary HTML, put in the order of the path by a declarative shadow
-//     root of one slot per group; with JavaScript the whole group is one
-//     text node, which costs the browser next to nothing to parse and
-//     nothing to lay out. A group's data-map names the entries it holds
-//     and where each one's article is in its text (UTF-16 lengths, as
-//     JavaScript counts them).
+//     per entry, in tree order, its id, parent, kind, role and label,
+//     whether it has an article of its own, an estimate of its height,
+//     and the usage to sum along a path. The previews of the tree's rows
+//     follow in blocks of 2,048 (<script class="rows">), which the script
+//     parses when it first draws one of their rows. This is all the
+//     script needs to draw the tree, lay out the path and follow a link:
+//     a few dozen bytes an entry.
+//  5. The entries, in blocks of about 200 KB of HTML each:
+//     - the path in view in "groups" of consecutive entries, each a
+//     <noscript class="g">: without JavaScript its articles are ordinary
+//     HTML, and the groups come in path order, so the path reads in
+//     order; with JavaScript the whole group is one text node, which
+//     costs the browser next to nothing to parse and nothing to lay out.
+//     A group's data-map names the entries it holds and the length of each
+//     one's article in its text (UTF-16 code units, as JavaScript counts).
 //     - the entries off the path, gzipped in "chunks", each an inert
 //     <script type="application/x-piexport-pack"> in base64, with a map
-//     of the byte ranges of its entries' articles.
-//     After each block comes <script>piexport.arrived()</script>, one
+//     of the byte lengths of its entries' articles.
+//     After each block comes <script>piexportPage.arrived()</script>, one
 //     fixed text allowed by its hash, which tells the script the block is
 //     whole.
-//     The blocks come in the order a reader needs them: first the group
-//     that ends the path in view, then the script starts (a second fixed
-//     inline script) and draws it; then the chunks, so that a link to
-//     another branch is followed as soon as the leaf shows; then the rest
-//     of the path from its end backwards, since a reader starts at the
-//     end and scrolls up; last the sub-agents' transcripts, packed.
+//     The blocks come in the order a reader needs them: first copies of
+//     the groups that end the path in view (up to 256 KB of them, hidden:
+//     a browser without JavaScript shows the groups in their place), which
+//     the script draws at once; then the chunks, so that a link to another
+//     branch is followed as soon as the leaf shows; then the groups of
+//     the path in order; last the sub-agents' transcripts, packed.
 //
 // What is made later, and when:
 //

@@ -37,13 +37,15 @@ type pageBlocks struct {
 	// inGroup says which came in a group (the path in view).
 	articles map[int]string
 	inGroup  map[int]bool
-	// groups are the groups' slot names in the order the page has them;
-	// chunks counts the packed chunks.
-	groups []string
+	// groups lists, per group in the order the page has them, its
+	// entries; copies, those of the early copies. chunks counts the
+	// packed chunks.
+	groups [][]int
+	copies [][]int
 	chunks int
 	panels map[string]string
-	// order lists the blocks as the page has them: a group's name, or
-	// "pack" for a chunk.
+	// order lists the blocks as the page has them: "group", "copy" or
+	// "pack".
 	order []string
 }
 
@@ -59,6 +61,7 @@ func readBlocks(t testing.TB, page []byte) *pageBlocks {
 	}
 	ids := pageIndexOf(t, doc).IDs
 	b := &pageBlocks{articles: map[int]string{}, inGroup: map[int]bool{}, panels: map[string]string{}}
+	copied := map[int]string{} // the articles of the early copies
 	take := func(key any, s, where string) {
 		switch k := key.(type) {
 		case float64:
@@ -91,27 +94,47 @@ func readBlocks(t testing.TB, page []byte) *pageBlocks {
 		typ, _ := pageAttr(n, "type")
 		raw, hasMap := pageAttr(n, "data-map")
 		switch {
-		case n.Data == "noscript" && cls == "g":
-			name, _ := pageAttr(n, "slot")
-			b.groups = append(b.groups, name)
-			b.order = append(b.order, name)
+		case n.Data == "noscript" && cls == "g" || n.Data == "script" && typ == groupScriptType:
+			hidden := n.Data == "script"
+			name := fmt.Sprintf("group %d", len(b.groups))
+			if hidden {
+				name = fmt.Sprintf("copy %d", len(b.copies))
+			}
 			var where [][2]any
 			if err := json.Unmarshal([]byte(raw), &where); err != nil || !hasMap {
-				t.Fatalf("group %s: map %q: %v", name, raw, err)
+				t.Fatalf("%s: map %q: %v", name, raw, err)
 			}
 			text := utf16.Encode([]rune(pageText(n)))
 			off := 0
+			var entries []int
 			for _, w := range where {
 				l := int(w[1].(float64))
 				if off+l > len(text) {
-					t.Fatalf("group %s: map runs past its text (%d+%d > %d)", name, off, l, len(text))
+					t.Fatalf("%s: map runs past its text (%d+%d > %d)", name, off, l, len(text))
 				}
-				take(w[0], string(utf16.Decode(text[off:off+l])), "group "+name)
-				b.inGroup[int(w[0].(float64))] = true
+				i := int(w[0].(float64))
+				article := string(utf16.Decode(text[off : off+l]))
+				entries = append(entries, i)
+				if hidden {
+					copied[i] = article
+				} else {
+					if c, ok := copied[i]; ok && c != article {
+						t.Errorf("%s: entry %d differs from its early copy", name, i)
+					}
+					take(w[0], article, name)
+					b.inGroup[i] = true
+				}
 				off += l
 			}
 			if off != len(text) {
-				t.Errorf("group %s: the map covers %d of %d code units", name, off, len(text))
+				t.Errorf("%s: the map covers %d of %d code units", name, off, len(text))
+			}
+			if hidden {
+				b.copies = append(b.copies, entries)
+				b.order = append(b.order, "copy")
+			} else {
+				b.groups = append(b.groups, entries)
+				b.order = append(b.order, "group")
 			}
 		case n.Data == "script" && typ == packScriptType:
 			b.chunks++
@@ -176,6 +199,7 @@ func articlesPage(t testing.TB, page []byte) []byte {
 	out := packDataRE.ReplaceAll(page, []byte("$1…</script>"))
 	// Groups become plain HTML, as a browser without JavaScript reads them.
 	out = bytes.ReplaceAll(out, []byte(`<noscript class="g"`), []byte(`<div class="g"`))
+	out = groupDataRE.ReplaceAll(out, []byte("$1…</script>"))
 	out = bytes.ReplaceAll(out, []byte(`</noscript>`+arrivedTag), []byte(`</div>`+arrivedTag))
 	at := bytes.Index(out, []byte(`<footer class="generator">`))
 	if at < 0 {
@@ -202,6 +226,8 @@ func pageIndexOf(t testing.TB, doc *html.Node) pageIndex {
 	}
 	return ix
 }
+
+var groupDataRE = regexp.MustCompile(`(?s)(<script type="` + regexp.QuoteMeta(groupScriptType) + `"[^>]*>).*?</script>`)
 
 var packDataRE = regexp.MustCompile(`(<script type="` + regexp.QuoteMeta(packScriptType) + `"[^>]*>)[A-Za-z0-9_-]*</script>`)
 
@@ -239,15 +265,27 @@ func TestBlocksHoldEveryArticle(t *testing.T) {
 					t.Errorf("entry %d: in a group %v, on the path %v", i, b.inGroup[i], onPath[i])
 				}
 			}
-			// The group that ends the path comes first, then the chunks,
-			// then the other groups from the end back.
-			if len(b.order) == 0 || b.order[0] != b.groups[0] || b.groups[0] != fmt.Sprintf("g%d", len(b.groups)-1) {
+			// Copies of the groups that end the path come first, then the
+			// chunks, then the groups in path order.
+			if len(b.order) == 0 || b.order[0] != "copy" || len(b.copies) == 0 {
 				t.Errorf("blocks in the order %v", b.order)
 			}
-			for k, g := range b.groups {
-				if want := fmt.Sprintf("g%d", len(b.groups)-1-k); g != want {
-					t.Errorf("group %d is %s, want %s", k, g, want)
+			last := b.groups[len(b.groups)-1]
+			if !slices.Equal(b.copies[0], last) {
+				t.Errorf("the first copy holds %v, want the last group %v", b.copies[0], last)
+			}
+			var flat []int
+			for _, g := range b.groups {
+				flat = append(flat, g...)
+			}
+			var want []int
+			for i := ix.View; i >= 0; i = ix.Parents[i] {
+				if !slices.Contains(ix.Absorbed, i) {
+					want = append([]int{i}, want...)
 				}
+			}
+			if !slices.Equal(flat, want) {
+				t.Errorf("the groups hold %v, want the path %v", flat, want)
 			}
 		})
 	}
@@ -264,32 +302,35 @@ func TestPlanBlocks(t *testing.T) {
 	for i := range 100 {
 		path = append(path, i)
 	}
-	blocks, names := planBlocks(path, absorbed, func(int) int { return 10 << 10 })
+	blocks := planBlocks(path, absorbed, func(int) int { return 10 << 10 })
+	eager, group := eagerBytes/(10<<10), groupBytes/(10<<10)
+	var kinds []blockKind
 	var sizes []int
 	for _, b := range blocks {
+		kinds = append(kinds, b.kind)
 		sizes = append(sizes, len(b.entries))
 	}
-	// The last group holds eagerBytes, the others groupBytes of entries.
-	eager, group := eagerBytes/(10<<10), groupBytes/(10<<10)
-	if sizes[0] != eager || len(blocks[1].entries) != 20 || blocks[1].group != "" {
-		t.Errorf("block sizes %v, want %d first and then the 20 entries off the path", sizes, eager)
+	// The copies: the last group (eager) and the one before it, as much
+	// as copyBytes holds.
+	if kinds[0] != copyBlock || sizes[0] != eager || kinds[1] != copyBlock || sizes[1] != group {
+		t.Errorf("blocks %v of %v, want two copies of %d and %d first", kinds, sizes, eager, group)
 	}
-	for k, b := range blocks[2:] {
-		if last := k == len(blocks)-3; !last && len(b.entries) != group {
-			t.Errorf("group %s holds %d entries, want %d", b.group, len(b.entries), group)
+	if kinds[2] != packBlock || sizes[2] != 20 {
+		t.Errorf("block 2 is %v of %d, want the 20 entries off the path", kinds[2], sizes[2])
+	}
+	var flat []int
+	for _, b := range blocks[3:] {
+		if b.kind != groupBlock {
+			t.Fatalf("a %v among the groups", b.kind)
 		}
+		flat = append(flat, b.entries...)
 	}
-	seen := map[int]int{}
-	for _, b := range blocks {
-		for _, i := range b.entries {
-			seen[i]++
-		}
+	want := slices.DeleteFunc(slices.Clone(path), func(i int) bool { return i == 5 })
+	if !slices.Equal(flat, want) {
+		t.Errorf("the groups hold %v, want the path without 5", flat)
 	}
-	if len(seen) != n-1 || seen[5] != 0 {
-		t.Errorf("%d entries placed (want %d), the absorbed one %d times", len(seen), n-1, seen[5])
-	}
-	if names[0] != "g0" || blocks[len(blocks)-1].group != "g0" || blocks[0].group != names[len(names)-1] {
-		t.Errorf("names %v, blocks from %s to %s", names, blocks[0].group, blocks[len(blocks)-1].group)
+	if last := blocks[len(blocks)-1]; !slices.Equal(last.entries, blocks[0].entries) || last.group != blocks[0].group {
+		t.Errorf("the first copy is of group %d, the last group is %d", blocks[0].group, last.group)
 	}
 }
 

@@ -165,8 +165,7 @@ func NewPage(s *session.Session, opt Options) (*Page, error) {
 	for i := range facts {
 		absorbed[i] = facts[i].absorbed
 	}
-	blocks, groups := planBlocks(pathIdx, absorbed, func(i int) int { return nodes[i].Entry.Size })
-	v.Groups = groups
+	blocks := planBlocks(pathIdx, absorbed, func(i int) int { return nodes[i].Entry.Size })
 	for _, e := range path {
 		i := r.pos[e]
 		if facts[i].absorbed || !shownByDefault(facts[i].kind) {

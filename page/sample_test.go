@@ -168,8 +168,7 @@ func samplePage() *Page {
 			v.TOC = append(v.TOC, tocRow{ID: e.id, Role: e.role, Preview: e.preview, Label: e.label})
 		}
 	}
-	blocks, groups := planBlocks(path, absorbed, func(i int) int { return len(entries[i].body) })
-	v.Groups = groups
+	blocks := planBlocks(path, absorbed, func(i int) int { return len(entries[i].body) })
 	return &Page{
 		v:      v,
 		blocks: blocks,

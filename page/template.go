@@ -48,7 +48,10 @@ type pageData struct {
 	// Index shadows pageView.Index with its JSON, checked beforehand:
 	// html/template turns a value json.Marshal rejects into a comment
 	// instead of an error, which would break the script silently.
-	Index   json.RawMessage
+	Index json.RawMessage
+	// Rows are the previews of the index's entries as JSON arrays of
+	// rowBlock each (see pageIndex.Previews).
+	Rows    []json.RawMessage
 	CSS     template.CSS
 	JS      template.JS
 	Arrived template.JS
@@ -69,13 +72,21 @@ func writePage(w io.Writer, p *Page) error {
 	if err != nil {
 		return fmt.Errorf("render page: index: %w", err)
 	}
+	var rows []json.RawMessage
+	for start := 0; start < len(p.v.Index.Previews); start += rowBlock {
+		block, err := json.Marshal(p.v.Index.Previews[start:min(start+rowBlock, len(p.v.Index.Previews))])
+		if err != nil {
+			return fmt.Errorf("render page: rows: %w", err)
+		}
+		rows = append(rows, block)
+	}
 	var jsonl *background
 	if p.jsonl != nil {
 		jsonl = packJSONL(p.jsonl)
 	}
 	// No control character of the session's text reaches the page.
 	bw := bufio.NewWriterSize(render.WithoutControls(w), 256<<10)
-	data := pageData{pageView: p.v, Index: index, CSS: a.CSS, JS: a.JS, Arrived: arrivedScript, CSP: a.CSP}
+	data := pageData{pageView: p.v, Index: index, Rows: rows, CSS: a.CSS, JS: a.JS, Arrived: arrivedScript, CSP: a.CSP}
 	if p.v.FollowURL != "" {
 		// A served page also loads the server's follow script, which
 		// listens to an event stream from the same origin.
@@ -86,7 +97,7 @@ func writePage(w io.Writer, p *Page) error {
 	}
 	// The index is written: its JSON, megabytes on a long session, need
 	// not stay while the entries are.
-	data.Index, index = nil, nil
+	data.Index, index, data.Rows, rows = nil, nil, nil, nil
 	if err := writeEntries(bw, p); err != nil {
 		return err
 	}

@@ -61,10 +61,6 @@ type pageView struct {
 	// TOC lists the entries of the path in view, for a reader without
 	// JavaScript: the tree then shows them as links.
 	TOC []tocRow
-	// Groups names the groups of the path in view in path order: the
-	// slots of the declarative shadow root that puts them in order
-	// without JavaScript (see the package doc).
-	Groups []string
 	// Empty is set when the session has no entries.
 	Empty bool
 	// JSONLName names the session file when the page carries it for
@@ -161,10 +157,13 @@ type pageIndex struct {
 	Kinds     []int    `json:"kinds"`
 	KindNames []string `json:"kindNames"`
 	// Roles index RoleNames: the short prefix of the entry's row ("user:",
-	// or "" for none); Previews are the rest of the row's text.
+	// or "" for none); Previews are the rest of the row's text. They are
+	// most of the index's bytes, and the tree needs only the rows it
+	// draws: they are written apart, rowBlock to a block (see
+	// pageData.Rows), which the script parses when it first needs one.
 	Roles     []int    `json:"roles"`
 	RoleNames []string `json:"roleNames"`
-	Previews  []string `json:"previews"`
+	Previews  []string `json:"-"`
 	// Labels holds the resolved label of each labeled entry.
 	Labels map[int]string `json:"labels"`
 	// Absorbed lists the tool results shown in their call's card: they
@@ -234,3 +233,7 @@ func code(names *[]string, name string) int {
 	*names = append(*names, name)
 	return len(*names) - 1
 }
+
+// rowBlock is how many previews one block of the tree's rows holds;
+// page.js knows it too.
+const rowBlock = 2048
