@@ -13,10 +13,13 @@
 // page nor pi's scrolls to the leaf). The line also gives what the search
 // cost the page, first contentful paint, DOMContentLoaded, load, long tasks,
 // Chromium's script, style and layout time, the element count and the JS
-// heap. With --switch (piexport pages only) it then clicks the first tree
-// node that is not on the current path, the earliest branch off it, and
-// reports switch_ms, the time until that node's entry is drawn inside the
-// viewport, then back_ms for a click on the old leaf's node.
+// heap. With --deeplink (piexport pages only), as soon as the leaf shows the
+// probe follows a link to the first entry off the path in view (the
+// earliest branch off it) and reports deeplink_ms, the time until that
+// entry is drawn inside the viewport, and deeplink_at_ms, when that was.
+// With --switch (piexport pages only) it then follows a link to that entry
+// again once the page has loaded, and reports switch_ms, then back_ms for
+// a link to the old end of the path.
 //
 // The second form prints a SNIPPET for a session: the start of the leaf's
 // last user or assistant message text, cut to characters that every
@@ -74,7 +77,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		text    = fs.String("text", "", "the text to wait for (see --snippet)")
 		snippet = fs.String("snippet", "", "print a --text for this session file and exit")
 		timeout = fs.Duration("timeout", 60*time.Second, "give up after this long, browser start included")
-		doSw    = fs.Bool("switch", false, "also time a switch to another branch by clicking a tree node (piexport pages)")
+		doSw    = fs.Bool("switch", false, "also time a switch to another branch and back by following links (piexport pages)")
+		doDeep  = fs.Bool("deeplink", false, "follow a link to another branch as soon as the leaf shows, and time it (piexport pages)")
 		exclude = fs.String("exclude", "nav, aside, script, style, head", "CSS selector of places where the text does not count (the sidebars show previews)")
 		browser = fs.String("browser", "", "Chromium to run (default: $PIEXPORT_BROWSER, then chromium on $PATH)")
 	)
@@ -122,7 +126,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
-	res, err := measure(ctx, path, url, *text, *exclude, *doSw)
+	res, err := measure(ctx, path, url, *text, *exclude, *doSw, *doDeep)
 	if res != nil {
 		fmt.Fprintln(stdout, res.line())
 	}
@@ -201,6 +205,19 @@ type loadReport struct {
 	DocumentLoaded bool     `json:"loaded"`
 }
 
+// deepReport is what the probe script reports about the deep link it
+// followed as soon as the leaf showed: when the entry was drawn in view
+// (at, from navigation start), how long after the link, and the longest
+// task and frame meanwhile.
+type deepReport struct {
+	ID       string  `json:"id"`
+	At       float64 `json:"at"`
+	Ms       float64 `json:"ms"`
+	LongMax  float64 `json:"longMax"`
+	FrameMax float64 `json:"frameMax"`
+	Error    string  `json:"error"`
+}
+
 // switchReport is what the probe script reports about a branch switch and
 // the switch back.
 type switchReport struct {
@@ -217,7 +234,7 @@ type switchReport struct {
 	Path          string  `json:"path"`
 }
 
-func measure(ctx context.Context, browser, url, text, exclude string, doSwitch bool) (*result, error) {
+func measure(ctx context.Context, browser, url, text, exclude string, doSwitch, doDeep bool) (*result, error) {
 	dir, err := os.MkdirTemp("", "pagetime-profile-")
 	if err != nil {
 		return nil, err
@@ -246,7 +263,7 @@ func measure(ctx context.Context, browser, url, text, exclude string, doSwitch b
 		return nil, fmt.Errorf("start %s: %w", browser, err)
 	}
 
-	src, err := probeScript(text, exclude)
+	src, err := probeScript(text, exclude, doDeep)
 	if err != nil {
 		return nil, err
 	}
@@ -319,6 +336,35 @@ func measure(ctx context.Context, browser, url, text, exclude string, doSwitch b
 	} {
 		res.set(k.key, ms(metrics[k.metric]*1000))
 	}
+	if doDeep {
+		var deep deepReport
+		for {
+			deep, err = chromedp.Run(tab, chromedp.Evaluate[deepReport](`window.__pagetime.deep || {}`))
+			if err != nil {
+				return res, err
+			}
+			if deep.Error != "" {
+				return res, fmt.Errorf("deep link: %s", deep.Error)
+			}
+			if deep.ID != "" {
+				break
+			}
+			if os.Getenv("PAGETIME_DEBUG") != "" {
+				v, _ := chromedp.Run(tab, chromedp.Evaluate[any](`[window.__pagetime.deep, window.__pagetime.visible, location.hash, document.querySelectorAll('#path > article').length]`))
+				fmt.Fprintf(os.Stderr, "pagetime: deep link pending: %v\n", v)
+			}
+			select {
+			case <-ctx.Done():
+				return res, fmt.Errorf("deep link: %w", ctx.Err())
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+		res.set("deeplink_ms", ms(deep.Ms))
+		res.set("deeplink_at_ms", ms(deep.At))
+		res.set("deeplink_longtask_max_ms", ms(deep.LongMax))
+		res.set("deeplink_frame_max_ms", ms(deep.FrameMax))
+		res.set("deeplink_entry", deep.ID)
+	}
 	if !doSwitch {
 		return res, nil
 	}
@@ -353,7 +399,8 @@ func poll(tab context.Context, url string) (loadReport, error) {
 	if err != nil {
 		return rep, err
 	}
-	if rep.URL != url {
+	// A link the probe followed changes the fragment.
+	if u, _, _ := strings.Cut(rep.URL, "#"); u != url {
 		// Still the blank page from before the navigation.
 		return rep, errors.New("not navigated yet")
 	}
@@ -404,7 +451,7 @@ func ms(v float64) string {
 // checks the candidates' visibility, and takes the time once the frame
 // that first shows one has been rendered. What the search costs the page
 // is reported as probe_ms.
-func probeScript(text, exclude string) (string, error) {
+func probeScript(text, exclude string, deepLink bool) (string, error) {
 	t, err := json.Marshal(text)
 	if err != nil {
 		return "", err
@@ -417,7 +464,7 @@ func probeScript(text, exclude string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return strings.NewReplacer("__TEXT__", string(t), "__EXCLUDE__", string(x), "__XPATH__", string(xp)).Replace(probeJS), nil
+	return strings.NewReplacer("__TEXT__", string(t), "__EXCLUDE__", string(x), "__XPATH__", string(xp), "__DEEPLINK__", fmt.Sprint(deepLink)).Replace(probeJS), nil
 }
 
 // xpathLiteral quotes s for XPath 1.0, which has no escapes.
@@ -435,7 +482,7 @@ func xpathLiteral(s string) string {
 const probeJS = `(function () {
   'use strict';
   if (window.top !== window) return;
-  var TEXT = __TEXT__, EXCLUDE = __EXCLUDE__, XPATH = __XPATH__;
+  var TEXT = __TEXT__, EXCLUDE = __EXCLUDE__, XPATH = __XPATH__, DEEPLINK = __DEEPLINK__;
   var st = { visible: -1, where: '', fcp: -1, long: [], loaf: [], cands: [], scans: 0, probeMs: 0, errors: [] };
   Object.defineProperty(window, '__pagetime', { value: st });
   var now = function () { return performance.now(); };
@@ -534,7 +581,10 @@ const probeJS = `(function () {
       if (shown(st.cands[i])) {
         seen = true;
         st.where = describe(st.cands[i]);
-        afterFrame(function () { st.visible = now(); });
+        afterFrame(function () {
+          st.visible = now();
+          if (DEEPLINK) deepLink();
+        });
         return true;
       }
     }
@@ -605,32 +655,53 @@ const probeJS = `(function () {
     };
   };
 
-  // timeClick clicks a tree node and resolves with the time until the
-  // frame that shows target inside the viewport is rendered, and the long
-  // tasks meanwhile.
-  function timeClick(node, target) {
+  // A piexport page's path in view and another branch, from its index
+  // (page/view.go): the view path's entries, and the first entry in tree
+  // order off it that has an article of its own (the earliest branch off
+  // the path, so that the switch changes the most).
+  function branches() {
+    var el = document.getElementById('session-index');
+    if (!el) return null;
+    var ix = JSON.parse(el.textContent);
+    var n = ix.ids.length, on = new Uint8Array(n), absorbed = new Uint8Array(n);
+    (ix.absorbed || []).forEach(function (i) { absorbed[i] = 1; });
+    for (var i = ix.view; i >= 0 && i < n; i = ix.parents[i]) on[i] = 1;
+    var other = -1;
+    for (i = 0; i < n && other < 0; i++) if (!on[i] && !absorbed[i]) other = i;
+    return { ids: ix.ids, end: ix.ids[ix.view], other: other < 0 ? null : ix.ids[other] };
+  }
+  function drawn(id) {
+    var a = document.querySelector('#path > article[data-entry="' + CSS.escape(id) + '"]:not([data-placeholder])');
+    if (!a || !shown(a)) return false;
+    var r = a.getBoundingClientRect();
+    return r.bottom > 0 && r.top < innerHeight;
+  }
+  function pathLength() {
+    var a = document.querySelector('#path > article[aria-setsize]');
+    return a ? Number(a.getAttribute('aria-setsize')) : 0;
+  }
+
+  // follow sets the address's fragment to id, as a link to it does, and
+  // resolves with the time until the frame that shows its entry drawn in
+  // view is rendered, and the long tasks and frames meanwhile.
+  function follow(id) {
     return new Promise(function (resolve, reject) {
-      function inView() {
-        if (!shown(target)) return false;
-        var r = target.getBoundingClientRect();
-        return r.bottom > 0 && r.top < innerHeight;
-      }
       var t0 = now();
-      node.click();
+      location.hash = '#' + encodeURIComponent(id);
       function step() {
-        if (inView()) {
+        if (drawn(id)) {
           afterFrame(function () {
             var t1 = now();
             // Long tasks are reported a little after they end.
             setTimeout(function () {
               var lt = longStats(t0 - 1, t1);
-              // The click's frame starts before the click.
+              // The frame that follows the link starts before it.
               var fr = longStats(t0 - 1000, t1, st.loaf);
-              resolve({ ms: t1 - t0, longCount: lt.n, longMax: lt.max, frameMax: fr.max, path: onPath() });
+              resolve({ at: t1, ms: t1 - t0, longCount: lt.n, longMax: lt.max, frameMax: fr.max, path: pathLength() });
             }, 300);
           });
-        } else if (now() - t0 > 30000) {
-          reject(new Error('entry ' + target.getAttribute('data-entry') + ' not in view 30 s after the click'));
+        } else if (now() - t0 > 60000) {
+          reject(new Error('entry ' + id + ' not drawn in view 60 s after following a link to it'));
         } else {
           requestAnimationFrame(step);
         }
@@ -638,49 +709,41 @@ const probeJS = `(function () {
       requestAnimationFrame(step);
     });
   }
-  function onPath() { return document.querySelectorAll('article[data-entry]:not([hidden])').length; }
-  function entryOf(id) { return document.querySelector('article[data-entry="' + CSS.escape(id) + '"]'); }
-  function nodeOf(id) { return document.querySelector('[data-tree-node="' + CSS.escape(id) + '"]'); }
 
-  // switchBranch clicks the first tree node whose entry is not on the path
-  // in view (the earliest branch off it, so the most entries are hidden),
-  // then, after a pause, the node of the entry that ended the path before
-  // (so the whole path is shown again).
+  // The deep link (--deeplink): as soon as the leaf shows, a link to an
+  // entry of another branch is followed (see check).
+  st.deep = null;
+  function deepLink() {
+    var b = branches();
+    if (!b || !b.other) { st.deep = { error: 'no entry off the path in view: the session has no other branch' }; return; }
+    follow(b.other).then(function (r) {
+      st.deep = { id: b.other, at: r.at, ms: r.ms, longMax: r.longMax, frameMax: r.frameMax };
+    }, function (e) { st.deep = { error: String(e.message) }; });
+  }
+
+  // switchBranch follows a link to the first entry off the path in view
+  // (the earliest branch off it), then, after a pause, one to the entry
+  // that ended the path before (so the whole path is shown again).
   st.switchBranch = function () {
-    var nodes = document.querySelectorAll('[data-tree-node]');
-    if (!nodes.length) return Promise.reject(new Error('no [data-tree-node] elements: --switch needs a piexport page'));
-    var path = document.querySelectorAll('article[data-entry]:not([hidden])');
-    if (!path.length) return Promise.reject(new Error('no entry is shown'));
-    // The end of the path is the entry shown last: a page may hold its
-    // entries in another order than it shows them, through the slots of a
-    // shadow root.
-    function shownAfter(a, b) {
-      var x = a.assignedSlot || a, y = b.assignedSlot || b;
-      return (y.compareDocumentPosition(x) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
-    }
-    var end = path[0];
-    path.forEach(function (a) { if (shownAfter(a, end)) end = a; });
-    var endId = end.getAttribute('data-entry');
-    var off = new Set();
-    document.querySelectorAll('article[data-entry][hidden]').forEach(function (a) { off.add(a.getAttribute('data-entry')); });
-    var node = null;
-    for (var i = 0; i < nodes.length && !node; i++) {
-      if (off.has(nodes[i].getAttribute('data-tree-node')) && nodes[i].checkVisibility()) node = nodes[i];
-    }
-    if (!node) return Promise.reject(new Error('every tree node shown is on the path in view: the session has no other branch'));
-    var id = node.getAttribute('data-tree-node');
-    var back = nodeOf(endId);
-    if (!entryOf(id) || !back) return Promise.reject(new Error('no entry for tree node ' + id + ' or no tree node for ' + endId));
-    var before = path.length, out;
-    return timeClick(node, entryOf(id)).then(function (r) {
+    var b = branches();
+    if (!b) return Promise.reject(new Error('no session index: --switch needs a piexport page'));
+    if (!b.other) return Promise.reject(new Error('no entry off the path in view: the session has no other branch'));
+    var before, out;
+    // After --deeplink the page shows the other branch: back first.
+    var start = st.deep && st.deep.id === b.other ? follow(b.end).then(pause) : Promise.resolve();
+    function pause() { return new Promise(function (ok) { setTimeout(ok, 500); }); }
+    return start.then(function () {
+      before = pathLength();
+      return follow(b.other);
+    }).then(function (r) {
       out = r;
       return new Promise(function (ok) { setTimeout(ok, 500); });
     }).then(function () {
-      return timeClick(back, entryOf(endId));
+      return follow(b.end);
     }).then(function (r) {
       return {
-        node: id, ms: out.ms, longCount: out.longCount, longMax: out.longMax, frameMax: out.frameMax,
-        backNode: endId, backMs: r.ms, backLongCount: r.longCount, backLongMax: r.longMax, backFrameMax: r.frameMax,
+        node: b.other, ms: out.ms, longCount: out.longCount, longMax: out.longMax, frameMax: out.frameMax,
+        backNode: b.end, backMs: r.ms, backLongCount: r.longCount, backLongMax: r.longMax, backFrameMax: r.frameMax,
         path: before + '->' + out.path + '->' + r.path
       };
     });
