@@ -25,6 +25,9 @@ type sessionRenderer struct {
 	// ownedBadges are the badges of the tool results shown in an entry's
 	// tool cards: such a result has no head of its own.
 	ownedBadges map[*session.Entry][]editBadge
+	// repeats are the tool outputs the session holds more than once
+	// (repeats.go); nil when none is.
+	repeats *repeats
 	// agents are the transcripts of the session's sub-agents.
 	agents []*session.SubAgent
 	// prefix goes before every id the renderer writes: "" on the page's

@@ -80,6 +80,7 @@ func WriteHTML(w io.Writer, s *session.Session, opt Options) error {
 // caller can check them before it creates an output file.
 type Page struct {
 	v      *pageView
+	r      *sessionRenderer // the session's renderer; nil for a made-up page
 	blocks []block
 	// render renders the article of the i-th entry in tree order; panels
 	// the sub-agents' transcripts.
@@ -122,6 +123,13 @@ func NewPage(s *session.Session, opt Options) (*Page, error) {
 		r.previews[i] = facts[i].preview
 		r.kinds[i] = facts[i].kind
 	}
+	var results []*session.Message
+	for _, n := range nodes {
+		if n.Entry.Role() == "toolResult" {
+			results = append(results, n.Entry.Message)
+		}
+	}
+	r.repeats = countRepeats(results)
 	r.badges = editBadges(s, path)
 	r.ownedBadges = map[*session.Entry][]editBadge{}
 	for i, n := range nodes {
@@ -178,7 +186,7 @@ func NewPage(s *session.Session, opt Options) (*Page, error) {
 	v.Header.Related = opt.Related
 	v.Insights = insights.Of(s, path, r.home).Section(entryHref)
 	render := func(i int) *entryView { return r.article(nodes[i].Entry, i) }
-	return &Page{v: v, blocks: blocks, render: render, panels: r.subAgentPanels, jsonl: opt.JSONL}, nil
+	return &Page{v: v, r: r, blocks: blocks, render: render, panels: r.subAgentPanels, jsonl: opt.JSONL}, nil
 }
 
 // Write writes the page to w (see the package doc for what it holds and

@@ -76,11 +76,11 @@ func (r *sessionRenderer) tool(o *out, result *session.Entry, call *session.Bloc
 			o.Append(render.Highlight("$ "+args.Str("command"), "bash"))
 			o.Raw(`</div>`)
 		}
-		r.output(o, res, output, terminalText, "output ansi")
+		r.output(o, res, output, "", terminalText, "output ansi")
 	case "read":
 		path := args.Str("path", "file_path")
 		first, _ := args.Int("offset")
-		r.output(o, res, output, func(s string, line int) template.HTML {
+		r.output(o, res, output, fmt.Sprintf("read %d %s", max(first, 1), path), func(s string, line int) template.HTML {
 			return render.HighlightFile(s, path, max(first, 1)+line)
 		}, "")
 	case "write":
@@ -90,7 +90,7 @@ func (r *sessionRenderer) tool(o *out, result *session.Entry, call *session.Bloc
 			r.fold(o, content, func(s string, line int) template.HTML { return render.HighlightFile(s, path, 1+line) }, "")
 			o.Raw(`</div>`)
 		}
-		r.output(o, res, output, terminalText, "output")
+		r.output(o, res, output, "", terminalText, "output")
 	case "edit":
 		if d := session.EditDiff(res, args); d != "" {
 			o.Raw(`<div class="tool-input">`)
@@ -98,18 +98,18 @@ func (r *sessionRenderer) tool(o *out, result *session.Entry, call *session.Bloc
 			o.Raw(`</div>`)
 		}
 		if status != "ok" {
-			r.output(o, res, output, terminalText, "output")
+			r.output(o, res, output, "", terminalText, "output")
 		}
 	case "task": // omp: sub-agents
 		r.task(o, call, result, owner)
-		r.output(o, res, output, terminalText, "output")
+		r.output(o, res, output, "", terminalText, "output")
 	default:
 		if call != nil && name != "grep" && name != "find" && name != "ls" && len(args) > 0 {
 			o.Raw(`<details class="tool-input"><summary>Arguments</summary>`)
 			o.Append(render.JSON(rawArgs))
 			o.Raw(`</details>`)
 		}
-		r.output(o, res, output, terminalText, "output")
+		r.output(o, res, output, "", terminalText, "output")
 	}
 	if res != nil {
 		for _, b := range res.Content {
@@ -173,8 +173,11 @@ func nestedCalls(o *out, res *session.Message) {
 // extensions write for one, with colours and hyperlinks (render.Terminal).
 func terminalText(s string, _ int) template.HTML { return render.Terminal(s) }
 
-// output renders a tool's output, or says that none came.
-func (r *sessionRenderer) output(o *out, res *session.Message, text string, show func(string, int) template.HTML, class string) {
+// output renders a tool's output, or says that none came. how names
+// what show does beyond the class ("" for terminal text): an output the
+// session holds several times (a file read again and again) is rendered
+// once, and how is part of what must be the same.
+func (r *sessionRenderer) output(o *out, res *session.Message, text, how string, show func(string, int) template.HTML, class string) {
 	if res == nil {
 		o.Raw(`<p class="tool-pending">No result: the turn ended before the tool answered.</p>`)
 		return
@@ -182,9 +185,13 @@ func (r *sessionRenderer) output(o *out, res *session.Message, text string, show
 	if strings.TrimSpace(text) == "" {
 		return
 	}
-	o.Raw(`<div class="tool-output">`)
-	r.fold(o, text, show, class)
-	o.Raw(`</div>`)
+	o.Append(r.repeats.output(res, how+"\x00"+class, func() template.HTML {
+		var b out
+		b.Raw(`<div class="tool-output">`)
+		r.fold(&b, text, show, class)
+		b.Raw(`</div>`)
+		return b.HTML()
+	}))
 }
 
 // fold renders text with show, showing the first lines and folding the

@@ -251,7 +251,8 @@ func (o *object) slim() {
 		if m.Role == "toolResult" {
 			// What a page tells of an output without reading it.
 			text := blocksText(m.Content.blocks, "\n")
-			m.lean = &leanText{bytes: len(text), lines: countLines(text), aborted: strings.TrimSpace(text) == AbortedText}
+			m.lean = &leanText{bytes: len(text), lines: countLines(text), sum: maphash.String(lineSeed, text),
+				aborted: strings.TrimSpace(text) == AbortedText}
 		}
 		m.Content.slim()
 		m.Sections, m.ToolsAdded, m.Details, m.NestedCalls = nil, nil, nil, nil
@@ -278,9 +279,11 @@ func (c *wireContent) slim() {
 }
 
 // leanText is what a lean tool result keeps of its output: its length in
-// bytes and in lines, and whether it says the call was aborted.
+// bytes and in lines, its checksum, and whether it says the call was
+// aborted.
 type leanText struct {
 	bytes, lines int
+	sum          uint64
 	aborted      bool
 }
 
@@ -300,6 +303,15 @@ func (m *Message) ResultBytes() int {
 		return m.lean.bytes
 	}
 	return len(m.ResultText())
+}
+
+// ResultSum is a checksum of ResultText, also for a lean entry: the same
+// for the same text within one run of the program.
+func (m *Message) ResultSum() uint64 {
+	if m.lean != nil {
+		return m.lean.sum
+	}
+	return maphash.String(lineSeed, m.ResultText())
 }
 
 // ResultLines is the number of lines of ResultText (a last line end not
