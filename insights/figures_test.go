@@ -18,7 +18,7 @@ func TestOfAgreesWithTheSession(t *testing.T) {
 		t.Run(file, func(t *testing.T) {
 			s := load(t, file)
 			path := s.Path(s.Leaf)
-			got := Of(s, path, "")
+			got := Of(s, path, "", nil)
 			var turns, calls, timed int
 			var usage session.Usage
 			for _, e := range path {

@@ -43,7 +43,7 @@ func link(id string) string { return "#e%3A" + id }
 
 func leafSection(t testing.TB, s *session.Session) *Section {
 	t.Helper()
-	return Of(s, s.Path(s.Leaf), "/home/dev").Section(link)
+	return Of(s, s.Path(s.Leaf), "/home/dev", nil).Section(link)
 }
 
 func execute(t testing.TB, name string, data any) string {

@@ -71,8 +71,9 @@ type Mark struct {
 }
 
 // Of returns the figures of s along path (root first), which is usually
-// the path to the leaf the page opens at.
-func Of(s *session.Session, path []*session.Entry, home string) *Session {
+// the path to the leaf the page opens at. argsOf, when set, gives the
+// summary of a tool call's arguments (see ArgsFunc).
+func Of(s *session.Session, path []*session.Entry, home string, argsOf ArgsFunc) *Session {
 	out := &Session{Breakdown: s.Stats().Breakdown}
 	var last *session.Message
 	for _, e := range path {
@@ -96,7 +97,7 @@ func Of(s *session.Session, path []*session.Entry, home string) *Session {
 		out.Window = ContextWindow(last.Provider, last.Model)
 		out.WindowModel = last.Provider + "/" + last.Model
 	}
-	out.Tools, out.Slowest, out.Largest = toolsOf(s, path, home)
+	out.Tools, out.Slowest, out.Largest = toolsOf(s, path, home, argsOf)
 	out.Activity = activityOf(path)
 	return out
 }

@@ -41,21 +41,34 @@ type ToolCall struct {
 // listed is how many calls the lists of the slowest and largest hold.
 const listed = 5
 
+// ArgsFunc returns the summary of the arguments of the tool call b of the
+// assistant message e (session.ToolArgsSummary): a caller that has read
+// the calls already passes one, so that a lean session's messages are not
+// read again for it.
+type ArgsFunc func(e *session.Entry, b *session.Block) string
+
 // toolsOf sums the tool calls of the path's assistant messages.
-func toolsOf(s *session.Session, path []*session.Entry, home string) (stats []ToolStat, slowest, largest []ToolCall) {
+func toolsOf(s *session.Session, path []*session.Entry, home string, argsOf ArgsFunc) (stats []ToolStat, slowest, largest []ToolCall) {
 	byName := map[string]*ToolStat{}
 	var calls []ToolCall
+	if argsOf == nil {
+		argsOf = func(e *session.Entry, b *session.Block) string {
+			if full := session.FullBlock(s.Full(e), b.ToolCallID); full != nil {
+				b = full // the arguments, in a lean session too
+			}
+			return session.ToolArgsSummary(b.Name, b.Arguments, home)
+		}
+	}
 	for _, e := range path {
 		if e.Role() != "assistant" {
 			continue
 		}
-		e = s.Full(e) // the arguments, in a lean session too
 		for i := range e.Message.Content {
 			b := &e.Message.Content[i]
 			if b.Type != "toolCall" {
 				continue
 			}
-			c := ToolCall{Name: b.Name, Args: session.ToolArgsSummary(b.Name, b.Arguments, home), ID: e.ID}
+			c := ToolCall{Name: b.Name, Args: argsOf(e, b), ID: e.ID}
 			if c.Name == "" {
 				c.Name = "(unnamed)"
 			}

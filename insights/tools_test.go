@@ -11,7 +11,7 @@ import (
 // entry and a column of their own, and marked in the lists of calls.
 func TestToolMixAborted(t *testing.T) {
 	s := load(t, "pi16-sdk-links-diagnostics.jsonl")
-	ins := Of(s, s.Path(s.Leaf), "/home/dev")
+	ins := Of(s, s.Path(s.Leaf), "/home/dev", nil)
 	got := map[string]ToolStat{}
 	for _, st := range ins.Tools {
 		got[st.Name] = st
@@ -47,7 +47,7 @@ func TestToolMixAborted(t *testing.T) {
 
 	// Without an aborted call the chart is as it was: two segments.
 	plain := load(t, "pi-v3-civ6.jsonl")
-	c := Of(plain, plain.Path(plain.Leaf), "/home/dev").toolsChart()
+	c := Of(plain, plain.Path(plain.Leaf), "/home/dev", nil).toolsChart()
 	if len(c.Legend) != 2 || slices.Contains(c.Table.Head, "Aborted") {
 		t.Errorf("a session without aborted calls: legend %v, head %q", c.Legend, c.Table.Head)
 	}

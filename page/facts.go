@@ -21,6 +21,9 @@ type entryFacts struct {
 	// first shows it (outputs folded, thinking closed); the results shown
 	// in its tool cards are counted in.
 	lines int
+	// args are the summaries of an assistant message's tool calls'
+	// arguments, by call id, for the insights.
+	args map[string]string
 }
 
 // factsOf returns the facts of nodes' entries, worked out on every core:
@@ -51,6 +54,16 @@ func factsOf(s *session.Session, nodes []session.Node, home string) []entryFacts
 					f.preview = s.Preview(e, home)
 					f.absorbed = f.kind == kindTool && r.absorbed(nodes[i].Entry)
 					f.lines = estimateLines(e)
+					if e.Role() == "assistant" {
+						for _, b := range e.Message.Content {
+							if b.Type == "toolCall" {
+								if f.args == nil {
+									f.args = map[string]string{}
+								}
+								f.args[b.ToolCallID] = session.ToolArgsSummary(b.Name, b.Arguments, home)
+							}
+						}
+					}
 				}
 			}
 		})

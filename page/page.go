@@ -184,7 +184,12 @@ func NewPage(s *session.Session, opt Options) (*Page, error) {
 	}
 	v.Header = r.header(sum, path, opt.ParentURL)
 	v.Header.Related = opt.Related
-	v.Insights = insights.Of(s, path, r.home).Section(entryHref)
+	// The insights take the tool calls' summaries from the facts: in a
+	// lean session they would read the path's messages again.
+	argsOf := func(e *session.Entry, b *session.Block) string {
+		return facts[r.pos[e]].args[b.ToolCallID]
+	}
+	v.Insights = insights.Of(s, path, r.home, argsOf).Section(entryHref)
 	render := func(i int) *entryView { return r.article(nodes[i].Entry, i) }
 	return &Page{v: v, r: r, blocks: blocks, render: render, panels: r.subAgentPanels, jsonl: opt.JSONL}, nil
 }
