@@ -7,7 +7,7 @@ import (
 )
 
 // renderWindow bounds how far rendering runs ahead of writing, in entries.
-const renderWindow = 16
+const renderWindow = 8
 
 // renderStream renders the articles of the entries whose indexes order
 // lists with render, on every core, and yields them in that order. Only

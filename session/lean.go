@@ -9,6 +9,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"unique"
 
 	"github.com/piexport/piexport/internal/fileguard"
 )
@@ -247,7 +248,13 @@ func (o *object) slim() {
 	w := &o.wire
 	w.Summary, w.Details = "", nil
 	w.Content.slim()
+	// Names that come again and again are kept once: a session of ten
+	// thousand messages names its model ten thousand times.
+	w.Type, w.Provider, w.ModelID, w.Model = intern(w.Type), intern(w.Provider), intern(w.ModelID), intern(w.Model)
 	if m := w.Message; m != nil {
+		m.Role, m.API, m.Provider, m.Model = intern(m.Role), intern(m.API), intern(m.Provider), intern(m.Model)
+		m.StopReason, m.ToolName = intern(m.StopReason), intern(m.ToolName)
+		m.ResponseModel, m.ThinkingLevel = looseString(intern(string(m.ResponseModel))), looseString(intern(string(m.ThinkingLevel)))
 		if m.Role == "toolResult" {
 			// What a page tells of an output without reading it.
 			text := blocksText(m.Content.blocks, "\n")
@@ -275,7 +282,16 @@ func (c *wireContent) slim() {
 	for i := range c.blocks {
 		b := &c.blocks[i]
 		b.Text, b.Data, b.Arguments, b.Raw = "", "", nil, nil
+		b.Type, b.Name, b.MimeType = intern(b.Type), intern(b.Name), intern(b.MimeType)
 	}
+}
+
+// intern returns the one copy of s that every lean entry shares.
+func intern(s string) string {
+	if s == "" {
+		return s
+	}
+	return unique.Make(s).Value()
 }
 
 // leanText is what a lean tool result keeps of its output: its length in
