@@ -93,3 +93,25 @@ func pageRelated(i catalog.Info, byID map[string]catalog.Info) []page.Related {
 	}
 	return out
 }
+
+// shared returns the links of Options.Shared about the session file at
+// path.
+func (s *server) shared(path string) []page.Related {
+	if s.opt.Shared == nil || path == "" {
+		return nil
+	}
+	return s.opt.Shared(path)
+}
+
+// siteShared is shared for the index.
+func (s *server) siteShared(path string) []site.Related {
+	var out []site.Related
+	for _, r := range s.shared(path) {
+		rel := site.Related{Label: r.Label}
+		for _, l := range r.Links {
+			rel.Links = append(rel.Links, site.Link{Title: l.Title, URL: l.URL})
+		}
+		out = append(out, rel)
+	}
+	return out
+}

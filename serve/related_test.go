@@ -4,8 +4,12 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/piexport/piexport/page"
 )
 
 // omp's sub-agent transcripts are listed under their session, not as
@@ -52,6 +56,48 @@ func TestRelated(t *testing.T) {
 	} {
 		if !strings.Contains(mainPage, want) {
 			t.Errorf("the main session's page lacks %s", want)
+		}
+	}
+}
+
+// A shared session's page and its row in the index link where it was
+// shared (Options.Shared); when that changes, so does the page, cached
+// or not.
+func TestShared(t *testing.T) {
+	dir := t.TempDir()
+	main := filepath.Join(dir, "--proj--", "main.jsonl")
+	writeFile(t, main, []byte(`{"type":"session","version":3,"id":"m","timestamp":"2026-03-01T10:00:00.000Z","cwd":"/w"}`+"\n"+
+		`{"type":"message","id":"a","parentId":null,"timestamp":"2026-03-01T10:00:00.000Z","message":{"role":"user","content":"the main session"}}`+"\n"))
+	writeFile(t, filepath.Join(dir, "--proj--", "other.jsonl"), []byte(`{"type":"message","id":"b","parentId":null,"timestamp":"2026-03-01T10:00:00.000Z","message":{"role":"user","content":"another session"}}`+"\n"))
+	var mu sync.Mutex
+	links := []page.Link{{Title: "secret gist of 2026-11-25", URL: "https://gist.github.com/u/5ca1ab1e"}}
+	shared := func(path string) []page.Related {
+		mu.Lock()
+		defer mu.Unlock()
+		if path != main || len(links) == 0 {
+			return nil
+		}
+		return []page.Related{{Label: "Shared", Links: slices.Clone(links)}}
+	}
+	for _, cache := range []string{"", t.TempDir()} {
+		mu.Lock()
+		links = []page.Link{{Title: "secret gist of 2026-11-25", URL: "https://gist.github.com/u/5ca1ab1e"}}
+		mu.Unlock()
+		srv := start(t, Options{Paths: []string{dir}, CacheDir: cache, Shared: shared})
+		_, index := get(t, srv.url)
+		if !strings.Contains(index, `Shared: <a href="https://gist.github.com/u/5ca1ab1e">secret gist of 2026-11-25</a>`) {
+			t.Errorf("the index does not link the share:\n%s", index)
+		}
+		id := ids(t, srv)["the main session"]
+		want := `<dt>Shared</dt><dd><a href="https://gist.github.com/u/5ca1ab1e">secret gist of 2026-11-25</a>`
+		if _, p := get(t, srv.url+"s/"+id); !strings.Contains(p, want) {
+			t.Errorf("the page does not link the share")
+		}
+		mu.Lock()
+		links = nil
+		mu.Unlock()
+		if _, p := get(t, srv.url+"s/"+id); strings.Contains(p, "<dt>Shared</dt>") {
+			t.Errorf("the page still links a share that is gone (cache %q)", cache)
 		}
 	}
 }
