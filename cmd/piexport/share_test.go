@@ -135,6 +135,11 @@ func TestShare(t *testing.T) {
 	gh := newFakeGH(t)
 	in := filepath.Join(t.TempDir(), "sessions", "--home-ada-work-shop--", "2026-11-20T10-00-00-000Z_0195a3c2.jsonl")
 	secrets := plantedSession(t, in, 1)
+	// An AWS key id with its secret in prose, the secret unnamed.
+	g := fakesecret.New(5)
+	pair := fakesecret.Secret{Kind: "aws key pair", Values: []string{g.Make("aws-access-key-id").Values[0], g.Make("aws-secret-access-key").Values[0]}}
+	appendLine(t, in, `{"type":"message","id":"u0000009","parentId":"a0000005","timestamp":"2026-11-20T10:01:00.000Z","message":{"role":"user","content":"My AWS key is `+pair.Values[0]+` and secret `+pair.Values[1]+`"}}`)
+	secrets = append(secrets, pair)
 	t.Chdir(t.TempDir())
 
 	stdout, stderr, code := runCLI(t, "--share", in)
@@ -287,6 +292,21 @@ func TestShare(t *testing.T) {
 	}
 	if _, stderr, code := runCLI(t, "--unshare", "0123456789abcdef"); code != 1 || !strings.Contains(stderr, "piexport --shares lists them") {
 		t.Errorf("--unshare of an unknown id: exit %d, %q", code, stderr)
+	}
+}
+
+// appendLine adds a line to the read-only session file at path.
+func appendLine(t *testing.T, path, line string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, append(b, line+"\n"...), 0o444); err != nil {
+		t.Fatal(err)
 	}
 }
 
