@@ -37,7 +37,8 @@
   }
 
   function fromBase64(s) {
-    var bin = atob(s.replace(/\s+/g, ''));
+    if (typeof Uint8Array.fromBase64 === 'function') return Uint8Array.fromBase64(s.trim());
+    var bin = atob(s); // atob passes over white space
     var out = new Uint8Array(bin.length);
     for (var i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
     return out;
@@ -100,14 +101,23 @@
     return e;
   }
 
+  // pause lets the browser draw and answer the reader: unpacking and
+  // writing would otherwise run as one long task, and the page's end of
+  // the path, written first, would show only once the whole page is in.
+  function pause() {
+    return new Promise(function (resolve) { setTimeout(resolve, 0); });
+  }
+
   // show replaces this page with the one parts hold (gzipped), written
-  // into the document as it is unpacked.
+  // into the document as it is unpacked, a slice of time at a time.
   function show(parts) {
     var text = new Blob(parts).stream()
       .pipeThrough(new DecompressionStream('gzip'))
       .pipeThrough(new TextDecoderStream());
+    parts = null;
     var reader = text.getReader();
     doc.open();
+    var slice = performance.now();
     function pump() {
       return reader.read().then(function (r) {
         if (r.done) {
@@ -115,7 +125,11 @@
           return;
         }
         doc.write(r.value);
-        return pump();
+        if (performance.now() - slice < 40) return pump();
+        return pause().then(function () {
+          slice = performance.now();
+          return pump();
+        });
       });
     }
     return pump();

@@ -146,7 +146,11 @@ func (p *Page) writeEncrypted(w io.Writer, passphrase string, segment int) error
 		return fmt.Errorf("render encrypted page: %w", err)
 	}
 	sw := &sealWriter{w: bw, aead: aead, size: segment}
-	zw, _ := gzip.NewWriterLevel(sw, gzip.DefaultCompression)
+	// The page's packed chunks are gzipped already, the rest is HTML that
+	// compresses well at any level: at BestSpeed a 50 MB session's page
+	// (47 MB) encrypts to 24 MB for 5-10% more CPU time than the plain
+	// page, against 22 MB for 23-29% more at the default level.
+	zw, _ := gzip.NewWriterLevel(sw, gzip.BestSpeed)
 	zw.ModTime = noTime
 	if err := p.Write(zw); err != nil {
 		return err
