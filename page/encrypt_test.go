@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -184,6 +185,14 @@ func TestEncryptedPageInBrowser(t *testing.T) {
 		}
 		if n := browsertest.Eval[int](tb, `document.querySelectorAll('script[type="`+sealedScriptType+`"], #unlock').length`); n != 0 {
 			t.Errorf("%d elements of the encrypted page are left", n)
+		}
+		// The full-text search finds what it finds on the page itself.
+		rows, status := search(tb, "ALPHA-MARK")
+		plain := browsertest.OpenTab(t, browser)
+		openPage(plain, writePageFile(t, samplePage()), p)
+		want, wantStatus := search(plain, "ALPHA-MARK")
+		if len(rows) == 0 || !slices.Equal(rows, want) || !strings.HasSuffix(status, wantStatus) {
+			t.Errorf("search: %v (%q), on the page itself %v (%q)", rows, status, want, wantStatus)
 		}
 	})
 

@@ -178,6 +178,11 @@ func runShare(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 
 	sum := s.Summarize()
 	desc := gistDescription(sum.Title, sessionID(s))
+	if opt.sharing.encrypt {
+		// The title is part of what the passphrase keeps; the record
+		// keeps it for --shares.
+		desc = gistDescription("encrypted", sessionID(s))
+	}
 	args := append([]string{"gist", "create", "--desc", desc}, files...)
 	out, err := gh.run(ctx, args...)
 	if err != nil {

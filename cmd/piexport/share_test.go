@@ -345,6 +345,10 @@ func TestShareEncrypted(t *testing.T) {
 		t.Fatalf("uploaded %d files: %v", len(create.files), create.args)
 	}
 	enc := create.files["pi-session-0195a3c2.encrypted.html"]
+	desc := create.args[slices.Index(create.args, "--desc")+1]
+	if desc != "pi session: encrypted (0195a3c2-7d1e-7f00-9a4b-5c6d7e8f9012)" {
+		t.Errorf("the description of an encrypted share is %q: the title is for the passphrase's holders", desc)
+	}
 	for _, leak := range fakesecret.Leaks(enc, secrets) {
 		t.Errorf("the encrypted page: %s", leak)
 	}
@@ -357,7 +361,7 @@ func TestShareEncrypted(t *testing.T) {
 		t.Errorf("stdout %q, stderr %q", stdout, stderr)
 	}
 	list, _, _ := runCLI(t, "--shares")
-	if !strings.Contains(list, "(encrypted)") {
+	if !strings.Contains(list, "(encrypted)") || !strings.Contains(list, "title    Rotate [REDACTED:github-oauth#1]") {
 		t.Errorf("--shares does not say the share is encrypted:\n%s", list)
 	}
 }
