@@ -36,10 +36,13 @@ const maxPassphraseFile = 64 << 10
 var stdinTerminal = func() bool { return term.IsTerminal(int(os.Stdin.Fd())) }
 
 // readPassphrase returns the passphrase for --encrypt, from the first
-// source that gives one, and warns on stderr when it is short.
+// source that gives one, and warns on stderr when it is short; "" without
+// --encrypt.
 func readPassphrase(opt *options, stderr io.Writer) (string, error) {
 	var pass string
 	switch {
+	case !opt.sharing.encrypt:
+		return "", nil
 	case opt.sharing.passwordFile != "":
 		p, err := passphraseFromFile(opt.sharing.passwordFile)
 		if err != nil {

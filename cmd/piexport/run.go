@@ -193,11 +193,9 @@ func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) erro
 	// takes the memory of the tree, not of the session. Masking and the
 	// Markdown read all of the text, loaded whole.
 	lean := opt.format == "html" && opt.redactor == nil
-	var pass string
-	if opt.sharing.encrypt {
-		if pass, err = readPassphrase(opt, stderr); err != nil {
-			return err
-		}
+	pass, err := readPassphrase(opt, stderr)
+	if err != nil {
+		return err
 	}
 	s, agents, err := loadForExport(ctx, opt, file, raw, lean, stdout, stderr)
 	if err != nil {

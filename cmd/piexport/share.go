@@ -106,11 +106,9 @@ func runShare(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	var pass string
-	if opt.sharing.encrypt {
-		if pass, err = readPassphrase(opt, stderr); err != nil {
-			return err
-		}
+	pass, err := readPassphrase(opt, stderr)
+	if err != nil {
+		return err
 	}
 	s, agents, err := loadForExport(ctx, opt, file, nil, false, stdout, stderr)
 	if err != nil {
