@@ -122,7 +122,7 @@ func (s *server) links(id string) pageLinks {
 	for _, i := range list {
 		byID[i.ID] = i
 	}
-	related := append(pageRelated(byID[id], byID), s.shared(byID[id].Path)...)
+	related := append(pageRelated(byID[id], byID), s.shared(id)...)
 	return pageLinks{parent: parentURL(byID[id]), related: related, agents: subAgentsOf(id, byID)}
 }
 

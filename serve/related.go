@@ -94,24 +94,16 @@ func pageRelated(i catalog.Info, byID map[string]catalog.Info) []page.Related {
 	return out
 }
 
-// shared returns the links of Options.Shared about the session file at
-// path.
-func (s *server) shared(path string) []page.Related {
-	if s.opt.Shared == nil || path == "" {
+// shared returns the links of Options.Shared about the session id, by
+// its file's path as the catalog has it (the server shows it masked
+// under --redact).
+func (s *server) shared(id string) []page.Related {
+	if s.opt.Shared == nil {
 		return nil
 	}
-	return s.opt.Shared(path)
-}
-
-// siteShared is shared for the index.
-func (s *server) siteShared(path string) []site.Related {
-	var out []site.Related
-	for _, r := range s.shared(path) {
-		rel := site.Related{Label: r.Label}
-		for _, l := range r.Links {
-			rel.Links = append(rel.Links, site.Link{Title: l.Title, URL: l.URL})
-		}
-		out = append(out, rel)
+	i, ok := s.cat.Info(id)
+	if !ok || i.Path == "" {
+		return nil
 	}
-	return out
+	return s.opt.Shared(i.Path)
 }

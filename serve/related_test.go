@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/piexport/piexport/page"
+	"github.com/piexport/piexport/session"
 )
 
 // omp's sub-agent transcripts are listed under their session, not as
@@ -60,9 +61,9 @@ func TestRelated(t *testing.T) {
 	}
 }
 
-// A shared session's page and its row in the index link where it was
-// shared (Options.Shared); when that changes, so does the page, cached
-// or not.
+// A shared session's page links where it was shared (Options.Shared,
+// asked with the file's own path, also by a server that shows paths
+// masked); when that changes, so does the page, cached or not.
 func TestShared(t *testing.T) {
 	dir := t.TempDir()
 	main := filepath.Join(dir, "--proj--", "main.jsonl")
@@ -70,7 +71,7 @@ func TestShared(t *testing.T) {
 		`{"type":"message","id":"a","parentId":null,"timestamp":"2026-03-01T10:00:00.000Z","message":{"role":"user","content":"the main session"}}`+"\n"))
 	writeFile(t, filepath.Join(dir, "--proj--", "other.jsonl"), []byte(`{"type":"message","id":"b","parentId":null,"timestamp":"2026-03-01T10:00:00.000Z","message":{"role":"user","content":"another session"}}`+"\n"))
 	var mu sync.Mutex
-	links := []page.Link{{Title: "secret gist of 2026-11-25", URL: "https://gist.github.com/u/5ca1ab1e"}}
+	var links []page.Link
 	shared := func(path string) []page.Related {
 		mu.Lock()
 		defer mu.Unlock()
@@ -79,25 +80,26 @@ func TestShared(t *testing.T) {
 		}
 		return []page.Related{{Label: "Shared", Links: slices.Clone(links)}}
 	}
-	for _, cache := range []string{"", t.TempDir()} {
-		mu.Lock()
-		links = []page.Link{{Title: "secret gist of 2026-11-25", URL: "https://gist.github.com/u/5ca1ab1e"}}
-		mu.Unlock()
-		srv := start(t, Options{Paths: []string{dir}, CacheDir: cache, Shared: shared})
-		_, index := get(t, srv.url)
-		if !strings.Contains(index, `Shared: <a href="https://gist.github.com/u/5ca1ab1e">secret gist of 2026-11-25</a>`) {
-			t.Errorf("the index does not link the share:\n%s", index)
-		}
-		id := ids(t, srv)["the main session"]
-		want := `<dt>Shared</dt><dd><a href="https://gist.github.com/u/5ca1ab1e">secret gist of 2026-11-25</a>`
-		if _, p := get(t, srv.url+"s/"+id); !strings.Contains(p, want) {
-			t.Errorf("the page does not link the share")
-		}
-		mu.Lock()
-		links = nil
-		mu.Unlock()
-		if _, p := get(t, srv.url+"s/"+id); strings.Contains(p, "<dt>Shared</dt>") {
-			t.Errorf("the page still links a share that is gone (cache %q)", cache)
-		}
+	masked := Options{Prepare: func(*session.Session) {}, PrepareKey: "masked",
+		PrepareText: func(s string) string { return strings.ReplaceAll(s, dir, "~") }}
+	for name, opt := range map[string]Options{"no cache": {}, "cache": {CacheDir: t.TempDir()}, "masked": masked} {
+		t.Run(name, func(t *testing.T) {
+			mu.Lock()
+			links = []page.Link{{Title: "secret gist 5ca1ab1e (2026-11-25)", URL: "https://gist.github.com/u/5ca1ab1e"}}
+			mu.Unlock()
+			opt.Paths, opt.Shared = []string{dir}, shared
+			srv := start(t, opt)
+			id := ids(t, srv)["the main session"]
+			want := `<dt>Shared</dt><dd><a href="https://gist.github.com/u/5ca1ab1e">secret gist 5ca1ab1e (2026-11-25)</a>`
+			if _, p := get(t, srv.url+"s/"+id); !strings.Contains(p, want) {
+				t.Errorf("the page does not link the share")
+			}
+			mu.Lock()
+			links = nil
+			mu.Unlock()
+			if _, p := get(t, srv.url+"s/"+id); strings.Contains(p, "<dt>Shared</dt>") {
+				t.Errorf("the page still links a share that is gone")
+			}
+		})
 	}
 }

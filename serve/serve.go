@@ -75,9 +75,9 @@ type Options struct {
 	// localhost, this machine's name and its addresses (see hostGuard).
 	AllowHosts []string
 	// Shared, when set, returns the links about where the session file
-	// at path was shared (piexport --share): the session's page and its
-	// row in the index list them. It is called at every view, so it
-	// should answer from memory while what it reads has not changed.
+	// at path was shared (piexport --share): the session's page lists
+	// them. It is called at every view of a page, so it should answer
+	// from memory while what it reads has not changed.
 	Shared func(path string) []page.Related
 }
 

@@ -192,7 +192,7 @@ func (s *server) serveIndex(w http.ResponseWriter, r *http.Request) {
 			// are listed under their session.
 			if i.Parent == "" {
 				it := item(i)
-				it.Related = append(siteRelated(i, byID, "s/"), s.siteShared(i.Path)...)
+				it.Related = siteRelated(i, byID, "s/")
 				items = append(items, it)
 			}
 		}
