@@ -445,7 +445,7 @@ func runUnshare(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 	_, err = gh.run(ctx, "gist", "delete", found.GistID, "--yes")
 	var ge *ghError
 	if errors.As(err, &ge) && strings.Contains(ge.said, "unknown flag: --yes") {
-		// gh before 2.55 deletes without asking, and knows no --yes.
+		// An older gh deletes without asking, and knows no --yes.
 		_, err = gh.run(ctx, "gist", "delete", found.GistID)
 	}
 	gone := errors.As(err, &ge) && (strings.Contains(ge.said, "404") || strings.Contains(strings.ToLower(ge.said), "not found"))
