@@ -19,7 +19,8 @@ import (
 // under $FAKE_GH_DIR (call-0, call-1 ...) with its arguments, one a line,
 // and a copy of every file named in them. "auth status" fails when
 // $FAKE_GH_DIR/logged-out exists; "gist create" prints a gist's URL;
-// "gist delete" answers 404 when $FAKE_GH_DIR/gone exists.
+// "gist delete" answers 404 when $FAKE_GH_DIR/gone exists, and knows no
+// --yes when $FAKE_GH_DIR/old does.
 const fakeGHScript = `#!/bin/sh
 n=0
 while [ -e "$FAKE_GH_DIR/call-$n" ]; do n=$((n+1)); done
@@ -42,6 +43,10 @@ case "$1 $2" in
 	echo "https://gist.github.com/tester/5ca1ab1e0000000000000000000000$n"
 	exit 0;;
 "gist delete")
+	if [ -e "$FAKE_GH_DIR/old" ] && [ "$4" = "--yes" ]; then
+		echo "unknown flag: --yes" >&2
+		exit 1
+	fi
 	if [ -e "$FAKE_GH_DIR/gone" ]; then
 		echo "unable to delete gist: HTTP 404: Not Found (https://api.github.com/gists/x)" >&2
 		exit 1
@@ -322,6 +327,27 @@ func sharedPages(t *testing.T, site string) int {
 		}
 	}
 	return n
+}
+
+// TestUnshareOlderGH: a gh that knows no --yes deletes without it.
+func TestUnshareOlderGH(t *testing.T) {
+	gh := newFakeGH(t)
+	in := filepath.Join(t.TempDir(), "planted.jsonl")
+	plantedSession(t, in, 1)
+	if _, stderr, code := runCLI(t, "-q", "--share", in); code != 0 {
+		t.Fatalf("--share: exit %d: %s", code, stderr)
+	}
+	if err := os.WriteFile(filepath.Join(gh.dir, "old"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if stdout, stderr, code := runCLI(t, "--unshare", "5ca1ab1e00000000000000000000001"); code != 0 || !strings.HasPrefix(stdout, "deleted ") {
+		t.Fatalf("--unshare: exit %d: %q %q", code, stdout, stderr)
+	}
+	calls := gh.calls()
+	last := calls[len(calls)-1].args
+	if !slices.Equal(last, []string{"gist", "delete", "5ca1ab1e00000000000000000000001"}) {
+		t.Errorf("the last call was %q", last)
+	}
 }
 
 // TestShareEncrypted: --share --encrypt uploads the encrypted page only;
