@@ -78,6 +78,11 @@ type Options struct {
 	// download. It does not go with Prepare, which would be undone.
 	EmbedJSONL bool
 
+	// Shared, when set, returns the links about where the session file at
+	// path was shared (piexport --share): its page's header and its row
+	// in the index list them after its links to other sessions.
+	Shared func(path string) []page.Related
+
 	// fingerprint is fingerprintOf's, set by Build.
 	fingerprint string
 }
@@ -231,7 +236,7 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 		if e.Error != "" {
 			continue
 		}
-		related[key] = lk.pageRelated(next, key, f.ext)
+		related[key] = opt.shared(lk.pageRelated(next, key, f.ext), e.Path)
 		parents[key] = lk.parentURL(next, key, f.ext)
 		rk := relatedKey(parents[key], related[key])
 		if queued[key] == nil && rk != e.Related {
@@ -279,7 +284,7 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 		if e.Error != "" {
 			continue
 		}
-		related[key] = lk.pageRelated(next, key, f.ext)
+		related[key] = opt.shared(lk.pageRelated(next, key, f.ext), e.Path)
 		parents[key] = lk.parentURL(next, key, f.ext)
 		if rk := relatedKey(parents[key], related[key]); rk != e.Related {
 			e.Related = rk
@@ -370,6 +375,13 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 				// index: it lists sub-agents of sub-agents too.
 				lk.allAgents(next, key, f.ext, it.Related)
 			}
+			for _, r := range opt.shared(nil, e.Path) {
+				rel := site.Related{Label: r.Label}
+				for _, l := range r.Links {
+					rel.Links = append(rel.Links, site.Link{Title: l.Title, URL: l.URL})
+				}
+				it.Related = append(it.Related, rel)
+			}
 		}
 		items = append(items, it)
 	}
@@ -412,6 +424,14 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 	}
 	removeOldSearch(dir, old, next)
 	return res, nil
+}
+
+// shared adds to rel the links of Shared about the session at path.
+func (opt Options) shared(rel []page.Related, path string) []page.Related {
+	if opt.Shared == nil {
+		return rel
+	}
+	return append(rel, opt.Shared(path)...)
 }
 
 // hide applies HidePath, if set.

@@ -20,6 +20,7 @@ func ownRules() ([]*rule, error) {
 		{id: "url-signature", keywords: signatureParams, find: findSignatures, rank: rankShaped},
 		{id: "dotenv-secret", find: findDotenv, rank: rankNamed},
 	}
+	rules = append(rules, pairedRules()...)
 	return append(rules, prefixedRules()...), nil
 }
 

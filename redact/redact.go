@@ -324,4 +324,4 @@ func (r *Redactor) Key() string {
 
 // version changes whenever what this package masks changes, so that what
 // was masked with an older one is masked again.
-const version = "2"
+const version = "3"

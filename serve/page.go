@@ -122,7 +122,8 @@ func (s *server) links(id string) pageLinks {
 	for _, i := range list {
 		byID[i.ID] = i
 	}
-	return pageLinks{parent: parentURL(byID[id]), related: pageRelated(byID[id], byID), agents: subAgentsOf(id, byID)}
+	related := append(pageRelated(byID[id], byID), s.shared(id)...)
+	return pageLinks{parent: parentURL(byID[id]), related: related, agents: subAgentsOf(id, byID)}
 }
 
 // sendCached sends the page stored under key, if there is one. It reports

@@ -93,3 +93,17 @@ func pageRelated(i catalog.Info, byID map[string]catalog.Info) []page.Related {
 	}
 	return out
 }
+
+// shared returns the links of Options.Shared about the session id, by
+// its file's path as the catalog has it (the server shows it masked
+// under --redact).
+func (s *server) shared(id string) []page.Related {
+	if s.opt.Shared == nil {
+		return nil
+	}
+	i, ok := s.cat.Info(id)
+	if !ok || i.Path == "" {
+		return nil
+	}
+	return s.opt.Shared(i.Path)
+}

@@ -4,8 +4,13 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/piexport/piexport/page"
+	"github.com/piexport/piexport/session"
 )
 
 // omp's sub-agent transcripts are listed under their session, not as
@@ -53,5 +58,48 @@ func TestRelated(t *testing.T) {
 		if !strings.Contains(mainPage, want) {
 			t.Errorf("the main session's page lacks %s", want)
 		}
+	}
+}
+
+// A shared session's page links where it was shared (Options.Shared,
+// asked with the file's own path, also by a server that shows paths
+// masked); when that changes, so does the page, cached or not.
+func TestShared(t *testing.T) {
+	dir := t.TempDir()
+	main := filepath.Join(dir, "--proj--", "main.jsonl")
+	writeFile(t, main, []byte(`{"type":"session","version":3,"id":"m","timestamp":"2026-03-01T10:00:00.000Z","cwd":"/w"}`+"\n"+
+		`{"type":"message","id":"a","parentId":null,"timestamp":"2026-03-01T10:00:00.000Z","message":{"role":"user","content":"the main session"}}`+"\n"))
+	writeFile(t, filepath.Join(dir, "--proj--", "other.jsonl"), []byte(`{"type":"message","id":"b","parentId":null,"timestamp":"2026-03-01T10:00:00.000Z","message":{"role":"user","content":"another session"}}`+"\n"))
+	var mu sync.Mutex
+	var links []page.Link
+	shared := func(path string) []page.Related {
+		mu.Lock()
+		defer mu.Unlock()
+		if path != main || len(links) == 0 {
+			return nil
+		}
+		return []page.Related{{Label: "Shared", Links: slices.Clone(links)}}
+	}
+	masked := Options{Prepare: func(*session.Session) {}, PrepareKey: "masked",
+		PrepareText: func(s string) string { return strings.ReplaceAll(s, dir, "~") }}
+	for name, opt := range map[string]Options{"no cache": {}, "cache": {CacheDir: t.TempDir()}, "masked": masked} {
+		t.Run(name, func(t *testing.T) {
+			mu.Lock()
+			links = []page.Link{{Title: "secret gist 5ca1ab1e (2026-11-25)", URL: "https://gist.github.com/u/5ca1ab1e"}}
+			mu.Unlock()
+			opt.Paths, opt.Shared = []string{dir}, shared
+			srv := start(t, opt)
+			id := ids(t, srv)["the main session"]
+			want := `<dt>Shared</dt><dd><a href="https://gist.github.com/u/5ca1ab1e">secret gist 5ca1ab1e (2026-11-25)</a>`
+			if _, p := get(t, srv.url+"s/"+id); !strings.Contains(p, want) {
+				t.Errorf("the page does not link the share")
+			}
+			mu.Lock()
+			links = nil
+			mu.Unlock()
+			if _, p := get(t, srv.url+"s/"+id); strings.Contains(p, "<dt>Shared</dt>") {
+				t.Errorf("the page still links a share that is gone")
+			}
+		})
 	}
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/piexport/piexport"
 	"github.com/piexport/piexport/catalog"
 	"github.com/piexport/piexport/humanize"
+	"github.com/piexport/piexport/page"
 	"github.com/piexport/piexport/session"
 )
 
@@ -73,6 +74,11 @@ type Options struct {
 	// AllowHosts are host names requests may be addressed to, besides
 	// localhost, this machine's name and its addresses (see hostGuard).
 	AllowHosts []string
+	// Shared, when set, returns the links about where the session file
+	// at path was shared (piexport --share): the session's page lists
+	// them. It is called at every view of a page, so it should answer
+	// from memory while what it reads has not changed.
+	Shared func(path string) []page.Related
 }
 
 // Timeouts of the http.Server: a client gets this long to send its request

@@ -27,6 +27,9 @@ Usage:
   piexport --format tree SESSION.jsonl   the entry tree in the terminal
   piexport --redact SESSION.jsonl        the page with secrets masked, to share
                                          (--redact-report: only say what)
+  piexport --encrypt SESSION.jsonl       a page that opens only with a passphrase
+  piexport --share SESSION.jsonl         publish it, masked, as a secret GitHub
+                                         gist (--shares lists, --unshare deletes)
   piexport --usage [flags] [PATH...]     tokens and cost of every session, per
                                          day, week, month, project or model
 
@@ -46,6 +49,7 @@ func parseFlags(args []string, stdout io.Writer) (*options, error) {
 	fs.StringVar(&opt.leaf, "leaf", "", "open the page at the path to the entry with this `ID` (default: the session's leaf)")
 	fs.BoolVar(&opt.embedJSONL, "embed-jsonl", false, "let the page's reader download the session file, which the page then carries (as it is: up to twice the page)")
 	opt.redact.define(fs)
+	opt.sharing.define(fs)
 	fs.BoolVar(&opt.serve, "serve", false, "serve the sessions under PATH (or the default session directories) on a local web server")
 	fs.StringVar(&opt.addr, "addr", "127.0.0.1:8080", "with --serve: the `address` to listen on (port 0 picks a free one)")
 	fs.StringArrayVar(&opt.allowHosts, "allow-host", nil, "with --serve: also answer requests addressed to the host `NAME` (repeatable; localhost, this machine's name and its addresses are always answered)")
@@ -53,7 +57,7 @@ func parseFlags(args []string, stdout io.Writer) (*options, error) {
 	fs.BoolVar(&opt.usage, "usage", false, "print the tokens and cost of the sessions under PATH (or the default session directories), with totals")
 	fs.StringVar(&opt.since, "since", "", "with --usage: count the work from `DATE` on (2026-03-01, 2026-03 or 2026; days are UTC)")
 	fs.StringVar(&opt.by, "by", "month", "with --usage: group by `GROUP`: day, week, month, project or model")
-	fs.BoolVar(&opt.json, "json", false, "with --usage: print JSON")
+	fs.BoolVar(&opt.json, "json", false, "with --usage or --shares: print JSON")
 	fs.StringVar(&opt.cacheDir, "cache-dir", "", "keep the catalog of sessions and the rendered pages in `DIR` (default $PIEXPORT_CACHE_DIR, else piexport in the user's cache directory)")
 	fs.BoolVar(&opt.noCache, "no-cache", false, "keep no cache: read every session at every start")
 	fs.BoolVarP(&opt.quiet, "quiet", "q", false, "print no progress and no warnings, only errors")
@@ -83,8 +87,11 @@ func parseFlags(args []string, stdout io.Writer) (*options, error) {
 	if err := opt.checkUsage(fs); err != nil {
 		return nil, err
 	}
+	if err := opt.checkSharing(fs); err != nil {
+		return nil, err
+	}
 	switch {
-	case opt.usage:
+	case opt.usage, opt.sharing.listing(), opt.sharing.share:
 	case opt.serve:
 		if opt.output != "" || opt.leaf != "" || opt.format != "html" {
 			return nil, usagef("--serve takes no -o, --leaf or --format")

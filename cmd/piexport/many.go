@@ -53,6 +53,8 @@ func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 		return usagef("an archive of several sessions needs a directory: -o DIR")
 	case opt.leaf != "":
 		return usagef("--leaf names an entry of one session; it does not go with an archive")
+	case opt.sharing.encrypt:
+		return usagef("--encrypt writes one page of one session; it does not go with an archive")
 	}
 	paths := opt.files
 	if len(paths) == 0 {
@@ -88,6 +90,7 @@ func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 	aopt := archive.Options{
 		Theme: opt.theme, Home: home, Generator: "piexport " + version,
 		Format: opt.format, Progress: p.update, EmbedJSONL: opt.embedJSONL,
+		Shared: newShareLinks().related,
 	}
 	if dir := opt.cache(); dir != "" && opt.redactor == nil {
 		// The server's page cache: a page made before is copied, not
@@ -233,6 +236,7 @@ func runServe(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 		Addr: opt.addr, Paths: opt.files, Theme: opt.theme, Home: home,
 		Generator: "piexport " + version, Log: stderr, AllowHosts: opt.allowHosts,
 		CacheDir: opt.cache(), Program: program(), Progress: readProgress(stderr),
+		Shared: newShareLinks().related,
 		Ready: func(url string) {
 			fmt.Fprintf(stdout, "piexport: serving on %s (Ctrl-C to stop)\n", url)
 			if opt.open {

@@ -54,6 +54,9 @@ type options struct {
 	cacheDir string
 	noCache  bool
 
+	// sharing holds --encrypt, --share, --shares and --unshare.
+	sharing shareFlags
+
 	// redactor masks each session as redact asks; nil for none.
 	redactor *redact.Redactor
 }
@@ -83,6 +86,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return writeReports(opt, stdout, stderr)
 	case opt.serve:
 		return runServe(ctx, opt, stdout, stderr)
+	case opt.sharing.list:
+		return runShares(opt, stdout, stderr)
+	case opt.sharing.unshare != "":
+		return runUnshare(ctx, opt, stdout, stderr)
+	case opt.sharing.share:
+		return runShare(ctx, opt, stdout, stderr)
 	case opt.format == "tree" || opt.format == "tree-json":
 		return writeTrees(ctx, opt, stdout, stderr)
 	}
@@ -184,43 +193,17 @@ func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) erro
 	// takes the memory of the tree, not of the session. Masking and the
 	// Markdown read all of the text, loaded whole.
 	lean := opt.format == "html" && opt.redactor == nil
-	var s *session.Session
-	switch {
-	case lean && raw != nil:
-		s, err = session.ReadLean(ctx, bytes.NewReader(raw), int64(len(raw)), file)
-	case lean:
-		s, err = session.LoadWith(ctx, file, session.LoadOptions{Lean: true})
-	case raw != nil:
-		s, err = session.ReadContext(ctx, bytes.NewReader(raw), file)
-	default:
-		s, err = session.LoadContext(ctx, file)
-	}
+	pass, err := readPassphrase(opt, stderr)
 	if err != nil {
-		return inputError(file, err)
-	}
-	defer s.Close()
-	printWarnings(stderr, s.Warnings)
-	if _, err := redactSession(opt.redactor, s, &opt.redact, stdout, stderr); err != nil {
 		return err
 	}
-	if len(s.Entries) == 0 {
-		printf(stderr, "%s: the session has no entries (it was opened and closed without a turn)", file)
+	s, agents, err := loadForExport(ctx, opt, file, raw, lean, stdout, stderr)
+	if err != nil {
+		return err
 	}
+	defer s.Close()
 	home, _ := os.UserHomeDir()
 	generator := "piexport " + version
-	// omp keeps sub-agent transcripts beside the session; the page and
-	// the Markdown carry them, masked as the session is.
-	agents, warnings := session.LoadSubAgents(file)
-	printWarnings(stderr, warnings)
-	for stack := agents; len(stack) > 0; {
-		a := stack[0]
-		stack = append(slices.Clone(a.Agents), stack[1:]...)
-		printWarnings(stderr, a.Session.Warnings)
-		if _, err := redactSession(opt.redactor, a.Session, &opt.redact, stdout, stderr); err != nil {
-			return err
-		}
-		a.Session.Compact()
-	}
 	write := func(w io.Writer) error {
 		return gfm.WriteMarkdown(w, s, gfm.Options{Leaf: opt.leaf, Home: home, Generator: generator, SubAgents: agents})
 	}
@@ -238,7 +221,11 @@ func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) erro
 			return err
 		}
 		write = func(w io.Writer) error {
-			if err := p.Write(w); err != nil {
+			write := p.Write
+			if opt.sharing.encrypt {
+				write = func(w io.Writer) error { return p.WriteEncrypted(w, pass) }
+			}
+			if err := write(w); err != nil {
 				return err
 			}
 			// An entry the lean session could not read again would be
@@ -260,6 +247,51 @@ func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) erro
 	}
 	printf(stdout, "%s", outputName(opt, file))
 	return nil
+}
+
+// loadForExport loads one session file for an export: lean or whole
+// (see session.LoadOptions), from raw when the file was read already;
+// warns about what could not be read; masks it and its omp sub-agents'
+// transcripts, which it loads too, as opt asks.
+func loadForExport(ctx context.Context, opt *options, file string, raw []byte, lean bool, stdout, stderr io.Writer) (*session.Session, []*session.SubAgent, error) {
+	var s *session.Session
+	var err error
+	switch {
+	case lean && raw != nil:
+		s, err = session.ReadLean(ctx, bytes.NewReader(raw), int64(len(raw)), file)
+	case lean:
+		s, err = session.LoadWith(ctx, file, session.LoadOptions{Lean: true})
+	case raw != nil:
+		s, err = session.ReadContext(ctx, bytes.NewReader(raw), file)
+	default:
+		s, err = session.LoadContext(ctx, file)
+	}
+	if err != nil {
+		return nil, nil, inputError(file, err)
+	}
+	printWarnings(stderr, s.Warnings)
+	if _, err := redactSession(opt.redactor, s, &opt.redact, stdout, stderr); err != nil {
+		s.Close()
+		return nil, nil, err
+	}
+	if len(s.Entries) == 0 {
+		printf(stderr, "%s: the session has no entries (it was opened and closed without a turn)", file)
+	}
+	// omp keeps sub-agent transcripts beside the session; the page and
+	// the Markdown carry them, masked as the session is.
+	agents, warnings := session.LoadSubAgents(file)
+	printWarnings(stderr, warnings)
+	for stack := agents; len(stack) > 0; {
+		a := stack[0]
+		stack = append(slices.Clone(a.Agents), stack[1:]...)
+		printWarnings(stderr, a.Session.Warnings)
+		if _, err := redactSession(opt.redactor, a.Session, &opt.redact, stdout, stderr); err != nil {
+			s.Close()
+			return nil, nil, err
+		}
+		a.Session.Compact()
+	}
+	return s, agents, nil
 }
 
 // outputName is the output as the user named it, or its default name:

@@ -27,7 +27,7 @@ import (
 func (opt *options) checkUsage(fs *pflag.FlagSet) error {
 	if !opt.usage {
 		for _, name := range []string{"since", "by", "json"} {
-			if fs.Changed(name) {
+			if fs.Changed(name) && !(name == "json" && opt.sharing.list) {
 				return usagef("--%s goes with --usage", name)
 			}
 		}

@@ -23,7 +23,22 @@ const TempSuffix = ".piexport-tmp"
 // only a regular file: the rename would put a file in the place of a
 // device, a named pipe or a symbolic link (not through the link), which
 // is never what was meant.
-func Write(path string, write func(io.Writer) error) (err error) {
+func Write(path string, write func(io.Writer) error) error {
+	// What piexport writes is for reading.
+	return writeMode(path, 0o644, write)
+}
+
+// WritePrivate is WriteFile for a file only its owner may read (mode
+// 0600): the temporary file is private from the start, so no other user
+// can read it at any moment.
+func WritePrivate(path string, data []byte) error {
+	return writeMode(path, 0o600, func(w io.Writer) error {
+		_, err := bytes.NewReader(data).WriteTo(w)
+		return err
+	})
+}
+
+func writeMode(path string, mode fs.FileMode, write func(io.Writer) error) (err error) {
 	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
 		return &fileguard.NotRegularError{Path: path, Mode: fi.Mode()}
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -42,8 +57,8 @@ func Write(path string, write func(io.Writer) error) (err error) {
 	if err = write(tmp); err != nil {
 		return err
 	}
-	// CreateTemp makes the file private; what piexport writes is for reading.
-	if err = tmp.Chmod(0o644); err != nil {
+	// CreateTemp makes the file private.
+	if err = tmp.Chmod(mode); err != nil {
 		return err
 	}
 	if err = tmp.Close(); err != nil {

@@ -108,3 +108,23 @@ func TestWriteLongName(t *testing.T) {
 		t.Errorf("%d files in the directory, want the 2 pages", len(entries))
 	}
 }
+
+// TestWritePrivate: the file is its owner's alone, also while it is
+// written.
+func TestWritePrivate(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "record.json")
+	if err := WriteFile(path, []byte("old")); err != nil {
+		t.Fatal(err)
+	}
+	if err := WritePrivate(path, []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "new" || info.Mode().Perm() != 0o600 {
+		t.Errorf("the file holds %q with mode %v, want \"new\" and 0600", b, info.Mode().Perm())
+	}
+}

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/term"
+)
+
+// The passphrase of an encrypted page (--encrypt). It never comes from a
+// flag's value, which would stay in the shell's history and show in the
+// list of processes: it is read from a file (--password-file), from the
+// environment (PIEXPORT_PASSWORD), or asked for on the terminal without
+// echo, twice.
+
+// passphraseEnv names the environment variable that may hold the
+// passphrase.
+const passphraseEnv = "PIEXPORT_PASSWORD"
+
+// shortPassphrase is the length under which a passphrase draws a warning:
+// whoever holds the file can try passphrases offline, as fast as their
+// machines go, and PBKDF2's rounds only slow each try.
+const shortPassphrase = 12
+
+// maxPassphraseFile bounds what --password-file reads: a passphrase, not
+// a file that was named by mistake.
+const maxPassphraseFile = 64 << 10
+
+// stdinTerminal says whether piexport may ask on the terminal; a variable
+// so that tests can say no.
+var stdinTerminal = func() bool { return term.IsTerminal(int(os.Stdin.Fd())) }
+
+// readPassphrase returns the passphrase for --encrypt, from the first
+// source that gives one, and warns on stderr when it is short; "" without
+// --encrypt.
+func readPassphrase(opt *options, stderr io.Writer) (string, error) {
+	var pass string
+	switch {
+	case !opt.sharing.encrypt:
+		return "", nil
+	case opt.sharing.passwordFile != "":
+		p, err := passphraseFromFile(opt.sharing.passwordFile)
+		if err != nil {
+			return "", err
+		}
+		pass = p
+	case os.Getenv(passphraseEnv) != "":
+		pass = os.Getenv(passphraseEnv)
+	case stdinTerminal():
+		p, err := askPassphrase(stderr)
+		if err != nil {
+			return "", err
+		}
+		pass = p
+	default:
+		return "", usagef("--encrypt needs a passphrase: give --password-file FILE, or set %s, or run piexport on a terminal to be asked for one", passphraseEnv)
+	}
+	if n := utf8.RuneCountInString(pass); n < shortPassphrase {
+		if _, quiet := stderr.(quietWriter); !quiet {
+			printf(stderr, "warning: the passphrase has %d characters: whoever gets the page can try passphrases offline as fast as their machines go; five or more random words hold far longer", n)
+		}
+	}
+	return pass, nil
+}
+
+// passphraseFromFile reads the first line of path, without its line end.
+func passphraseFromFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("--password-file: %w", err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxPassphraseFile+1))
+	if err != nil {
+		return "", fmt.Errorf("--password-file %s: %w", path, err)
+	}
+	if len(b) > maxPassphraseFile {
+		return "", fmt.Errorf("--password-file %s: over %d KB, which is no passphrase", path, maxPassphraseFile>>10)
+	}
+	line, _, _ := bytes.Cut(b, []byte("\n"))
+	line = bytes.TrimSuffix(line, []byte("\r"))
+	if len(line) == 0 {
+		return "", fmt.Errorf("--password-file %s: its first line is empty; it should hold the passphrase", path)
+	}
+	if !utf8.Valid(line) {
+		return "", fmt.Errorf("--password-file %s: the passphrase is not UTF-8 text, which a browser could not type", path)
+	}
+	return string(line), nil
+}
+
+// askPassphrase asks for the passphrase on the terminal, twice, without
+// echo.
+func askPassphrase(stderr io.Writer) (string, error) {
+	if q, ok := stderr.(quietWriter); ok {
+		stderr = q.Writer // a question is not a warning
+	}
+	fd := int(os.Stdin.Fd())
+	read := func(prompt string) (string, error) {
+		fmt.Fprint(stderr, prompt)
+		b, err := term.ReadPassword(fd)
+		fmt.Fprintln(stderr)
+		if err != nil {
+			return "", fmt.Errorf("reading the passphrase: %w", err)
+		}
+		return string(b), nil
+	}
+	first, err := read("Passphrase for the page: ")
+	if err != nil {
+		return "", err
+	}
+	if strings.TrimSpace(first) == "" {
+		return "", errors.New("no passphrase given; the page was not written")
+	}
+	again, err := read("The same passphrase again: ")
+	if err != nil {
+		return "", err
+	}
+	if again != first {
+		return "", errors.New("the two passphrases differ; the page was not written")
+	}
+	return first, nil
+}
