@@ -310,7 +310,7 @@ func TestBrowser(t *testing.T) {
 		if theme := browsertest.Eval[string](tb, `document.documentElement.dataset.theme`); theme != "dark" {
 			t.Fatalf("theme after toggle %q, want dark (headless prefers light)", theme)
 		}
-		tb.Do(chromedp.Reload())
+		tb.Navigate(url) // a reload that waits until the page has started
 		if theme := browsertest.Eval[string](tb, `document.documentElement.dataset.theme`); theme != "dark" {
 			t.Errorf("theme after reload %q, want dark", theme)
 		}
@@ -396,7 +396,7 @@ func TestBrowser(t *testing.T) {
 		if after != before+48 {
 			t.Errorf("two ArrowRight on the handle: width %v → %v, want +48", before, after)
 		}
-		tb.Do(chromedp.Reload())
+		tb.Navigate(url) // a reload that waits until the page has started
 		if got := browsertest.Eval[float64](tb, width); got != after {
 			t.Errorf("width after reload = %v, want the remembered %v", got, after)
 		}
