@@ -1,12 +1,16 @@
 package insights
 
+import "strings"
+
 // Horizontal bar charts: one labelled row per thing (a model, a tool, a
 // project), the bar stacked from segments, its figure at its end.
 
 // hbar is one row of a horizontal bar chart.
 type hbar struct {
 	// Label names the row; it is cut to fit, and said whole in Title.
-	Label string
+	// Short, when set, is what the row is called where Label does not
+	// fit: a model without its provider.
+	Label, Short string
 	// Segments are the bar's parts, drawn from the left in the classes
 	// the chart is given.
 	Segments []float64
@@ -19,11 +23,12 @@ type hbar struct {
 const (
 	hbarRow    = 22
 	hbarHeight = 14
-	hbarLabelW = 180 // room for the labels at the left
-	hbarValueW = 92  // and for the figures at the right
-	// labelChars is how many characters of a label fit in hbarLabelW at
-	// the labels' font size.
-	labelChars = 23
+	// The labels at the left take what the longest needs, between
+	// hbarLabelMin and hbarLabelMax; the figures at the bars' ends take
+	// what the longest needs; the bars have the rest.
+	hbarLabelMin = 40
+	hbarLabelMax = 230
+	hbarGap      = 8 // between a label and its bar, and a bar and its figure
 )
 
 // hbars fills c with rows drawn in classes (one per segment), scaled to
@@ -31,8 +36,16 @@ const (
 func (c *Chart) hbars(rows []hbar, classes []string) {
 	c.W = chartW
 	c.H = len(rows)*hbarRow + 8
-	x0 := float64(hbarLabelW)
-	x1 := float64(chartW - hbarValueW)
+	labelSize, valueSize := fontSize("label"), fontSize("value")
+	labelW, valueW := 0.0, 0.0
+	for _, r := range rows {
+		labelW = max(labelW, textWidth(r.Label, labelSize))
+		valueW = max(valueW, textWidth(r.Value, valueSize))
+	}
+	const margin = 2
+	labelW = min(max(labelW, hbarLabelMin), hbarLabelMax)
+	x0 := margin + labelW + hbarGap
+	x1 := float64(chartW) - margin - valueW - hbarGap
 	biggest := 0.0
 	for _, r := range rows {
 		sum := 0.0
@@ -45,7 +58,11 @@ func (c *Chart) hbars(rows []hbar, classes []string) {
 	for i, r := range rows {
 		y := float64(4 + i*hbarRow)
 		mid := y + hbarRow/2
-		c.Texts = append(c.Texts, Text{Class: "label", Anchor: "end", X: Num(x0 - 8), Y: Num(mid + 4), Text: shorten(r.Label, labelChars)})
+		label := r.Label
+		if r.Short != "" && textWidth(label, labelSize) > labelW {
+			label = r.Short
+		}
+		c.Texts = append(c.Texts, Text{Class: "label", Anchor: "end", X: Num(x0 - hbarGap), Y: Num(mid + 4), Text: fitWidth(label, labelSize, labelW)})
 		x := x0
 		for k, v := range r.Segments {
 			if biggest <= 0 || k >= len(classes) {
@@ -55,11 +72,20 @@ func (c *Chart) hbars(rows []hbar, classes []string) {
 			paths[k].rect(x, mid-hbarHeight/2, w, hbarHeight)
 			x += w
 		}
-		c.Texts = append(c.Texts, Text{Class: "value", Anchor: "start", X: Num(x + 6), Y: Num(mid + 4), Text: r.Value})
+		c.Texts = append(c.Texts, Text{Class: "value", Anchor: "start", X: Num(x + hbarGap), Y: Num(mid + 4), Text: r.Value})
 		c.Points = append(c.Points, Point{Class: "hit", Href: r.Href, X: 0, Y: Num(y), W: chartW, H: hbarRow, Label: r.Title})
 	}
 	c.Rules = append(c.Rules, Rule{Class: "axis", X1: Num(x0), Y1: 2, X2: Num(x0), Y2: Num(c.H - 2)})
 	for k, class := range classes {
 		c.Shapes = append(c.Shapes, shape("bar "+class, &paths[k])...)
 	}
+}
+
+// modelShort is a model's name without its provider ("claude-sonnet-4-5"
+// for "anthropic/claude-sonnet-4-5"), "" when it has none.
+func modelShort(key string) string {
+	if _, model, ok := strings.Cut(key, "/"); ok && model != "" {
+		return model
+	}
+	return ""
 }

@@ -33,7 +33,7 @@ func (s *Session) modelsChart() *Chart {
 			v, share = float64(m.Tokens), float64(m.Tokens)/float64(total.Tokens)
 		}
 		pct := fmt.Sprintf("%.0f%%", 100*share)
-		rows = append(rows, hbar{Label: m.Key, Segments: []float64{v}, Value: humanize.Cost(m.Cost),
+		rows = append(rows, hbar{Label: m.Key, Short: modelShort(m.Key), Segments: []float64{v}, Value: humanize.Cost(m.Cost),
 			Title: fmt.Sprintf("%s: %s, %s tokens (%s)", m.Key, humanize.Cost(m.Cost), humanize.Tokens(m.Tokens), pct)})
 		table = append(table, Row{Cells: []Cell{{Text: m.Key}, {Text: humanize.Tokens(m.Tokens), Num: true}, {Text: humanize.Cost(m.Cost), Num: true}, {Text: pct, Num: true}}})
 	}

@@ -58,6 +58,7 @@ func NewReport(records []usage.Record, project func(cwd string) string) *Report 
 		groupChart(usage.NewReport(records, usage.ByModel), m, nil),
 	} {
 		if c != nil {
+			c.keepTextsInside()
 			r.Charts = append(r.Charts, *c)
 		}
 	}

@@ -47,7 +47,11 @@ func groupChart(rep usage.Report, m metric, name func(string) string) *Chart {
 		table = append(table, Row{Cells: []Cell{{Text: l}, {Text: fmt.Sprint(g.Sessions), Num: true},
 			{Text: humanize.Tokens(g.Tokens()), Num: true}, {Text: humanize.Cost(g.Cost), Num: true}, {Text: share(g), Num: true}}})
 		if i < maxRows-1 || len(rep.Groups) == maxRows {
-			rows = append(rows, hbar{Label: l, Segments: []float64{m.of(g)}, Value: m.say(g), Title: l + ": " + say(g) + " (" + share(g) + ")"})
+			row := hbar{Label: l, Segments: []float64{m.of(g)}, Value: m.say(g), Title: l + ": " + say(g) + " (" + share(g) + ")"}
+			if rep.By == usage.ByModel {
+				row.Short = modelShort(l)
+			}
+			rows = append(rows, row)
 		}
 	}
 	if len(rep.Groups) > maxRows {

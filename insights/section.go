@@ -39,6 +39,7 @@ func (s *Session) Section(link Link) *Section {
 		s.contextChart(link), s.turnsChart(link), s.modelsChart(), s.toolsChart(), s.timelineChart(link),
 	} {
 		if c != nil {
+			c.keepTextsInside()
 			sec.Charts = append(sec.Charts, *c)
 		}
 	}

@@ -46,7 +46,25 @@ func (s *Session) timelineChart(link Link) *Chart {
 		Text{Class: "cap", Anchor: "end", X: Num(x1), Y: 14, Text: a.span()})
 	var prompts, breaks pathData
 	var rows []Row
-	x, lastLabel := x0, -1e9
+	// Each span's start is written under it, and the path's end under
+	// the last one's end; a time goes in whole, inside the chart, and
+	// clear of the one before, or not at all.
+	lastRight := -1e9
+	tick := func(x float64, anchor, label string) {
+		const gap = 8
+		w := textWidth(label, fontSize("tick"))
+		left := x
+		if anchor == "end" {
+			left -= w
+		}
+		left = min(max(left, x0), x1-w)
+		if left < lastRight+gap {
+			return
+		}
+		c.Texts = append(c.Texts, Text{Class: "tick", Anchor: "start", X: Num(left), Y: bandTop + bandH + 16, Text: label})
+		lastRight = left + w
+	}
+	x := x0
 	for i, sp := range a.Spans {
 		w := width(sp)
 		d := sp.End.Sub(sp.Start)
@@ -67,10 +85,7 @@ func (s *Session) timelineChart(link Link) *Chart {
 				last = px
 			}
 		}
-		if x-lastLabel >= 40 {
-			c.Texts = append(c.Texts, Text{Class: "tick", Anchor: "start", X: Num(x), Y: bandTop + bandH + 16, Text: clock(sp.Start, days)})
-			lastLabel = x
-		}
+		tick(x, "start", clock(sp.Start, days))
 		idle := ""
 		if i+1 < k {
 			gap := a.Spans[i+1].Start.Sub(sp.End)
@@ -89,10 +104,7 @@ func (s *Session) timelineChart(link Link) *Chart {
 		}})
 		x += w + breakW
 	}
-	end := x - breakW
-	if end-lastLabel >= 80 {
-		c.Texts = append(c.Texts, Text{Class: "tick", Anchor: "end", X: Num(end), Y: bandTop + bandH + 16, Text: clock(a.End, days)})
-	}
+	tick(x-breakW, "end", clock(a.End, days))
 	c.Shapes = append(c.Shapes, shape("prompt", &prompts)...)
 	c.Shapes = append(c.Shapes, shape("break", &breaks)...)
 	c.Table = Table{Caption: "Spans of work", Head: []string{"Span", "From", "To", "Active", "Turns", "Prompts", "Then idle"}, Rows: rows}

@@ -23,6 +23,9 @@ const (
 	maxBars      = 24
 	// maxMarks bounds the compactions and branch points marked.
 	maxMarks = 24
+	// windowLabelRoom is the room above the plot for the label of the
+	// context window's line.
+	windowLabelRoom = 12
 )
 
 // turnX places turn k (from 1; fractions fall between turns) across f.
@@ -71,6 +74,9 @@ func (s *Session) contextChart(link Link) *Chart {
 	windowShown := s.Window > 0 && float64(s.Window) <= 2.5*top
 	if windowShown {
 		top = max(top, float64(s.Window))
+		// The window's line may be the axis's top: its label, above
+		// it, needs the room.
+		f.y0 += windowLabelRoom
 	}
 	step, top := niceScale(top, 4)
 	c.yAxis(f, top, step, tokenTick)

@@ -1,6 +1,7 @@
 package page
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,16 +10,29 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/piexport/piexport/internal/browsertest"
+	"github.com/piexport/piexport/internal/sessiongen"
+	"github.com/piexport/piexport/session"
 )
 
 // TestBrowserInsights opens the Insights of real sessions as a reader
 // does, on a wide screen and on a phone, in both themes and in print:
-// every chart is drawn, fits, and is legible on its background; a point
+// every chart is drawn, fits, has every label whole inside it, and is
+// legible on its background; a point
 // of a chart is reached with the keyboard and leads to its turn.
 func TestBrowserInsights(t *testing.T) {
 	browser := browsertest.Start(t)
-	for _, file := range []string{"pi-v3-civ6.jsonl", "pi15-sdk-usage-contextedit-main.jsonl"} {
-		s := loadCorpus(t, file)
+	// A session whose labels are at their longest and nearest the
+	// charts' edges, besides two real ones.
+	for _, file := range []string{"pi-v3-civ6.jsonl", "pi15-sdk-usage-contextedit-main.jsonl", "long-labels.jsonl"} {
+		var s *session.Session
+		if file == "long-labels.jsonl" {
+			var err error
+			if s, err = session.Read(bytes.NewReader(sessiongen.LongLabels()), file); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			s = loadCorpus(t, file)
+		}
 		p, err := NewPage(s, Options{Home: "/home/dev"})
 		if err != nil {
 			t.Fatal(err)

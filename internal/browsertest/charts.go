@@ -23,7 +23,9 @@ func (tb *Tab) EmulateMedia(media, scheme string) {
 
 // ChartProblems looks at every chart of the page (package insights'
 // figure.chart) as drawn: each must be visible, its box (which may scroll
-// a wide chart sideways) fit the viewport's width, and the chart be legible on what is behind it: its text at 4.5:1 contrast or
+// a wide chart sideways) fit the viewport's width, every label lie
+// whole inside its SVG (which clips what passes its edges), and the
+// chart be legible on what is behind it: its text at 4.5:1 contrast or
 // more, its series (bars, lines, bands) at 2.2:1. It returns what is
 // wrong, one line each, and how many charts it saw.
 func ChartProblems(tb *Tab) (problems []string, charts int) {
@@ -68,6 +70,12 @@ const chartCheckJS = `(() => {
 		if (frame.right > innerWidth + 1) problems.push(name + ': ends at ' + Math.round(frame.right) + ' px in a ' + innerWidth + ' px window');
 		const bg = background(svg);
 		svg.querySelectorAll('text').forEach(t => {
+			const r = t.getBoundingClientRect();
+			if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5) {
+				problems.push(name + ': text "' + t.textContent + '" is cut: it spans ' + Math.round(r.left - box.left) + ' to ' +
+					Math.round(r.right - box.left) + ' px across, ' + Math.round(r.top - box.top) + ' to ' + Math.round(r.bottom - box.top) +
+					' px down a ' + Math.round(box.width) + 'x' + Math.round(box.height) + ' px chart');
+			}
 			const c = rgb(getComputedStyle(t).fill);
 			if (!c) { problems.push(name + ': text "' + t.textContent + '" has no fill'); return; }
 			const k = contrast(c, bg);
