@@ -23,6 +23,10 @@ type Chart struct {
 	Title, Desc string
 	// Class is added to the figure's classes: "context", "turns", …
 	Class string
+	// OverTime says the chart runs from the oldest at its left to the
+	// newest at its right: where it scrolls sideways (on a phone), it
+	// opens at its newest end.
+	OverTime bool
 	// W and H are the viewBox's size.
 	W, H int
 	// Legend names the series, by class.
@@ -35,8 +39,9 @@ type Chart struct {
 	// Points are the focusable marks: each links to what it stands for
 	// and names it on hover.
 	Points []Point
-	// Note says in a line what the chart leaves out, if anything.
-	Note string
+	// Note says in a line what the chart leaves out, if anything;
+	// Command, when set, ends it: a command line that shows the rest.
+	Note, Command string
 	// Table holds the numbers the chart draws.
 	Table Table
 }

@@ -216,7 +216,7 @@ func periodChart(rep usage.Report, m metric, n int) *Chart {
 		return nil
 	}
 	unit := unitOf[rep.By]
-	c := &Chart{ID: "usage-" + unit, Class: "usage-period", Title: m.word() + " per " + unit, W: chartW, H: reportH}
+	c := &Chart{ID: "usage-" + unit, Class: "usage-period", OverTime: true, Title: m.word() + " per " + unit, W: chartW, H: reportH}
 	f := newFrame(reportH)
 	biggest, shown := 0.0, usage.Group{}
 	var top period
@@ -271,7 +271,8 @@ func periodChart(rep usage.Report, m metric, n int) *Chart {
 	}
 	c.Desc += "."
 	if len(ps) == n && ps[0].key > rep.Groups[0].Key {
-		c.Note = fmt.Sprintf("The latest %d %ss of the history; piexport --usage --by %s lists every one.", n, unit, unit)
+		c.Note = fmt.Sprintf("The latest %d %ss of the history; every one:", n, unit)
+		c.Command = "piexport --usage --by " + unit
 	}
 	return c
 }
@@ -298,7 +299,7 @@ func tokensChart(rep usage.Report, n int) *Chart {
 	if len(ps) < 2 {
 		return nil
 	}
-	c := &Chart{ID: "usage-tokens", Class: "usage-tokens", Title: "Tokens per month", W: chartW, H: reportH}
+	c := &Chart{ID: "usage-tokens", Class: "usage-tokens", OverTime: true, Title: "Tokens per month", W: chartW, H: reportH}
 	for _, sr := range tokenSeries {
 		c.Legend = append(c.Legend, Legend{Class: sr.class, Label: sr.label})
 	}

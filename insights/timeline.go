@@ -26,7 +26,7 @@ func (s *Session) timelineChart(link Link) *Chart {
 	if !a.End.After(a.Start) {
 		return nil
 	}
-	c := &Chart{ID: "ins-time", Class: "timeline", Title: "Timeline", W: chartW, H: timelineH,
+	c := &Chart{ID: "ins-time", Class: "timeline", OverTime: true, Title: "Timeline", W: chartW, H: timelineH,
 		Legend: []Legend{{Class: "s-span", Label: "work"}, {Class: "s-prompt", Label: "your prompts"}}}
 	const x0, x1 = 12.0, chartW - 12.0
 	k := len(a.Spans)

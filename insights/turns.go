@@ -69,7 +69,7 @@ func (s *Session) contextChart(link Link) *Chart {
 	}
 	n := len(s.Turns)
 	f := newFrame(turnsH)
-	c := &Chart{ID: "ins-context", Class: "context", Title: "Context over the session", W: chartW, H: turnsH}
+	c := &Chart{ID: "ins-context", Class: "context", OverTime: true, Title: "Context over the session", W: chartW, H: turnsH}
 	top := float64(peak.Context())
 	windowShown := s.Window > 0 && float64(s.Window) <= 2.5*top
 	if windowShown {
@@ -278,7 +278,7 @@ func (s *Session) turnsChart(link Link) *Chart {
 		return nil
 	}
 	f := newFrame(turnsH)
-	c := &Chart{ID: "ins-turns", Class: "turns", Title: "Where the tokens went", W: chartW, H: turnsH}
+	c := &Chart{ID: "ins-turns", Class: "turns", OverTime: true, Title: "Where the tokens went", W: chartW, H: turnsH}
 	for _, sr := range tokenSeries {
 		c.Legend = append(c.Legend, Legend{Class: sr.class, Label: sr.label})
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -104,6 +105,11 @@ func TestIndexUsageBrowser(t *testing.T) {
 			}
 			for _, p := range problems {
 				t.Error(p)
+			}
+			// The note under a chart names a command, which is never
+			// broken at its hyphens ("- -by").
+			if lines := browsertest.Eval[[]int](tb, `Array.from(document.querySelectorAll('.chart-note')).filter(n => n.textContent.includes('--by')).map(n => { const c = n.querySelector('code'); return c ? c.getClientRects().length : 0; })`); len(lines) == 0 || slices.ContainsFunc(lines, func(n int) bool { return n != 1 }) {
+				t.Errorf("the notes' commands take %v lines, want 1 each", lines)
 			}
 			if sw := browsertest.Eval[int64](tb, `document.documentElement.scrollWidth`); sw > tc.width {
 				t.Errorf("the page is %d px wide in a %d px window", sw, tc.width)

@@ -23,7 +23,8 @@ func (tb *Tab) EmulateMedia(media, scheme string) {
 
 // ChartProblems looks at every chart of the page (package insights'
 // figure.chart) as drawn: each must be visible, its box (which may scroll
-// a wide chart sideways) fit the viewport's width, every label lie
+// a wide chart sideways) fit the viewport's width, a chart over time
+// that scrolls open at its newest end and say so, every label lie
 // whole inside its SVG (which clips what passes its edges), and the
 // chart be legible on what is behind it: its text at 4.5:1 contrast or
 // more, its series (bars, lines, bands) at 2.2:1. It returns what is
@@ -56,6 +57,8 @@ const chartCheckJS = `(() => {
 		}
 		return { r: 255, g: 255, b: 255, a: 1 };
 	};
+	// The charts whose x axis is time, oldest at the left.
+	const overTime = '.chart-context, .chart-turns, .chart-timeline, .chart-usage-period, .chart-usage-tokens';
 	const figures = document.querySelectorAll('figure.chart');
 	figures.forEach((fig, i) => {
 		const name = (fig.querySelector('figcaption') || {}).textContent || 'chart ' + i;
@@ -66,8 +69,14 @@ const chartCheckJS = `(() => {
 			problems.push(name + ': not visible (' + Math.round(box.width) + 'x' + Math.round(box.height) + ')');
 			return;
 		}
-		const frame = (svg.closest('.plot-wrap') || svg).getBoundingClientRect();
+		const wrap = svg.closest('.plot-wrap') || svg;
+		const frame = wrap.getBoundingClientRect();
 		if (frame.right > innerWidth + 1) problems.push(name + ': ends at ' + Math.round(frame.right) + ' px in a ' + innerWidth + ' px window');
+		if (fig.matches(overTime) && wrap.scrollWidth > wrap.clientWidth + 1) {
+			if (Math.abs(box.right - frame.right) > 1) problems.push(name + ': scrolls sideways but does not open at its newest end (the chart ends ' + Math.round(box.right - frame.right) + ' px right of its box)');
+			const cue = getComputedStyle(fig.querySelector('figcaption'), '::after').content;
+			if (!cue || cue === 'none' || cue === 'normal') problems.push(name + ': scrolls sideways with no cue that earlier data lies to the left');
+		}
 		const bg = background(svg);
 		svg.querySelectorAll('text').forEach(t => {
 			const r = t.getBoundingClientRect();
