@@ -258,16 +258,16 @@ func periodChart(rep usage.Report, m metric, n int) *Chart {
 		}
 	}
 	c.Shapes = append(c.Shapes, shape("bar s-cost", &bars)...)
-	span := periodName(ps[0].key, rep.By) + " to " + periodName(ps[len(ps)-1].key, rep.By)
-	caption := fmt.Sprintf("Usage per %s, %s (days in UTC)", unit, lowerFirst(span))
+	span := inSentence(periodName(ps[0].key, rep.By)) + " to " + inSentence(periodName(ps[len(ps)-1].key, rep.By))
+	caption := fmt.Sprintf("Usage per %s, %s (days in UTC)", unit, span)
 	c.Table = Table{Caption: caption, Head: []string{strings.ToUpper(unit[:1]) + unit[1:], "Sessions", "Tokens", "Cost"}, Rows: rows,
 		Foot: &Row{Cells: []Cell{{Text: "Total"}, {Text: "", Num: true}, {Text: humanize.Tokens(shown.Tokens()), Num: true}, {Text: humanize.Cost(shown.Cost), Num: true}}}}
 	// A session may work in several periods: the sessions of the
 	// periods do not add up, and the total row leaves them out.
 	c.Desc = fmt.Sprintf("%s of each %s from %s, in UTC days: %s tokens and %s in all",
-		m.word(), unit, lowerFirst(span), humanize.Tokens(shown.Tokens()), humanize.Cost(shown.Cost))
+		m.word(), unit, span, humanize.Tokens(shown.Tokens()), humanize.Cost(shown.Cost))
 	if top.key != "" {
-		c.Desc += fmt.Sprintf("; the most, %s, %s", m.say(top.group), lowerFirst(periodName(top.key, rep.By)))
+		c.Desc += fmt.Sprintf("; the most, %s, %s", m.say(top.group), inSentence(periodName(top.key, rep.By)))
 	}
 	c.Desc += "."
 	if len(ps) == n && ps[0].key > rep.Groups[0].Key {
@@ -277,12 +277,14 @@ func periodChart(rep usage.Report, m metric, n int) *Chart {
 	return c
 }
 
-// lowerFirst lowers the first letter of s, to go inside a sentence.
-func lowerFirst(s string) string {
-	if s == "" {
-		return s
+// inSentence writes a period's name as it reads inside a sentence:
+// "week of Mar 2, 2026"; the names of days and months keep their
+// capitals ("from Fri, Oct 23").
+func inSentence(s string) string {
+	if rest, ok := strings.CutPrefix(s, "Week "); ok {
+		return "week " + rest
 	}
-	return strings.ToLower(s[:1]) + s[1:]
+	return s
 }
 
 // say names m's figure of g.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -207,5 +208,24 @@ func TestReportHostileNames(t *testing.T) {
 	}
 	if !strings.Contains(text.String(), "window.__xss=1") {
 		t.Error("the names are not shown as text")
+	}
+}
+
+// TestReportCapitals: the names of days and months keep their capitals
+// inside the charts' descriptions and captions ("from Sat, Oct 24", not
+// "from sat, Oct 24"), and a week is "week of" there.
+func TestReportCapitals(t *testing.T) {
+	rep := NewReport(corpusRecords(t), homeName)
+	lower := regexp.MustCompile(`\b(mon|tue|wed|thu|fri|sat|sun|january|february|march|april|may|june|july|august|september|october|november|december)\b|\bWeek of\b`)
+	for _, c := range rep.Charts {
+		for _, text := range []string{c.Desc, c.Table.Caption} {
+			if m := lower.FindString(text); m != "" && !strings.HasPrefix(text, m) {
+				t.Errorf("%s: %q inside %q", c.ID, m, text)
+			}
+		}
+	}
+	weeks := NewReport(corpusRecords(t), homeName).Charts[1]
+	if weeks.ID != "usage-week" || !strings.Contains(weeks.Desc, "from week of ") {
+		t.Errorf("%s: %q", weeks.ID, weeks.Desc)
 	}
 }
