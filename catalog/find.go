@@ -31,6 +31,17 @@ func Find(paths []string) ([]string, error) {
 	return out, nil
 }
 
+// givenPathError is err about the path p as the caller gave it: "nosuch: no
+// such file or directory", where the system names the absolute path it
+// looked up and the call ("lstat /home/me/nosuch: ...").
+func givenPathError(p string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return &fs.PathError{Op: "stat", Path: p, Err: err}
+}
+
 // file is one session file the catalog knows.
 type file struct {
 	// path names the file for people: as given, or the directory as given
@@ -73,18 +84,18 @@ func find(fsys fs.FS, paths []string, lenient bool) ([]file, error) {
 	for _, p := range paths {
 		abs, err := filepath.Abs(p)
 		if err != nil {
-			return nil, err
+			return nil, givenPathError(p, err)
 		}
 		real, err := filepath.EvalSymlinks(abs)
 		if lenient && errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {
-			return nil, err
+			return nil, givenPathError(p, err)
 		}
 		fi, err := os.Stat(real)
 		if err != nil {
-			return nil, err
+			return nil, givenPathError(p, err)
 		}
 		if !fi.IsDir() {
 			if err := fileguard.CheckInput(p, fi); err != nil {

@@ -91,6 +91,10 @@ func TestExitCodes(t *testing.T) {
 		{"bad allow-host", []string{"--serve", "--allow-host", "evil.com/x"}, 2, `--allow-host takes a host name or an IP address, not "evil.com/x"`},
 		{"allow-host with a port", []string{"--serve", "--allow-host", "box:80"}, 2, "--allow-host takes a host name"},
 		{"missing file", []string{filepath.Join(dir, "nope.jsonl")}, 1, "no such file"},
+		// A path is named as given, whatever reads it.
+		{"usage of a missing path", []string{"--usage", "--no-cache", "nosuch"}, 1, "piexport: nosuch: no such file or directory\n"},
+		{"serve of a missing path", []string{"--serve", "--no-cache", "--addr", "127.0.0.1:0", "nosuch"}, 1, "piexport: nosuch: no such file or directory\n"},
+		{"archive of a missing path", []string{"-o", filepath.Join(dir, "site"), "nosuch", corpus}, 1, "piexport: nosuch: no such file or directory\n"},
 		{"empty file", []string{empty}, 1, "empty.jsonl: not a pi session file: the file is empty"},
 		{"event stream", []string{corpus + "edge-v3-jsonmode-eventstream-crew-worker.jsonl"}, 1, "event streams"},
 		{"unknown leaf", []string{"-o", filepath.Join(dir, "x.html"), "--leaf", "nope", corpus + "pi-v3-earth0-tiny.jsonl"}, 1, `no entry has the id "nope"`},

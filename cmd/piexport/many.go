@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"net"
 	"os"
 	"os/exec"
@@ -63,12 +62,8 @@ func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 		}
 	}
 	files, err := catalog.Find(paths)
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return inputError(pe.Path, err)
-	}
 	if err != nil {
-		return err
+		return pathsError(paths, err)
 	}
 	if len(files) == 0 {
 		return fmt.Errorf("no session files (*.jsonl) under %s", strings.Join(paths, ", "))
@@ -258,7 +253,7 @@ func runServe(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 	case errors.As(err, &oe) && oe.Op == "listen":
 		return listenError(opt.addr, err)
 	}
-	return err
+	return pathsError(opt.files, err)
 }
 
 // serveMemoryLimit is the server's soft memory limit.

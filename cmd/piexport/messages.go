@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"syscall"
 
@@ -34,9 +35,20 @@ func inputError(name string, err error) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, fs.ErrNotExist):
-		return &plainError{name + ": no such file", err}
+		return &plainError{name + ": no such file or directory", err}
 	case errors.Is(err, fs.ErrPermission):
 		return &plainError{name + ": not allowed to read it (permission denied)", err}
+	}
+	return err
+}
+
+// pathsError is inputError for an error about one of the paths the
+// user named (a session file or a directory to search): the catalog
+// and the server name it as given. Any other error is returned as it is.
+func pathsError(paths []string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && slices.Contains(paths, pe.Path) {
+		return inputError(pe.Path, err)
 	}
 	return err
 }

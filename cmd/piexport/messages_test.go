@@ -36,8 +36,8 @@ func TestPlainWords(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"missing input", []string{"nosuch.jsonl"}, "piexport: nosuch.jsonl: no such file\n"},
-		{"missing input, tree", []string{"--format", "tree", "nosuch.jsonl"}, "piexport: nosuch.jsonl: no such file\n"},
+		{"missing input", []string{"nosuch.jsonl"}, "piexport: nosuch.jsonl: no such file or directory\n"},
+		{"missing input, tree", []string{"--format", "tree", "nosuch.jsonl"}, "piexport: nosuch.jsonl: no such file or directory\n"},
 
 		{"output's directory is missing", []string{"-o", "/nonexistent/dir/x.html", tiny},
 			"piexport: cannot write /nonexistent/dir/x.html: the directory /nonexistent/dir does not exist\n"},

@@ -71,7 +71,7 @@ func runUsage(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 	}
 	c, err := catalog.Open(ctx, paths, copt)
 	if err != nil {
-		return err
+		return pathsError(paths, err)
 	}
 	defer c.Close()
 	if err := updateWithProgress(ctx, c, readProgress(stderr)); err != nil {
