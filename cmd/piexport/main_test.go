@@ -77,6 +77,10 @@ func TestExitCodes(t *testing.T) {
 	if err := os.WriteFile(empty, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	emptyDir := filepath.Join(dir, "no-sessions")
+	if err := os.Mkdir(emptyDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name string
 		args []string
@@ -94,6 +98,9 @@ func TestExitCodes(t *testing.T) {
 		// A path is named as given, whatever reads it.
 		{"usage of a missing path", []string{"--usage", "--no-cache", "nosuch"}, 1, "piexport: nosuch: no such file or directory\n"},
 		{"serve of a missing path", []string{"--serve", "--no-cache", "--addr", "127.0.0.1:0", "nosuch"}, 1, "piexport: nosuch: no such file or directory\n"},
+		// --usage over nothing it can read fails, as an archive does.
+		{"usage of no session file", []string{"--usage", "--no-cache", emptyDir}, 1, "piexport: no session files (*.jsonl) under " + emptyDir},
+		{"usage of nothing readable", []string{"--usage", "--no-cache", "-q", empty}, 1, "piexport: 1 of 1 session file could not be read\n"},
 		{"archive of a missing path", []string{"-o", filepath.Join(dir, "site"), "nosuch", corpus}, 1, "piexport: nosuch: no such file or directory\n"},
 		{"empty file", []string{empty}, 1, "empty.jsonl: not a pi session file: the file is empty"},
 		{"event stream", []string{corpus + "edge-v3-jsonmode-eventstream-crew-worker.jsonl"}, 1, "event streams"},

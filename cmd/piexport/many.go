@@ -66,7 +66,7 @@ func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 		return pathsError(paths, err)
 	}
 	if len(files) == 0 {
-		return fmt.Errorf("no session files (*.jsonl) under %s", strings.Join(paths, ", "))
+		return noSessionFiles(paths)
 	}
 	inputs := fileguard.NewInputs(files...)
 	if err := refuseInputStreams(inputs, stdout, stderr); err != nil {
@@ -123,7 +123,7 @@ func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 		fmt.Fprintln(stderr, archiveSummary(len(files), res))
 	}
 	if len(res.Failed) > 0 {
-		return fmt.Errorf("%d of %d could not be read; the index lists them", len(res.Failed), len(files))
+		return fmt.Errorf("%s; the index lists them", couldNotRead(len(res.Failed), len(files)))
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 
 	"github.com/piexport/piexport/humanize"
@@ -51,6 +52,17 @@ func pathsError(paths []string, err error) error {
 		return inputError(pe.Path, err)
 	}
 	return err
+}
+
+// noSessionFiles says that paths hold no session file to read.
+func noSessionFiles(paths []string) error {
+	return fmt.Errorf("no session files (*.jsonl) under %s", strings.Join(paths, ", "))
+}
+
+// couldNotRead says that failed of the total session files could not be
+// read (each said why on a line of its own).
+func couldNotRead(failed, total int) error {
+	return fmt.Errorf("%d of %s could not be read", failed, count(total, "session file", "session files"))
 }
 
 // outputError says why the output out could not be written; err comes

@@ -86,7 +86,7 @@ func TestArchiveSummary(t *testing.T) {
 	for _, want := range []string{
 		"3 sessions: 2 written, 0 unchanged, 1 failed\n",
 		"warning: " + badline + ": 2 warnings (-v lists them)\n",
-		"piexport: 1 of 3 could not be read; the index lists them\n",
+		"piexport: 1 of 3 session files could not be read; the index lists them\n",
 	} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("first build: stderr lacks %q:\n%s", want, errOut)

@@ -77,15 +77,26 @@ func runUsage(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 	if err := updateWithProgress(ctx, c, readProgress(stderr)); err != nil {
 		return err
 	}
-	failed := 0
-	for _, i := range c.List() {
+	list := c.List()
+	var failed []error
+	for _, i := range list {
 		if i.Err != nil {
-			failed++
+			failed = append(failed, i.Err)
 		}
 	}
-	if _, quiet := stderr.(quietWriter); failed > 0 && !quiet {
+	switch {
+	case len(list) == 0:
+		return noSessionFiles(paths)
+	case len(failed) == len(list):
+		// Nothing to count: say why each could not be read, and fail.
+		for _, err := range failed {
+			printf(stderr, "piexport: %v", err)
+		}
+		return couldNotRead(len(failed), len(list))
+	}
+	if _, quiet := stderr.(quietWriter); len(failed) > 0 && !quiet {
 		fmt.Fprintf(stderr, "piexport: %s could not be read and %s not counted\n",
-			count(failed, "session file", "session files"), map[bool]string{true: "is", false: "are"}[failed == 1])
+			count(len(failed), "session file", "session files"), map[bool]string{true: "is", false: "are"}[len(failed) == 1])
 	}
 	records, err := c.Usage(ctx, opt.since)
 	if err != nil {
