@@ -103,7 +103,7 @@ func (m *mdWriter) head(path []*session.Entry, leaf *session.Entry) {
 		rows := []string{"**Cost by model:**"}
 		for _, row := range st.Breakdown {
 			// One "$" per line, as above.
-			rows = append(rows, "  - "+codeSpan(row.Key)+": "+humanize.Tokens(row.Tokens)+" tokens, "+humanize.Cost(row.Cost))
+			rows = append(rows, "  - "+codeSpan(humanize.Model(row.Key))+": "+humanize.Tokens(row.Tokens)+" tokens, "+humanize.Cost(row.Cost))
 		}
 		meta = append(meta, strings.Join(rows, "\n"))
 	}

@@ -35,6 +35,8 @@ func WriteMarkdownUsage(w io.Writer, records []usage.Record, project func(cwd st
 				name = "(no working directory)"
 			case by == usage.ByProject:
 				name = project(name)
+			case by == usage.ByModel:
+				name = humanize.Model(name)
 			}
 			row(mdInline(name), g)
 		}

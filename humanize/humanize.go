@@ -133,6 +133,24 @@ func Count(n int, one, many string) string {
 	return strconv.Itoa(n) + " " + many
 }
 
+// Model names, for people, the model of a usage key ("provider/model",
+// session.Entry.UsageRecord's): a message that named no provider and no
+// model (key "/") is "(unknown model)", not "/".
+func Model(key string) string {
+	provider, model, ok := strings.Cut(key, "/")
+	switch {
+	case !ok:
+		return key
+	case provider == "" && model == "":
+		return "(unknown model)"
+	case model == "":
+		return provider + "/(unknown model)"
+	case provider == "":
+		return model
+	}
+	return key
+}
+
 // TokenCount is Tokens with its noun: "1 token", "3.4M tokens".
 func TokenCount(n int64) string {
 	if n == 1 {

@@ -91,3 +91,19 @@ func TestTokenCountAndEachOf(t *testing.T) {
 		}
 	}
 }
+
+func TestModel(t *testing.T) {
+	for key, want := range map[string]string{
+		"anthropic/claude-sonnet-4-5":     "anthropic/claude-sonnet-4-5",
+		"openrouter/anthropic/claude-3.7": "openrouter/anthropic/claude-3.7",
+		"/":                               "(unknown model)",
+		"ollama/":                         "ollama/(unknown model)",
+		"/gpt-5":                          "gpt-5",
+		"Tools/summaries":                 "Tools/summaries",
+		"no-provider":                     "no-provider",
+	} {
+		if got := Model(key); got != want {
+			t.Errorf("Model(%q) = %q, want %q", key, got, want)
+		}
+	}
+}

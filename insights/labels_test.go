@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/piexport/piexport/internal/hostile"
@@ -90,4 +91,29 @@ func TestLabelsInside(t *testing.T) {
 	for _, c := range corpus.Charts {
 		checkLabels(t, "corpus report", c)
 	}
+}
+
+// TestUnknownModel: the cost by model names a message's model that
+// names no provider and no model "(unknown model)", not "/".
+func TestUnknownModel(t *testing.T) {
+	s, err := session.Read(bytes.NewReader(sessiongen.LongLabels()), "long-labels.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range leafSection(t, s).Charts {
+		if c.ID != "ins-models" {
+			continue
+		}
+		var labels []string
+		for _, tx := range c.Texts {
+			if tx.Class == "label" {
+				labels = append(labels, tx.Text)
+			}
+		}
+		if !slices.Contains(labels, "(unknown model)") || slices.Contains(labels, "/") {
+			t.Errorf("the models are %q", labels)
+		}
+		return
+	}
+	t.Error("no cost by model")
 }

@@ -28,6 +28,7 @@ func (s *Session) modelsChart() *Chart {
 	var rows []hbar
 	var table []Row
 	for _, m := range s.Breakdown {
+		m.Key = humanize.Model(m.Key)
 		v, share := m.Cost, m.Cost/total.Cost
 		if !byCost {
 			v, share = float64(m.Tokens), float64(m.Tokens)/float64(total.Tokens)

@@ -111,7 +111,7 @@ func TestReportAgreesWithUsage(t *testing.T) {
 			t.Fatalf("%s: %d rows, %d groups", by, len(rows), len(groups))
 		}
 		for i, g := range groups {
-			name := g.Key
+			name := humanize.Model(g.Key)
 			if by == usage.ByProject {
 				name = homeName(g.Key)
 				if g.Key == "" {

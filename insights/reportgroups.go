@@ -26,7 +26,7 @@ func groupChart(rep usage.Report, m metric, name func(string) string) *Chart {
 	label := func(key string) string {
 		switch {
 		case name == nil:
-			return key
+			return humanize.Model(key)
 		case key == "":
 			return "(no working directory)"
 		}

@@ -268,7 +268,7 @@ func (r *sessionRenderer) header(sum session.Summary, path []*session.Entry, par
 	h.Path = session.PathUsage(path)
 	if len(st.Breakdown) > 1 || len(st.Breakdown) == 1 && st.Breakdown[0].Key == session.ToolsAndSummaries {
 		for _, row := range st.Breakdown {
-			h.Breakdown = append(h.Breakdown, costRow{Key: row.Key, Tokens: humanize.Tokens(row.Tokens), Cost: humanize.Cost(row.Cost)})
+			h.Breakdown = append(h.Breakdown, costRow{Key: humanize.Model(row.Key), Tokens: humanize.Tokens(row.Tokens), Cost: humanize.Cost(row.Cost)})
 		}
 	}
 	return h

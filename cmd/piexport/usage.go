@@ -191,8 +191,11 @@ func writeUsageText(w io.Writer, rep usage.Report, since string) error {
 // groupName is how the table names a group: a model's or a project's
 // name comes from session files, and is escaped for the terminal.
 func groupName(by usage.By, key string) string {
-	if key == "" && by == usage.ByProject {
+	switch {
+	case key == "" && by == usage.ByProject:
 		return "(no working directory)"
+	case by == usage.ByModel:
+		key = humanize.Model(key)
 	}
 	return termsafe.Escape(key)
 }

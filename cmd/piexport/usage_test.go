@@ -114,3 +114,15 @@ func TestUsageRedact(t *testing.T) {
 		}
 	}
 }
+
+// TestUsageUnknownModel: a message that names no provider and no model
+// is counted under "(unknown model)", not "/".
+func TestUsageUnknownModel(t *testing.T) {
+	out, _, code := runCLI(t, "--usage", "--by", "model", "--no-cache", "-q", corpus+"pi-v3-kimchi-smoke-fixture.jsonl")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if !strings.Contains(out, "\n(unknown model) ") || strings.Contains(out, "\n/ ") {
+		t.Errorf("the unnamed model is not said so:\n%s", out)
+	}
+}
