@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 
 	"github.com/piexport/piexport/internal/termsafe"
@@ -13,16 +14,29 @@ import (
 // termsafe) since file names, errors and request details in it are
 // untrusted, and a run of the same line written once.
 type logger struct {
-	mu   sync.Mutex
-	w    io.Writer // nil discards
-	last string
+	mu sync.Mutex
+	w  io.Writer // nil discards
+	// quiet keeps only the lines that start with "error:" (Options.Quiet).
+	quiet bool
+	last  string
 }
 
 func (l *logger) printf(format string, args ...any) {
-	if l.w == nil {
+	if l.w == nil || l.quiet && !strings.HasPrefix(format, "error:") {
 		return
 	}
-	line := termsafe.Escape(fmt.Sprintf(format, args...))
+	l.write(fmt.Sprintf(format, args...))
+}
+
+// always writes a line however quiet the log is.
+func (l *logger) always(format string, args ...any) {
+	if l.w != nil {
+		l.write(fmt.Sprintf(format, args...))
+	}
+}
+
+func (l *logger) write(line string) {
+	line = termsafe.Escape(line)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if line == l.last {

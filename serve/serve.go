@@ -51,8 +51,11 @@ type Options struct {
 	Progress func(catalog.Progress)
 	// Ready, when set, is called with the server's URL once it listens.
 	Ready func(url string)
-	// Log receives warnings and notices; nil discards them.
-	Log io.Writer
+	// Log receives warnings and notices; nil discards them. Quiet
+	// keeps them out of it but for errors and the warning that the
+	// server can be reached beyond loopback.
+	Log   io.Writer
+	Quiet bool
 	// Prepare, when set, is applied to every session as it is loaded,
 	// before the server lists, searches or shows it (catalog.Options);
 	// PrepareKey names what it does.
@@ -112,7 +115,7 @@ func Run(ctx context.Context, opt Options) error {
 	if opt.Addr == "" {
 		opt.Addr = "127.0.0.1:8080"
 	}
-	logw := &logger{w: opt.Log}
+	logw := &logger{w: opt.Log, quiet: opt.Quiet}
 	ln, err := net.Listen("tcp", opt.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", opt.Addr, err)
@@ -248,7 +251,7 @@ func warnExposed(logw *logger, hosts *hostGuard, addr *net.TCPAddr, where string
 	if list := hosts.exposedAddrs(addr); len(list) > 0 {
 		at = strings.Join(list, ", ")
 	}
-	logw.printf("warning: listening on %s, which is not a loopback address: anyone who can reach port %d at %s can read and search the sessions under %s; requests are answered only when addressed to %s, an address of this machine, or a name given with --allow-host",
+	logw.always("warning: listening on %s, which is not a loopback address: anyone who can reach port %d at %s can read and search the sessions under %s; requests are answered only when addressed to %s, an address of this machine, or a name given with --allow-host",
 		addr, addr.Port, at, where, strings.Join(hosts.sortedNames(), ", "))
 }
 

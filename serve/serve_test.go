@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/piexport/piexport/catalog"
 )
 
 const corpus = "../testdata/corpus"
@@ -463,6 +465,43 @@ func TestExamples(t *testing.T) {
 	}
 	if !strings.Contains(srv.log.String(), "bundled examples") {
 		t.Error("the notice is not logged")
+	}
+}
+
+// TestQuiet: under -q (Options.Quiet) the server says nothing of what
+// it serves, nor of the sessions it read or could not read: the URL,
+// which Ready hears, is its output.
+func TestQuiet(t *testing.T) {
+	for _, paths := range [][]string{nil, {project(t, "pi-v3-earth0-tiny.jsonl")}} {
+		t.Setenv("HOME", t.TempDir())
+		t.Setenv("PI_CODING_AGENT_DIR", "")
+		ctx, cancel := context.WithCancel(context.Background())
+		var log syncBuffer
+		read := make(chan struct{})
+		ready := make(chan string, 1)
+		done := make(chan error, 1)
+		go func() {
+			done <- Run(ctx, Options{Addr: "127.0.0.1:0", Paths: paths, Log: &log, Quiet: true,
+				Ready: func(url string) { ready <- url },
+				Progress: func(p catalog.Progress) {
+					if !p.Running {
+						close(read)
+					}
+				}})
+		}()
+		select {
+		case <-ready:
+		case err := <-done:
+			t.Fatalf("Run: %v", err)
+		}
+		<-read
+		cancel()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		if log.String() != "" {
+			t.Errorf("paths %q: the quiet server logged:\n%s", paths, log.String())
+		}
 	}
 }
 

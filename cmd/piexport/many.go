@@ -229,7 +229,7 @@ func runServe(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 	}
 	sopt := serve.Options{
 		Addr: opt.addr, Paths: opt.files, Theme: opt.theme, Home: home,
-		Generator: "piexport " + version, Log: stderr, AllowHosts: opt.allowHosts,
+		Generator: "piexport " + version, Log: stderr, Quiet: opt.quiet, AllowHosts: opt.allowHosts,
 		CacheDir: opt.cache(), Program: program(), Progress: readProgress(stderr),
 		Shared: newShareLinks().related,
 		Ready: func(url string) {
