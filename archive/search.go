@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/piexport/piexport/catalog"
+	"github.com/piexport/piexport/humanize"
 	"github.com/piexport/piexport/internal/atomicfile"
 	"github.com/piexport/piexport/internal/fileguard"
 	"github.com/piexport/piexport/session"
@@ -136,7 +137,7 @@ func jsArgs(b []byte, fn string, args ...any) error {
 		return err
 	}
 	if len(raw) != len(args) {
-		return fmt.Errorf("%s has %d arguments, want %d", fn, len(raw), len(args))
+		return fmt.Errorf("%s has %s, want %d", fn, humanize.Count(len(raw), "argument", "arguments"), len(args))
 	}
 	for i, a := range args {
 		if err := json.Unmarshal(raw[i], a); err != nil {

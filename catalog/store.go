@@ -21,6 +21,8 @@ import (
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/piexport/piexport/humanize"
 )
 
 // schemaVersion names the layout of the cache database. It is part of the
@@ -202,7 +204,7 @@ func checkHeader(path string) error {
 	}
 	var h [100]byte
 	if _, err := io.ReadFull(f, h[:]); err != nil {
-		return fmt.Errorf("%w: %d bytes, shorter than a header", errCorrupt, fi.Size())
+		return fmt.Errorf("%w: %s, shorter than a header", errCorrupt, humanize.Count(int(fi.Size()), "byte", "bytes"))
 	}
 	if !bytes.Equal(h[:16], []byte("SQLite format 3\x00")) {
 		return fmt.Errorf("%w: not an SQLite database", errCorrupt)
@@ -218,7 +220,7 @@ func checkHeader(path string) error {
 	// one.
 	valid := binary.BigEndian.Uint32(h[24:28]) == binary.BigEndian.Uint32(h[92:96])
 	if _, err := os.Stat(path + "-wal"); valid && errors.Is(err, os.ErrNotExist) && pages*pageSize > fi.Size() {
-		return fmt.Errorf("%w: %d bytes where its header says %d", errCorrupt, fi.Size(), pages*pageSize)
+		return fmt.Errorf("%w: %s where its header says %d", errCorrupt, humanize.Count(int(fi.Size()), "byte", "bytes"), pages*pageSize)
 	}
 	return nil
 }

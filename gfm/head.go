@@ -113,7 +113,7 @@ func (m *mdWriter) head(path []*session.Entry, leaf *session.Entry) {
 			b += " (the latest)"
 		}
 		if sum.Leaves > 1 {
-			b += fmt.Sprintf(", one of %d branches", sum.Leaves)
+			b += ", one of " + humanize.Count(sum.Leaves, "branch", "branches")
 		}
 		meta = append(meta, b)
 	}

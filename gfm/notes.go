@@ -54,7 +54,7 @@ func (m *mdWriter) systemMessage(e *session.Entry) {
 
 // promptCounts says "5 sections · 12 tools".
 func promptCounts(p session.Prompt) string {
-	return plural(len(p.Sections), "section") + " · " + plural(len(p.Tools), "tool")
+	return humanize.Count(len(p.Sections), "section", "sections") + " · " + humanize.Count(len(p.Tools), "tool", "tools")
 }
 
 // promptBody writes a whole prompt: its text, each section under its name
@@ -293,13 +293,6 @@ func codeList(names []string) string {
 	return strings.Join(spans, ", ")
 }
 
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
-}
-
 // diagnostics notes what pi recorded about the request behind an answer
 // (pi 1.6): reasoning a provider dropped, and why, in one line; a
 // diagnostic of another kind by its type and error, its JSON folded.
@@ -334,7 +327,7 @@ func (m *mdWriter) fileMention(files []session.MentionedFile) {
 		case f.SkippedReason != "":
 			summary += " (left out: " + f.SkippedReason + ")"
 		case f.LineCount > 0:
-			summary += " (" + plural(f.LineCount, "line") + ")"
+			summary += " (" + humanize.Count(f.LineCount, "line", "lines") + ")"
 		}
 		m.openDetails(summary)
 		if f.Image != nil {

@@ -125,13 +125,9 @@ func OneLine(s string, max int) string {
 }
 
 // Count says how many of something there are, singular for one:
-// Count(1, "line", "lines") is "1 line", Count(3, …) "3 lines".
-func Count(n int, one, many string) string {
-	if n == 1 || n == -1 {
-		return strconv.Itoa(n) + " " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}
+// Count(1, "line", "lines") is "1 line", Count(3, …) "3 lines". Every
+// message counts with it (session.Count, below which nothing counts).
+func Count(n int, one, many string) string { return session.Count(n, one, many) }
 
 // Model names, for people, the model of a usage key ("provider/model",
 // session.Entry.UsageRecord's): a message that named no provider and no

@@ -39,7 +39,7 @@ func (s *Session) modelsChart() *Chart {
 		table = append(table, Row{Cells: []Cell{{Text: m.Key}, {Text: humanize.Tokens(m.Tokens), Num: true}, {Text: humanize.Cost(m.Cost), Num: true}, {Text: pct, Num: true}}})
 	}
 	if len(rows) > maxRows {
-		rest := hbar{Label: fmt.Sprintf("%d other models", len(rows)-maxRows+1), Segments: []float64{0}}
+		rest := hbar{Label: humanize.Count(len(rows)-maxRows+1, "other model", "other models"), Segments: []float64{0}}
 		cost := 0.0
 		for i, r := range rows[maxRows-1:] {
 			rest.Segments[0] += r.Segments[0]
@@ -94,7 +94,7 @@ func (s *Session) toolsChart() *Chart {
 		for _, t := range s.Tools[maxRows-1:] {
 			rest.add(t)
 		}
-		rest.Name = fmt.Sprintf("%d other tools", len(s.Tools)-maxRows+1)
+		rest.Name = humanize.Count(len(s.Tools)-maxRows+1, "other tool", "other tools")
 		rows = append(rows, toolBar(rest, aborted))
 	}
 	c.hbars(rows, classes)

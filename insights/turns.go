@@ -187,7 +187,7 @@ func (s *Session) contextChart(link Link) *Chart {
 		c.Table.Head = append(c.Table.Head, "Model")
 	}
 	if len(reported) > linkedPoints {
-		c.Table.Caption = fmt.Sprintf("Largest context in each stretch of turns (%d turns in %d rows)", len(reported), len(rows)-len(marks))
+		c.Table.Caption = fmt.Sprintf("Largest context in each stretch of turns (%s in %s)", humanize.Count(len(reported), "turn", "turns"), humanize.Count(len(rows)-len(marks), "row", "rows"))
 	}
 
 	desc := fmt.Sprintf("The context the model was sent at %s of the path, from %s at the first to %s at its largest (turn %d).",
@@ -332,12 +332,12 @@ func (s *Session) turnsChart(link Link) *Chart {
 	c.Table = Table{Caption: "Tokens per turn", Head: []string{"Turn", "Input", "Output", "Cache read", "Cache write", "Cost"}, Rows: rows,
 		Foot: &Row{Cells: append([]Cell{{Text: "Path"}}, usageCells(total)...)}}
 	if len(bs) < n {
-		c.Table.Caption = fmt.Sprintf("Tokens of each stretch of turns (%d turns in %d rows)", n, len(bs))
+		c.Table.Caption = fmt.Sprintf("Tokens of each stretch of turns (%s in %s)", humanize.Count(n, "turn", "turns"), humanize.Count(len(bs), "row", "rows"))
 	}
 	c.Desc = fmt.Sprintf("Tokens of %s of the path, stacked: %s in all: %s.",
 		humanize.EachOf(n, "turn", "turns"), humanize.Tokens(total.Tokens()), strings.Join(humanize.Usage(total, "input", "output"), ", "))
 	if len(bs) < n {
-		c.Desc += fmt.Sprintf(" Each bar is the mean of a stretch of %d or %d turns; the table sums each stretch.", n/len(bs), (n+len(bs)-1)/len(bs))
+		c.Desc += fmt.Sprintf(" Each bar is the mean of a stretch of %d or %s; the table sums each stretch.", n/len(bs), humanize.Count((n+len(bs)-1)/len(bs), "turn", "turns"))
 	}
 	return c
 }

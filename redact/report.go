@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/piexport/piexport/humanize"
 	"github.com/piexport/piexport/internal/termsafe"
 )
 
@@ -99,13 +101,13 @@ func (r *Report) WriteText(w io.Writer, countsOnly bool) error {
 	}
 	fmt.Fprintf(bw, "%s: %s\n", file, r.Summary())
 	for _, c := range r.Rules {
-		fmt.Fprintf(bw, "  %-40s %3d %s in %d %s\n", c.Rule, c.Values, plural(c.Values, "value", "values"), c.Places, plural(c.Places, "place", "places"))
+		fmt.Fprintf(bw, "  %-40s %s in %s\n", c.Rule, padCount(c.Values, "value", "values"), humanize.Count(c.Places, "place", "places"))
 	}
 	if r.Home > 0 {
-		fmt.Fprintf(bw, "  %-40s %3d %s\n", "home directory shown as ~", r.Home, plural(r.Home, "place", "places"))
+		fmt.Fprintf(bw, "  %-40s %s\n", "home directory shown as ~", padCount(r.Home, "place", "places"))
 	}
 	if r.Users > 0 {
-		fmt.Fprintf(bw, "  %-40s %3d %s\n", "user name shown as user", r.Users, plural(r.Users, "place", "places"))
+		fmt.Fprintf(bw, "  %-40s %s\n", "user name shown as user", padCount(r.Users, "place", "places"))
 	}
 	if r.Images > 0 {
 		fmt.Fprintf(bw, "  %-40s %3d\n", "images dropped", r.Images)
@@ -120,14 +122,17 @@ func (r *Report) Summary() string {
 	if n == 0 {
 		return "no secrets found"
 	}
-	return fmt.Sprintf("%d %s masked in %d %s", n, plural(n, "value", "values"), len(r.Findings), plural(len(r.Findings), "place", "places"))
+	return humanize.Count(n, "value", "values") + " masked in " + humanize.Count(len(r.Findings), "place", "places")
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
+// padCount is humanize.Count with the figure right-aligned in three
+// columns, as the report's table sets it.
+func padCount(n int, one, many string) string {
+	s := humanize.Count(n, one, many)
+	if w := len(strconv.Itoa(n)); w < 3 {
+		s = strings.Repeat(" ", 3-w) + s
 	}
-	return many
+	return s
 }
 
 // Preview shows a secret without giving it away: the prefix that says
@@ -138,11 +143,11 @@ func Preview(value string) string {
 	n := utf8.RuneCountInString(value)
 	if strings.HasPrefix(value, "-----BEGIN") {
 		if end := strings.Index(value[10:], "-----"); end >= 0 {
-			return value[:10+end+5] + fmt.Sprintf("… (%d characters)", n)
+			return value[:10+end+5] + "… (" + humanize.Count(n, "character", "characters") + ")"
 		}
 	}
 	if n < 20 || strings.ContainsAny(value, "\n") {
-		return fmt.Sprintf("(%d characters)", n)
+		return "(" + humanize.Count(n, "character", "characters") + ")"
 	}
 	prefix := ""
 	head := value[:min(len(value), 12)]

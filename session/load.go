@@ -393,7 +393,7 @@ func (b *batch) readObjects(line []byte, n int, complete bool) {
 		// read: keep its text, placed in the tree by its top-level fields.
 		kept++
 		b.add(object{line: n, part: kept, salvaged: len(parts) > 0, wire: shallowFields(deep), typeErr: errTooDeep}, deep)
-		b.warn("deep", n, "the JSON is nested too deep (more than %d levels) to read; its text is kept as raw JSON", maxDepth)
+		b.warn("deep", n, "the JSON is nested too deep (more than %s) to read; its text is kept as raw JSON", Count(maxDepth, "level", "levels"))
 		err = nil
 	}
 	if len(parts) > 1 && kept > 1 {
@@ -523,7 +523,7 @@ func (l *loader) finish() error {
 		if l.line == 1 {
 			return fmt.Errorf("%s: %w: its one line is not a JSON object", s.File, ErrNotSession)
 		}
-		return fmt.Errorf("%s: %w: none of its %d lines is a JSON object", s.File, ErrNotSession, l.line)
+		return fmt.Errorf("%s: %w: none of its %s is a JSON object", s.File, ErrNotSession, Count(l.line, "line", "lines"))
 	}
 
 	l.foldTitleSlot()

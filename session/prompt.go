@@ -1,7 +1,6 @@
 package session
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 )
@@ -173,7 +172,7 @@ func (s *Session) PromptSummary(e *Entry) string {
 		return ""
 	}
 	if change.Initial {
-		return "system prompt: " + plural(len(prompt.Sections), "section") + ", " + plural(len(prompt.Tools), "tool")
+		return "system prompt: " + Count(len(prompt.Sections), "section", "sections") + ", " + Count(len(prompt.Tools), "tool", "tools")
 	}
 	var parts []string
 	if change.Text {
@@ -211,11 +210,4 @@ func HasTagLine(text string) bool {
 		}
 	}
 	return false
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }

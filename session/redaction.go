@@ -45,18 +45,18 @@ func (r *Redaction) Summary() string {
 		var rules []string
 		for i, c := range counts {
 			if i == shown && len(counts) > shown+1 {
-				rules = append(rules, fmt.Sprintf("%d more by %d other rules", total-sum(counts[:shown]), len(counts)-shown))
+				rules = append(rules, fmt.Sprintf("%d more by %s", total-sum(counts[:shown]), Count(len(counts)-shown, "other rule", "other rules")))
 				break
 			}
 			rules = append(rules, fmt.Sprintf("%d %s", c.n, c.rule))
 		}
-		parts = append(parts, plural(total, "value")+" masked: "+strings.Join(rules, ", "))
+		parts = append(parts, Count(total, "value", "values")+" masked: "+strings.Join(rules, ", "))
 	}
 	if r.Home {
 		parts = append(parts, "the home directory shown as ~, the user name as user")
 	}
 	if r.Images > 0 {
-		parts = append(parts, plural(r.Images, "image")+" left out")
+		parts = append(parts, Count(r.Images, "image", "images")+" left out")
 	}
 	return strings.Join(parts, "; ")
 }

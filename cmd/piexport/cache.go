@@ -70,7 +70,7 @@ func readProgress(w io.Writer) func(catalog.Progress) {
 			p.Done, p.Files, mb(p.BytesDone), mb(p.Bytes), rate)
 		switch {
 		case !p.Running:
-			line = fmt.Sprintf("read %d sessions (%s MB) in %.1f s, %.0f MB/s", p.Done, mb(p.BytesDone), secs, rate)
+			line = fmt.Sprintf("read %s (%s MB) in %.1f s, %.0f MB/s", count(p.Done, "session", "sessions"), mb(p.BytesDone), secs, rate)
 			if terminal {
 				fmt.Fprintf(w, "\r%-78s\n", line)
 			} else {

@@ -197,7 +197,7 @@ func (p *progress) update(done, total int, path string) {
 	p.last = time.Now()
 	const width = 30
 	filled := width * done / total
-	fmt.Fprintf(p.w, "\r[%s%s] %d/%d sessions", strings.Repeat("#", filled), strings.Repeat(".", width-filled), done, total)
+	fmt.Fprintf(p.w, "\r[%s%s] %d/%s", strings.Repeat("#", filled), strings.Repeat(".", width-filled), done, count(total, "session", "sessions"))
 }
 
 // say prints a line of its own to w, which may be the bar's stream: on a

@@ -106,3 +106,24 @@ func TestArchiveSummary(t *testing.T) {
 		t.Errorf("-v counts the warnings instead of listing them:\n%s", errOut)
 	}
 }
+
+// TestOneSession: the messages about one session say "1 session", not
+// "1 sessions": how many were read, and in how many masking was done.
+func TestOneSession(t *testing.T) {
+	_, errOut, code := runCLI(t, "--usage", "--no-cache", corpus+"pi-v3-earth0-tiny.jsonl")
+	if code != 0 || !strings.Contains(errOut, "read 1 session (") {
+		t.Errorf("--usage: exit %d, stderr %q", code, errOut)
+	}
+	src := t.TempDir()
+	b, err := os.ReadFile(corpus + "pi-v3-earth0-tiny.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(src, "a.jsonl"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code = runCLI(t, "--redact", "--no-cache", "-o", filepath.Join(t.TempDir(), "site"), src)
+	if code != 0 || !strings.Contains(errOut, ", in 1 session written\n") || !strings.Contains(errOut, "1 session: 1 written") {
+		t.Errorf("archive: exit %d, stderr %q", code, errOut)
+	}
+}

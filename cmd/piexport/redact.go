@@ -195,6 +195,6 @@ func (l *reportLog) add(r *redact.Report) {
 
 func (l *reportLog) done() {
 	if l.on && l.reports > 0 {
-		fmt.Fprintf(l.w, "redaction: %d values masked in %d places, in the %d sessions written\n", l.values, l.places, l.reports)
+		fmt.Fprintf(l.w, "redaction: %s masked in %s, in %s written\n", count(l.values, "value", "values"), count(l.places, "place", "places"), count(l.reports, "session", "sessions"))
 	}
 }
