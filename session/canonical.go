@@ -18,6 +18,13 @@ import (
 // The JSON is often read on a terminal: control and bidirectional
 // formatting characters in its strings are written as \u escapes.
 func (s *Session) WriteCanonicalJSON(w io.Writer) error {
+	return s.WriteCanonicalJSONAt(w, s.Leaf)
+}
+
+// WriteCanonicalJSONAt is WriteCanonicalJSON with leaf as the leaf: its
+// path, its context and the projection of that context, as pi shows a
+// session resumed at that entry.
+func (s *Session) WriteCanonicalJSONAt(w io.Writer, leaf *Entry) error {
 	type header struct {
 		Line          int     `json:"line"`
 		ID            string  `json:"id"`
@@ -113,18 +120,17 @@ func (s *Session) WriteCanonicalJSON(w io.Writer) error {
 	for _, r := range s.Roots {
 		doc.Roots = append(doc.Roots, ref(r))
 	}
-	if s.Leaf != nil {
-		doc.Leaf = ref(s.Leaf)
-		for _, e := range s.Path(s.Leaf) {
+	if leaf != nil {
+		doc.Leaf = ref(leaf)
+		for _, e := range s.Path(leaf) {
 			doc.Path = append(doc.Path, ref(e))
 		}
-		doc.Context = s.ContextRoles(s.Leaf)
+		doc.Context = s.ContextRoles(leaf)
 		// The projection, like the totals below, is of the entries pi
 		// reads too: pi drops a line that is not one JSON object, where
 		// piexport keeps what it holds (and the pages count it), but this
 		// document is for comparing with pi. A leaf pi dropped stands for
 		// its nearest ancestor pi has, as in compare.py.
-		leaf := s.Leaf
 		for leaf != nil && leaf.salvaged {
 			leaf = leaf.Parent
 		}

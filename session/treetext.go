@@ -14,22 +14,38 @@ import (
 // indented only where the conversation branches, with connectors from
 // each branch point to its branches (see Layout), each entry's role and a
 // one-line preview, its label, and the path to the leaf marked: • on the
-// path, * the leaf. A width above zero cuts each line to that many
-// columns, with "…": a terminal's width. What the session holds is
-// escaped (see termsafe), so a message cannot set the window title or
-// clear the screen.
+// path, * the leaf. Each line starts with the entry's id (as much of it
+// as FindEntry needs, at least 8 characters), for --leaf. A width above
+// zero cuts each line to that many columns, with "…": a terminal's width.
+// What the session holds is escaped (see termsafe), so a message cannot
+// set the window title or clear the screen.
 func (s *Session) WriteTree(w io.Writer, width int) error {
+	return s.WriteTreeAt(w, width, s.Leaf)
+}
+
+// WriteTreeAt is WriteTree with the path to at marked, at with *, and
+// said "← in view" when it is not the session's leaf.
+func (s *Session) WriteTreeAt(w io.Writer, width int, at *Entry) error {
 	bw := bufio.NewWriter(w)
 	onPath := map[*Entry]bool{}
-	for _, e := range s.Path(s.Leaf) {
+	for _, e := range s.Path(at) {
 		onPath[e] = true
+	}
+	ids := s.shortIDs(8)
+	idWidth := 0
+	for _, id := range ids {
+		idWidth = max(idWidth, uniseg.StringWidth(termsafe.Escape(id)))
 	}
 	var line strings.Builder
 	for _, r := range s.Layout(s.Flatten(), nil) {
 		e := r.Entry
 		line.Reset()
+		// Padded by its width as escaped, since the line is escaped
+		// whole below.
+		id := ids[e]
+		line.WriteString(id + strings.Repeat(" ", idWidth-uniseg.StringWidth(termsafe.Escape(id))+1))
 		switch {
-		case e == s.Leaf:
+		case e == at:
 			line.WriteString("* ")
 		case onPath[e]:
 			line.WriteString("• ")
@@ -46,8 +62,11 @@ func (s *Session) WriteTree(w io.Writer, width int) error {
 			line.WriteString(" ")
 		}
 		line.WriteString(p.Text)
-		if e == s.Leaf {
+		switch {
+		case e == s.Leaf:
 			line.WriteString("  ← leaf")
+		case e == at:
+			line.WriteString("  ← in view")
 		}
 		bw.WriteString(fitWidth(termsafe.Escape(line.String()), width))
 		bw.WriteString("\n")

@@ -46,7 +46,7 @@ func parseFlags(args []string, stdout io.Writer) (*options, error) {
 	fs.StringVarP(&opt.output, "output", "o", "", "write to `PATH` (default ./NAME.html, or NAME.md, for SESSION NAME.jsonl, and standard output for the tree formats; - for standard output)")
 	fs.StringVar(&opt.format, "format", "html", "output `format`: html, md (GitHub-flavoured Markdown of the path), tree (the entry tree as text), tree-json (canonical tree JSON)")
 	fs.StringVar(&opt.theme, "theme", "auto", "page `theme`: auto (follow the reader's system), light or dark")
-	fs.StringVar(&opt.leaf, "leaf", "", "open the page at the path to the entry with this `ID` (default: the session's leaf)")
+	fs.StringVar(&opt.leaf, "leaf", "", "open the page (or the tree) at the path to the entry with this `ID`, or the start of one; --format tree lists them (default: the session's leaf)")
 	fs.BoolVar(&opt.embedJSONL, "embed-jsonl", false, "let the page's reader download the session file, which the page then carries (as it is: up to twice the page)")
 	opt.redact.define(fs)
 	opt.sharing.define(fs)

@@ -4,13 +4,17 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/piexport/piexport/session"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -104,7 +108,11 @@ func TestExitCodes(t *testing.T) {
 		{"archive of a missing path", []string{"-o", filepath.Join(dir, "site"), "nosuch", corpus}, 1, "piexport: nosuch: no such file or directory\n"},
 		{"empty file", []string{empty}, 1, "empty.jsonl: not a pi session file: the file is empty"},
 		{"event stream", []string{corpus + "edge-v3-jsonmode-eventstream-crew-worker.jsonl"}, 1, "event streams"},
-		{"unknown leaf", []string{"-o", filepath.Join(dir, "x.html"), "--leaf", "nope", corpus + "pi-v3-earth0-tiny.jsonl"}, 1, `no entry has the id "nope"`},
+		{"unknown leaf", []string{"-o", filepath.Join(dir, "x.html"), "--leaf", "nope", corpus + "pi-v3-earth0-tiny.jsonl"}, 2, `no entry has the id "nope"`},
+		{"unknown leaf of a tree", []string{"--format", "tree", "--leaf", "nope", corpus + "pi-v3-earth0-tiny.jsonl"}, 2, `no entry has the id "nope"`},
+		{"ambiguous leaf", []string{"--format", "md", "-o", filepath.Join(dir, "x.md"), "--leaf", "9", corpus + "pi-v3-sdk-branches-labels.jsonl"}, 2,
+			`2 entries' ids start with "9": 95e10a05, 92b3e7cb; give more of the id`},
+		{"leaf of several trees", []string{"--format", "tree", "--leaf", "9", corpus + "pi-v3-sdk-branches-labels.jsonl", corpus + "pi-v3-earth0-tiny.jsonl"}, 2, "--leaf names an entry of one session"},
 		// A header and nothing else is a session with no entries.
 		{"header only", []string{"-o", filepath.Join(dir, "h.html"), corpus + "pi15-header-only.jsonl"}, 0, "the session has no entries"},
 	}
@@ -118,6 +126,52 @@ func TestExitCodes(t *testing.T) {
 				t.Errorf("the error is not one clear sentence: %q", errOut)
 			}
 		})
+	}
+}
+
+// TestTreeLeaf: both tree formats show the path to the entry --leaf
+// names, by its id or the start of one, as the page does.
+func TestTreeLeaf(t *testing.T) {
+	file := corpus + "pi-v3-sdk-branches-labels.jsonl"
+	out, errOut, code := runCLI(t, "--format", "tree", "--leaf", "cf95", file)
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	golden(t, "tree-branches-labels-leaf.txt", out)
+	if !strings.Contains(out, "\ncf95108a * │  │  assistant: I'll add the handler.  ← in view\n") {
+		t.Errorf("the entry in view is not marked:\n%s", out)
+	}
+	out, _, code = runCLI(t, "--format", "tree-json", "--leaf", "cf95108a", file)
+	var doc struct {
+		Leaf any   `json:"leaf"`
+		Path []any `json:"path"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); code != 0 || err != nil {
+		t.Fatalf("exit %d, %v", code, err)
+	}
+	s, err := session.Load(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := s.Entry("cf95108a"); fmt.Sprint(doc.Leaf) != fmt.Sprint(e.Line) || len(doc.Path) != len(s.Path(e)) {
+		t.Errorf("tree-json's leaf is %v with a path of %d, want line %d with %d", doc.Leaf, len(doc.Path), e.Line, len(s.Path(e)))
+	}
+	// The page opens at the entry the start of its id names: the page
+	// is the one its whole id gives, not the leaf's.
+	pages := map[string][]byte{}
+	for _, leaf := range []string{"cf95", "cf95108a", ""} {
+		page := filepath.Join(t.TempDir(), "p.html")
+		args := []string{"-o", page, file}
+		if leaf != "" {
+			args = append(args, "--leaf", leaf)
+		}
+		if _, errOut, code := runCLI(t, args...); code != 0 {
+			t.Fatalf("page at %q: exit %d, %s", leaf, code, errOut)
+		}
+		pages[leaf], _ = os.ReadFile(page)
+	}
+	if !bytes.Equal(pages["cf95"], pages["cf95108a"]) || bytes.Equal(pages["cf95"], pages[""]) {
+		t.Error("the page at the start of an id is not the page at that entry")
 	}
 }
 

@@ -110,6 +110,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 // outputFile): settled before anything is read, never an input, written
 // whole through a temporary file.
 func writeTrees(ctx context.Context, opt *options, stdout, stderr io.Writer) error {
+	if opt.leaf != "" && len(opt.files) > 1 {
+		return usagef("--leaf names an entry of one session; give one session file with it")
+	}
 	out := "-"
 	if opt.output != "" && opt.output != "-" {
 		target, err := fileguard.Output(opt.output, fileguard.NewInputs(opt.files...))
@@ -131,14 +134,18 @@ func writeTrees(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 		if _, err := redactSession(opt.redactor, s, &opt.redact, stdout, stderr); err != nil {
 			return err
 		}
+		leaf, err := findLeaf(s, opt.leaf)
+		if err != nil {
+			return err
+		}
 		w, width := io.Writer(&all), 0
 		if out == "-" {
 			w, width = stdout, terminalWidth(stdout)
 		}
 		if opt.format == "tree-json" {
-			err = s.WriteCanonicalJSON(w)
+			err = s.WriteCanonicalJSONAt(w, leaf)
 		} else {
-			err = s.WriteTree(w, width)
+			err = s.WriteTreeAt(w, width, leaf)
 		}
 		if err != nil {
 			return fmt.Errorf("writing the tree of %s: %w", file, err)
@@ -202,6 +209,14 @@ func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer s.Close()
+	if opt.leaf != "" {
+		// The page and the Markdown take the entry's whole id.
+		leaf, err := findLeaf(s, opt.leaf)
+		if err != nil {
+			return err
+		}
+		opt.leaf = leaf.ID
+	}
 	home, _ := os.UserHomeDir()
 	generator := "piexport " + version
 	write := func(w io.Writer) error {
@@ -292,6 +307,20 @@ func loadForExport(ctx context.Context, opt *options, file string, raw []byte, l
 		a.Session.Compact()
 	}
 	return s, agents, nil
+}
+
+// findLeaf is the entry --leaf names in s (its id, or the start of one
+// entry's id), or the session's leaf when it names none. An id that
+// names no entry, or several, is a usage error.
+func findLeaf(s *session.Session, id string) (*session.Entry, error) {
+	if id == "" {
+		return s.Leaf, nil
+	}
+	e, err := s.FindEntry(id)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return e, nil
 }
 
 // outputName is the output as the user named it, or its default name:
