@@ -355,13 +355,15 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 	for _, key := range order {
 		e := next.Sessions[key]
 		e.Error = opt.hide(e.Error) // it is in the index and the manifest
+		_, agent := lk.parent[key]
 		if e.Error == "" {
 			for _, r := range e.Usage {
-				r.Session, r.Project = key, e.Cwd
+				r.Session, r.Project, r.SubAgent = key, e.Cwd, agent
 				iopt.Usage = append(iopt.Usage, r)
 			}
 		}
-		if _, agent := lk.parent[key]; agent && e.Error == "" {
+		if agent && e.Error == "" {
+			iopt.SubAgents++
 			continue // listed under its session
 		}
 		it := site.IndexItem{Path: opt.hide(e.Path), Cwd: e.Cwd, SessionID: e.SessionID, Summary: e.Summary}

@@ -14,11 +14,11 @@ import (
 // It reads the stores alone, never a session file: on a warm cache a
 // report over a whole history is a scan of a few thousand small rows.
 func (c *Catalog) Usage(ctx context.Context, since string) ([]usage.Record, error) {
-	ids := map[string]string{} // by path, as the stores key files
+	ids := map[string]usageFile{} // by path, as the stores key files
 	c.mu.RLock()
 	for _, r := range c.records {
 		if r.row != nil && r.row.Err == "" {
-			ids[r.row.Path] = r.id
+			ids[r.row.Path] = usageFile{r.id, r.parent != ""}
 		}
 	}
 	c.mu.RUnlock()
@@ -37,9 +37,16 @@ func (c *Catalog) Usage(ctx context.Context, since string) ([]usage.Record, erro
 	return out, nil
 }
 
+// usageFile is what a usage record says of its file: its id, and whether
+// it is a sub-agent's transcript.
+type usageFile struct {
+	id       string
+	subAgent bool
+}
+
 // usage reads the usage rows of the files in ids (by path) from the day
 // since on, as records of those ids.
-func (st *store) usage(ctx context.Context, since string, ids map[string]string) ([]usage.Record, error) {
+func (st *store) usage(ctx context.Context, since string, ids map[string]usageFile) ([]usage.Record, error) {
 	rows, err := st.r.QueryContext(ctx, `SELECT f.path, f.cwd, u.day, u.model, u.messages,
 			u.input, u.output, u.cache_read, u.cache_write, u.cost
 		FROM usage u JOIN files f ON f.fid = u.fid
@@ -57,11 +64,11 @@ func (st *store) usage(ctx context.Context, since string, ids map[string]string)
 		if err != nil {
 			return nil, err
 		}
-		id, ok := ids[path]
+		f, ok := ids[path]
 		if !ok {
 			continue
 		}
-		r.Session = id
+		r.Session, r.SubAgent = f.id, f.subAgent
 		out = append(out, r)
 	}
 	return out, rows.Err()

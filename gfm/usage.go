@@ -23,9 +23,20 @@ func WriteMarkdownUsage(w io.Writer, records []usage.Record, project func(cwd st
 	for _, by := range []usage.By{usage.ByMonth, usage.ByProject, usage.ByModel} {
 		rep := usage.NewReport(records, by)
 		b.WriteString("\n### Per " + string(by) + "\n\n")
-		b.WriteString("| " + by.Heading() + " | Sessions | Tokens | Cost |\n| --- | ---: | ---: | ---: |\n")
+		// Sub-agents' transcripts are counted apart from sessions, in a
+		// column of their own when there are any.
+		agents := rep.Total.SubAgents > 0
+		if agents {
+			b.WriteString("| " + by.Heading() + " | Sessions | Sub-agents | Tokens | Cost |\n| --- | ---: | ---: | ---: | ---: |\n")
+		} else {
+			b.WriteString("| " + by.Heading() + " | Sessions | Tokens | Cost |\n| --- | ---: | ---: | ---: |\n")
+		}
 		row := func(name string, g usage.Group) {
-			cells := []string{name, strconv.Itoa(g.Sessions), humanize.Tokens(g.Tokens()), humanize.Cost(g.Cost)}
+			cells := []string{name, strconv.Itoa(g.Sessions)}
+			if agents {
+				cells = append(cells, strconv.Itoa(g.SubAgents))
+			}
+			cells = append(cells, humanize.Tokens(g.Tokens()), humanize.Cost(g.Cost))
 			b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
 		}
 		for _, g := range rep.Groups {

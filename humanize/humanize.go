@@ -147,6 +147,17 @@ func Model(key string) string {
 	return key
 }
 
+// Sessions counts sessions and, apart from them, sub-agents' transcripts
+// (omp's), as every list and report of many sessions says them: "12
+// sessions", "12 sessions and 3 sub-agents".
+func Sessions(sessions, subAgents int) string {
+	s := Count(sessions, "session", "sessions")
+	if subAgents > 0 {
+		s += " and " + Count(subAgents, "sub-agent", "sub-agents")
+	}
+	return s
+}
+
 // TokenCount is Tokens with its noun: "1 token", "3.4M tokens".
 func TokenCount(n int64) string {
 	if n == 1 {

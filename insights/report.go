@@ -99,7 +99,25 @@ func (m metric) axis(step float64) func(float64) string {
 
 // say writes g's figures in words: "$12.34, 3.4M tokens, 5 sessions".
 func say(g usage.Group) string {
-	return fmt.Sprintf("%s, %s tokens, %s", humanize.Cost(g.Cost), humanize.Tokens(g.Tokens()), humanize.Count(g.Sessions, "session", "sessions"))
+	return fmt.Sprintf("%s, %s tokens, %s", humanize.Cost(g.Cost), humanize.Tokens(g.Tokens()), humanize.Sessions(g.Sessions, g.SubAgents))
+}
+
+// sessionsHead names a table's columns of sessions: sub-agents' transcripts
+// have one of their own when the report has any (total is its total).
+func sessionsHead(total usage.Group) []string {
+	if total.SubAgents > 0 {
+		return []string{"Sessions", "Sub-agents"}
+	}
+	return []string{"Sessions"}
+}
+
+// sessionsCells are g's cells under sessionsHead(total).
+func sessionsCells(g, total usage.Group) []Cell {
+	cells := []Cell{{Text: fmt.Sprint(g.Sessions), Num: true}}
+	if total.SubAgents > 0 {
+		cells = append(cells, Cell{Text: fmt.Sprint(g.SubAgents), Num: true})
+	}
+	return cells
 }
 
 func (m metric) word() string {
@@ -246,8 +264,8 @@ func periodChart(rep usage.Report, m metric, n int) *Chart {
 		label := name + ": nothing"
 		if p.group.Messages > 0 {
 			label = name + ": " + say(p.group)
-			rows = append(rows, Row{Cells: []Cell{{Text: name}, {Text: fmt.Sprint(p.group.Sessions), Num: true},
-				{Text: humanize.Tokens(p.group.Tokens()), Num: true}, {Text: humanize.Cost(p.group.Cost), Num: true}}})
+			cells := append([]Cell{{Text: name}}, sessionsCells(p.group, rep.Total)...)
+			rows = append(rows, Row{Cells: append(cells, Cell{Text: humanize.Tokens(p.group.Tokens()), Num: true}, Cell{Text: humanize.Cost(p.group.Cost), Num: true})})
 		}
 		c.Points = append(c.Points, Point{Class: "hit", X: Num(x), Y: Num(f.y0), W: Num(slot), H: Num(f.h()), Label: label})
 		// Labels at least 60 units apart, the first period's always.
@@ -260,8 +278,13 @@ func periodChart(rep usage.Report, m metric, n int) *Chart {
 	c.Shapes = append(c.Shapes, shape("bar s-cost", &bars)...)
 	span := inSentence(periodName(ps[0].key, rep.By)) + " to " + inSentence(periodName(ps[len(ps)-1].key, rep.By))
 	caption := fmt.Sprintf("Usage per %s, %s (days in UTC)", unit, span)
-	c.Table = Table{Caption: caption, Head: []string{strings.ToUpper(unit[:1]) + unit[1:], "Sessions", "Tokens", "Cost"}, Rows: rows,
-		Foot: &Row{Cells: []Cell{{Text: "Total"}, {Text: "", Num: true}, {Text: humanize.Tokens(shown.Tokens()), Num: true}, {Text: humanize.Cost(shown.Cost), Num: true}}}}
+	head := append(append([]string{strings.ToUpper(unit[:1]) + unit[1:]}, sessionsHead(rep.Total)...), "Tokens", "Cost")
+	foot := []Cell{{Text: "Total"}}
+	for range sessionsHead(rep.Total) {
+		foot = append(foot, Cell{Text: "", Num: true})
+	}
+	c.Table = Table{Caption: caption, Head: head, Rows: rows,
+		Foot: &Row{Cells: append(foot, Cell{Text: humanize.Tokens(shown.Tokens()), Num: true}, Cell{Text: humanize.Cost(shown.Cost), Num: true})}}
 	// A session may work in several periods: the sessions of the
 	// periods do not add up, and the total row leaves them out.
 	c.Desc = fmt.Sprintf("%s of each %s from %s, in UTC days: %s tokens and %s in all",

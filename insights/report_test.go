@@ -85,7 +85,11 @@ func TestReportAgreesWithUsage(t *testing.T) {
 		if !ok || c.Table.Foot == nil {
 			t.Fatalf("no chart %s with a total", id)
 		}
-		return c.Table.Foot.Cells[col].Text
+		cells := c.Table.Foot.Cells
+		if col < 0 { // from the end
+			col += len(cells)
+		}
+		return cells[col].Text
 	}
 	cost := humanize.Cost(total.Cost)
 	for _, tc := range []struct {
@@ -93,9 +97,9 @@ func TestReportAgreesWithUsage(t *testing.T) {
 		col  int
 		want string
 	}{
-		{"usage-month", 3, cost}, {"usage-month", 2, humanize.Tokens(total.Tokens())},
-		{"usage-tokens", 5, cost}, {"usage-projects", 3, cost}, {"usage-models", 3, cost},
-		{"usage-models", 1, fmt.Sprint(total.Sessions)},
+		{"usage-month", -1, cost}, {"usage-month", -2, humanize.Tokens(total.Tokens())},
+		{"usage-tokens", 5, cost}, {"usage-projects", -2, cost}, {"usage-models", -2, cost},
+		{"usage-models", 1, fmt.Sprint(total.Sessions)}, {"usage-models", 2, fmt.Sprint(total.SubAgents)},
 	} {
 		if got := foot(tc.id, tc.col); got != tc.want {
 			t.Errorf("%s: total %q, want %q", tc.id, got, tc.want)
@@ -118,8 +122,10 @@ func TestReportAgreesWithUsage(t *testing.T) {
 					name = "(no working directory)"
 				}
 			}
-			if r := rows[i].Cells; r[0].Text != name || r[3].Text != humanize.Cost(g.Cost) || r[2].Text != humanize.Tokens(g.Tokens()) {
-				t.Errorf("%s row %d: %q %q %q, want %q %q %q", by, i, r[0].Text, r[2].Text, r[3].Text, name, humanize.Tokens(g.Tokens()), humanize.Cost(g.Cost))
+			// name, sessions, sub-agents, tokens, cost, share
+			if r := rows[i].Cells; r[0].Text != name || r[1].Text != fmt.Sprint(g.Sessions) || r[2].Text != fmt.Sprint(g.SubAgents) ||
+				r[4].Text != humanize.Cost(g.Cost) || r[3].Text != humanize.Tokens(g.Tokens()) {
+				t.Errorf("%s row %d: %q %q %q, want %q %q %q", by, i, r[0].Text, r[3].Text, r[4].Text, name, humanize.Tokens(g.Tokens()), humanize.Cost(g.Cost))
 			}
 		}
 	}

@@ -44,8 +44,8 @@ func groupChart(rep usage.Report, m metric, name func(string) string) *Chart {
 	}
 	for i, g := range rep.Groups {
 		l := label(g.Key)
-		table = append(table, Row{Cells: []Cell{{Text: l}, {Text: fmt.Sprint(g.Sessions), Num: true},
-			{Text: humanize.Tokens(g.Tokens()), Num: true}, {Text: humanize.Cost(g.Cost), Num: true}, {Text: share(g), Num: true}}})
+		cells := append([]Cell{{Text: l}}, sessionsCells(g, total)...)
+		table = append(table, Row{Cells: append(cells, Cell{Text: humanize.Tokens(g.Tokens()), Num: true}, Cell{Text: humanize.Cost(g.Cost), Num: true}, Cell{Text: share(g), Num: true})})
 		if i < maxRows-1 || len(rep.Groups) == maxRows {
 			row := hbar{Label: l, Segments: []float64{m.of(g)}, Value: m.say(g), Title: l + ": " + say(g) + " (" + share(g) + ")"}
 			if rep.By == usage.ByModel {
@@ -65,9 +65,9 @@ func groupChart(rep usage.Report, m metric, name func(string) string) *Chart {
 	}
 	c.hbars(rows, []string{"s-cost"})
 	head := strings.ToUpper(what[:1]) + what[1:]
-	c.Table = Table{Caption: "Usage per " + what, Head: []string{head, "Sessions", "Tokens", "Cost", "Share"}, Rows: table,
-		Foot: &Row{Cells: []Cell{{Text: "Total"}, {Text: fmt.Sprint(total.Sessions), Num: true}, {Text: humanize.Tokens(total.Tokens()), Num: true},
-			{Text: humanize.Cost(total.Cost), Num: true}, {Text: "100%", Num: true}}}}
+	foot := append([]Cell{{Text: "Total"}}, sessionsCells(total, total)...)
+	c.Table = Table{Caption: "Usage per " + what, Head: append(append([]string{head}, sessionsHead(total)...), "Tokens", "Cost", "Share"), Rows: table,
+		Foot: &Row{Cells: append(foot, Cell{Text: humanize.Tokens(total.Tokens()), Num: true}, Cell{Text: humanize.Cost(total.Cost), Num: true}, Cell{Text: "100%", Num: true})}}
 	c.Desc = fmt.Sprintf("%s of each of the %d %s, the largest first: %s and %s in all.",
 		m.word(), len(rep.Groups), whats, humanize.TokenCount(total.Tokens()), humanize.Cost(total.Cost))
 	if rep.By == usage.ByModel {

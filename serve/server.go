@@ -187,6 +187,7 @@ func (s *server) serveIndex(w http.ResponseWriter, r *http.Request) {
 			byID[i.ID] = i
 		}
 		var items []site.IndexItem
+		agents := 0
 		for _, i := range list {
 			// Sub-agent transcripts are not sessions of their own: they
 			// are listed under their session.
@@ -194,9 +195,12 @@ func (s *server) serveIndex(w http.ResponseWriter, r *http.Request) {
 				it := item(i)
 				it.Related = siteRelated(i, byID, "s/")
 				items = append(items, it)
+			} else if i.Err == nil {
+				agents++
 			}
 		}
 		opt := s.indexOptions()
+		opt.SubAgents = agents
 		// The usage report is one query over the catalog's usage rows.
 		if records, err := s.cat.Usage(r.Context(), ""); err != nil {
 			s.logf("warning: the usage report: %v", err)

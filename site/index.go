@@ -88,6 +88,10 @@ type IndexOptions struct {
 	SearchURL string
 	// Notice is a line shown above the list, e.g. why it holds examples.
 	Notice string
+	// SubAgents counts the sub-agents' transcripts of the sessions listed,
+	// which the list shows under their sessions: the page counts them
+	// apart, as `piexport --usage` does.
+	SubAgents int
 	// Usage is the model work of the sessions listed (see package usage):
 	// the page charts it in a usage report above the list. None: no
 	// report.
@@ -123,6 +127,7 @@ func WriteIndex(w io.Writer, items []IndexItem, opt IndexOptions) error {
 		p.Groups = append(p.Groups, ig)
 	}
 	p.Projects = len(p.Groups)
+	p.Counted = humanize.Sessions(p.Sessions, opt.SubAgents) + " in " + humanize.Count(p.Projects, "project", "projects")
 	p.Usage = insights.NewReport(opt.Usage, func(cwd string) string {
 		return session.ShortenHome(cwd, session.HomeOf(cwd, opt.Home))
 	})

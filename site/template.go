@@ -63,7 +63,9 @@ type indexPage struct {
 	JS           template.JS
 	CSP          string
 
-	// The index.
+	// The index. Counted says how many sessions (and sub-agents) it
+	// lists in how many projects.
+	Counted            string
 	Sessions, Projects int
 	Tokens             int64
 	Cost               float64

@@ -25,6 +25,9 @@ type Record struct {
 	// a path; sessions are counted by it. Session and Project are left
 	// out of JSON: whoever keeps records per file knows them.
 	Session string `json:"-"`
+	// SubAgent says the file is a sub-agent's transcript (omp's): its
+	// work counts as any other's, and it is counted apart from sessions.
+	SubAgent bool `json:"-"`
 	// Project is the session's working directory, "" when it has none.
 	Project string `json:"-"`
 	// Day is the UTC date, "2006-01-02".
@@ -76,9 +79,10 @@ type Group struct {
 	// Key names the group: "2026-03-02" (a day, or the Monday of a week),
 	// "2026-03", a working directory ("" for none), a model.
 	Key string
-	// Sessions counts the distinct sessions with work in the group.
-	Sessions int
-	Messages int
+	// Sessions counts the distinct sessions with work in the group, and
+	// SubAgents the sub-agents' transcripts apart from them.
+	Sessions, SubAgents int
+	Messages            int
 	session.Usage
 }
 
@@ -93,11 +97,14 @@ type Report struct {
 // models by cost, largest first (then by tokens, then by name).
 func NewReport(records []Record, b By) Report {
 	type acc struct {
-		g        Group
-		sessions map[string]struct{}
+		g                   Group
+		sessions, subAgents map[string]struct{}
+	}
+	newAcc := func(k string) *acc {
+		return &acc{g: Group{Key: k}, sessions: map[string]struct{}{}, subAgents: map[string]struct{}{}}
 	}
 	groups := map[string]*acc{}
-	total := acc{sessions: map[string]struct{}{}}
+	total := newAcc("")
 	// A history has a few hundred days and many records on each: the
 	// week of a day is worked out once.
 	weeks := map[string]string{}
@@ -113,21 +120,25 @@ func NewReport(records []Record, b By) Report {
 		}
 		a := groups[k]
 		if a == nil {
-			a = &acc{g: Group{Key: k}, sessions: map[string]struct{}{}}
+			a = newAcc(k)
 			groups[k] = a
 		}
-		for _, x := range []*acc{a, &total} {
+		for _, x := range []*acc{a, total} {
 			x.g.Messages += r.Messages
 			x.g.Usage.Add(r.Usage)
-			x.sessions[r.Session] = struct{}{}
+			if r.SubAgent {
+				x.subAgents[r.Session] = struct{}{}
+			} else {
+				x.sessions[r.Session] = struct{}{}
+			}
 		}
 	}
 	rep := Report{By: b, Groups: make([]Group, 0, len(groups))}
 	for _, a := range groups {
-		a.g.Sessions = len(a.sessions)
+		a.g.Sessions, a.g.SubAgents = len(a.sessions), len(a.subAgents)
 		rep.Groups = append(rep.Groups, a.g)
 	}
-	total.g.Sessions = len(total.sessions)
+	total.g.Sessions, total.g.SubAgents = len(total.sessions), len(total.subAgents)
 	rep.Total = total.g
 	if b.IsPeriod() {
 		slices.SortFunc(rep.Groups, func(x, y Group) int { return strings.Compare(x.Key, y.Key) })

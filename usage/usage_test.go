@@ -65,3 +65,21 @@ func TestParseDate(t *testing.T) {
 		}
 	}
 }
+
+// TestSubAgentsApart: sub-agents' transcripts are counted apart from
+// the sessions, in each group and in the total; their work is summed
+// with the rest.
+func TestSubAgentsApart(t *testing.T) {
+	records := []Record{
+		{Session: "a", Day: "2026-03-02", Model: "m", Messages: 1, Usage: session.Usage{Input: 1}},
+		{Session: "a/x", SubAgent: true, Day: "2026-03-02", Model: "m", Messages: 1, Usage: session.Usage{Input: 2}},
+		{Session: "a/y", SubAgent: true, Day: "2026-03-03", Model: "m", Messages: 1, Usage: session.Usage{Input: 4}},
+	}
+	rep := NewReport(records, ByDay)
+	if g := rep.Groups[0]; g.Sessions != 1 || g.SubAgents != 1 || g.Input != 3 {
+		t.Errorf("first day: %+v", g)
+	}
+	if tot := rep.Total; tot.Sessions != 1 || tot.SubAgents != 2 || tot.Input != 7 {
+		t.Errorf("total: %+v", tot)
+	}
+}

@@ -155,12 +155,23 @@ func writeUsageText(w io.Writer, rep usage.Report, since string) error {
 		_, err := fmt.Fprintln(w, head+": no model work recorded.")
 		return err
 	}
-	fmt.Fprintf(w, "%s: %s, %s tokens, %s\n\n", head, count(rep.Total.Sessions, "session", "sessions"),
+	fmt.Fprintf(w, "%s: %s, %s tokens, %s\n\n", head, humanize.Sessions(rep.Total.Sessions, rep.Total.SubAgents),
 		humanize.Tokens(rep.Total.Tokens()), humanize.Cost(rep.Total.Cost))
-	table := [][]string{{rep.By.Heading(), "Sessions", "Messages", "Input", "Output", "Cache read", "Cache write", "Tokens", "Cost"}}
+	// Sub-agents' transcripts are counted apart from sessions, as the
+	// index counts them, in a column of their own when there are any.
+	subAgents := rep.Total.SubAgents > 0
+	head2 := []string{rep.By.Heading(), "Sessions"}
+	if subAgents {
+		head2 = append(head2, "Sub-agents")
+	}
+	table := [][]string{append(head2, "Messages", "Input", "Output", "Cache read", "Cache write", "Tokens", "Cost")}
 	row := func(name string, g usage.Group) {
-		table = append(table, []string{name, grouped(int64(g.Sessions)), grouped(int64(g.Messages)),
-			grouped(g.Input), grouped(g.Output), grouped(g.CacheRead), grouped(g.CacheWrite), grouped(g.Tokens()), humanize.Cost(g.Cost)})
+		r := []string{name, grouped(int64(g.Sessions))}
+		if subAgents {
+			r = append(r, grouped(int64(g.SubAgents)))
+		}
+		table = append(table, append(r, grouped(int64(g.Messages)),
+			grouped(g.Input), grouped(g.Output), grouped(g.CacheRead), grouped(g.CacheWrite), grouped(g.Tokens()), humanize.Cost(g.Cost)))
 	}
 	for _, g := range rep.Groups {
 		row(groupName(rep.By, g.Key), g)
@@ -226,6 +237,7 @@ type usageJSON struct {
 type groupJSON struct {
 	Key        string  `json:"key,omitempty"`
 	Sessions   int     `json:"sessions"`
+	SubAgents  int     `json:"subAgents"`
 	Messages   int     `json:"messages"`
 	Input      int64   `json:"input"`
 	Output     int64   `json:"output"`
@@ -236,7 +248,7 @@ type groupJSON struct {
 }
 
 func groupOf(g usage.Group) groupJSON {
-	return groupJSON{Key: g.Key, Sessions: g.Sessions, Messages: g.Messages,
+	return groupJSON{Key: g.Key, Sessions: g.Sessions, SubAgents: g.SubAgents, Messages: g.Messages,
 		Input: g.Input, Output: g.Output, CacheRead: g.CacheRead, CacheWrite: g.CacheWrite, Tokens: g.Tokens(),
 		// Micro-dollars, as pi's own figures: a sum of many floats
 		// carries noise in its last digits.

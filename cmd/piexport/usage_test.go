@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -124,5 +125,39 @@ func TestUsageUnknownModel(t *testing.T) {
 	}
 	if !strings.Contains(out, "\n(unknown model) ") || strings.Contains(out, "\n/ ") {
 		t.Errorf("the unnamed model is not said so:\n%s", out)
+	}
+}
+
+// TestSubAgentsCountedApart: the index of an archive and --usage count
+// the sessions of a history the same way, sub-agents' transcripts apart
+// from the sessions they work for.
+func TestSubAgentsCountedApart(t *testing.T) {
+	src := t.TempDir()
+	for _, name := range []string{"omp18-task-subagents.jsonl", "omp18-task-subagents/Lexer.jsonl",
+		"omp18-task-subagents/Lexer/Tokens.jsonl", "omp18-task-subagents/Parser.jsonl"} {
+		b, err := os.ReadFile(corpus + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := filepath.Join(src, name)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dst, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const want = "1 session and 3 sub-agents"
+	out, errOut, code := runCLI(t, "--usage", "--no-cache", "-q", src)
+	if code != 0 || !strings.Contains(out, ": "+want+", ") || !strings.Contains(out, "Sub-agents") {
+		t.Errorf("--usage: exit %d, %s\n%s", code, errOut, out)
+	}
+	site := filepath.Join(t.TempDir(), "site")
+	if _, errOut, code := runCLI(t, "--no-cache", "-q", "-o", site, src); code != 0 {
+		t.Fatalf("archive: exit %d, %s", code, errOut)
+	}
+	index, _ := os.ReadFile(filepath.Join(site, "index.html"))
+	if !strings.Contains(string(index), `<p class="index-summary">`+want+" in 1 project · ") {
+		t.Errorf("the index does not say %q", want)
 	}
 }
