@@ -32,6 +32,48 @@ func (opt *options) cache() string {
 	return filepath.Join(dir, "piexport")
 }
 
+// buildInfo is the build's information, nil when it has none.
+func buildInfo() *debug.BuildInfo {
+	bi, _ := debug.ReadBuildInfo()
+	return bi
+}
+
+// versionLine is what --version prints: the version (set at build time,
+// else the module's when it was installed at a version) and the commit
+// it was built from, with whether the tree had changes, so that two
+// builds of "devel" can be told apart.
+func versionLine(bi *debug.BuildInfo) string {
+	v := version
+	if v == "devel" && bi != nil && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		v = bi.Main.Version
+	}
+	var rev, at string
+	modified := false
+	if bi != nil {
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.time":
+				at = s.Value
+			case "vcs.modified":
+				modified = s.Value == "true"
+			}
+		}
+	}
+	if rev == "" {
+		return "piexport " + v + " (commit unknown: built without version control information)"
+	}
+	line := "piexport " + v + " (commit " + rev[:min(12, len(rev))]
+	if at != "" {
+		line += " of " + at
+	}
+	if modified {
+		line += ", with local changes"
+	}
+	return line + ")"
+}
+
 // program identifies this build for the cache: what another build left
 // there is made again, since how it indexed or rendered may differ.
 func program() string {

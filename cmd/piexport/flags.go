@@ -63,7 +63,7 @@ func parseFlags(args []string, stdout io.Writer) (*options, error) {
 	fs.BoolVarP(&opt.quiet, "quiet", "q", false, "print no progress and no warnings, only errors")
 	fs.BoolVarP(&opt.verbose, "verbose", "v", false, "in an archive, list every warning about the sessions, not a count per session")
 	help := fs.BoolP("help", "h", false, "show this help")
-	showVersion := fs.Bool("version", false, "print the version")
+	showVersion := fs.Bool("version", false, "print the version and the commit it was built from")
 	if err := fs.Parse(args); err != nil {
 		return nil, usageError{err}
 	}
@@ -72,7 +72,7 @@ func parseFlags(args []string, stdout io.Writer) (*options, error) {
 		return nil, nil
 	}
 	if *showVersion {
-		fmt.Fprintf(stdout, "piexport %s\n", version)
+		fmt.Fprintln(stdout, versionLine(buildInfo()))
 		return nil, nil
 	}
 	switch opt.format {

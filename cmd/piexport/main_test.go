@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -70,8 +71,25 @@ func TestHelp(t *testing.T) {
 
 func TestVersion(t *testing.T) {
 	out, _, code := runCLI(t, "--version")
-	if code != 0 || !strings.HasPrefix(out, "piexport ") {
+	if code != 0 || !strings.HasPrefix(out, "piexport ") || !strings.Contains(out, "(commit ") {
 		t.Errorf("--version: exit %d, %q", code, out)
+	}
+	// It names the version and the commit, and says when the tree had
+	// changes, or that the build has no such information.
+	vcs := []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: "4879b1c1a2b3c4d5e6f7"},
+		{Key: "vcs.time", Value: "2026-11-26T16:45:51Z"}, {Key: "vcs.modified", Value: "true"}}
+	for _, tc := range []struct {
+		bi   *debug.BuildInfo
+		want string
+	}{
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: vcs}, "piexport devel (commit 4879b1c1a2b3 of 2026-11-26T16:45:51Z, with local changes)"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "v1.2.0"}, Settings: vcs[:3]}, "piexport v1.2.0 (commit 4879b1c1a2b3 of 2026-11-26T16:45:51Z)"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "piexport devel (commit unknown: built without version control information)"},
+		{nil, "piexport devel (commit unknown: built without version control information)"},
+	} {
+		if got := versionLine(tc.bi); got != tc.want {
+			t.Errorf("versionLine = %q, want %q", got, tc.want)
+		}
 	}
 }
 
