@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -376,5 +377,22 @@ func TestArchiveInputIsHousekeeping(t *testing.T) {
 	wantRefused(t, []string{"-o", "site", temp, "a.jsonl"}, temp+" is an input of this run")
 	for _, check := range checks {
 		check()
+	}
+}
+
+// -o /dev/null renders the page in full and keeps nothing, as a
+// benchmark asks; the null device stays the null device.
+func TestOutputDevNull(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no /dev/null")
+	}
+	for _, format := range []string{"html", "md", "tree", "tree-json"} {
+		out, errOut, code := runCLI(t, "--format", format, "-o", "/dev/null", corpus+tiny)
+		if code != 0 || out != "" || errOut != "" {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", format, code, out, errOut)
+		}
+	}
+	if fi, err := os.Stat("/dev/null"); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		t.Fatalf("/dev/null is now %v (%v)", fi.Mode(), err)
 	}
 }

@@ -114,7 +114,10 @@ func writeTrees(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 		return usagef("--leaf names an entry of one session; give one session file with it")
 	}
 	out := "-"
-	if opt.output != "" && opt.output != "-" {
+	switch {
+	case isDevNull(opt.output):
+		out = os.DevNull
+	case opt.output != "" && opt.output != "-":
 		target, err := fileguard.Output(opt.output, fileguard.NewInputs(opt.files...))
 		switch {
 		case fileguard.IsOutputError(err):
@@ -151,7 +154,7 @@ func writeTrees(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 			return fmt.Errorf("writing the tree of %s: %w", file, err)
 		}
 	}
-	if out == "-" {
+	if out == "-" || out == os.DevNull {
 		return nil
 	}
 	if err := atomicfile.WriteFile(out, all.Bytes()); err != nil {
@@ -248,6 +251,10 @@ func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) erro
 			return s.Err()
 		}
 	}
+	if out == os.DevNull {
+		// Rendered in full and dropped, as a benchmark wants it.
+		return write(io.Discard)
+	}
 	if out == "-" {
 		// Output goes to standard output whole or not at all.
 		var buf bytes.Buffer
@@ -340,11 +347,14 @@ func outputName(opt *options, file string) string {
 // output, else the file to replace atomically, which for a symbolic link
 // is the file the link leads to (the link stays). It refuses, as a usage
 // error, an output that is the input (by identity, whatever the names),
-// and one that is a directory, a device, a named pipe or any other file
-// that is not regular.
+// and one that is a directory, a device (but the null device), a named
+// pipe or any other file that is not regular.
 func outputFile(opt *options, file string) (string, error) {
 	if opt.output == "-" {
 		return "-", nil
+	}
+	if isDevNull(opt.output) {
+		return os.DevNull, nil
 	}
 	out := outputName(opt, file)
 	target, err := fileguard.Output(out, fileguard.NewInputs(file))
@@ -358,6 +368,17 @@ func outputFile(opt *options, file string) (string, error) {
 		return "", fmt.Errorf("checking the output %s: %w", out, err)
 	}
 	return target, nil
+}
+
+// isDevNull says whether name is the null device (os.DevNull, or a link
+// to it): the one device piexport writes to, which keeps nothing.
+func isDevNull(name string) bool {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return false
+	}
+	null, err := os.Stat(os.DevNull)
+	return err == nil && os.SameFile(fi, null)
 }
 
 // refuseInputStreams refuses a run whose standard output or error is one
