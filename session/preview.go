@@ -346,10 +346,12 @@ func ShortenHome(p, home string) string {
 }
 
 // HomeOf picks the home directory to show as ~ for a session whose
-// working directory is cwd: home when cwd lies under it, else one read
-// off cwd itself, since a session is often shared from another machine.
+// working directory is cwd: the reader's, home, when it is known. "~"
+// means the reader's home: another user's (/home/selim/… in a session
+// from another machine) is shown as it is, not as ~. Only without a
+// home (a library caller that knows none) is one read off cwd itself.
 func HomeOf(cwd, home string) string {
-	if home != "" && ShortenHome(cwd, home) != cwd {
+	if home != "" {
 		return home
 	}
 	if strings.HasPrefix(cwd, "/data/data/com.termux/files/home") {

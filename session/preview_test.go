@@ -4,8 +4,11 @@ import "testing"
 
 func TestHomeOf(t *testing.T) {
 	for _, tc := range []struct{ cwd, home, want string }{
-		{"/home/dev/projects/x", "/root", "/home/dev"},
+		// Another user's home is not the reader's ~.
+		{"/home/dev/projects/x", "/root", "/root"},
+		{"/home/selim/Documents/Code/civ6.ch", "/home/dev", "/home/dev"},
 		{"/root/p", "/root", "/root"},
+		{"/home/dev/projects/x", "", "/home/dev"},
 		{"/Users/ann/src", "", "/Users/ann"},
 		{`E:\003Resources\monathena`, "", ""},
 		{`C:\Users\bob\code`, "", `C:\Users\bob`},
