@@ -54,11 +54,17 @@ func (r *sessionRenderer) tool(o *out, result *session.Entry, call *session.Bloc
 	o.Attr("data-status", status)
 	o.Raw(`><div class="tool-head"><span class="tool-name">`)
 	o.Text(name)
-	o.Raw(`</span> <span class="tool-args">`)
-	if call != nil {
-		o.Text(session.ToolArgsSummary(name, rawArgs, r.home))
+	o.Raw(`</span>`)
+	// A command is shown once, whole, below the head: the head names
+	// only the tool.
+	if !(name == "bash" && call != nil) {
+		o.Raw(` <span class="tool-args">`)
+		if call != nil {
+			o.Text(session.ToolArgsSummary(name, rawArgs, r.home))
+		}
+		o.Raw(`</span>`)
 	}
-	o.Raw(`</span></div>`)
+	o.Raw(`</div>`)
 
 	output := ""
 	if res != nil {
