@@ -47,17 +47,26 @@
     }
   }
 
+  // localTime writes a date as every list of sessions shows it (the
+  // index, the server's search, the archive's search): in the reader's
+  // locale and time zone, the zone named. search.js uses it too.
+  var timeFormat = null;
+  try {
+    timeFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' });
+  } catch (e) { /* the server's UTC times stay */ }
+  function localTime(d) {
+    return timeFormat ? timeFormat.format(d) : d.toISOString();
+  }
+  window.piexportLocalTime = localTime;
+
   function localTimes() {
-    var fmt;
-    try {
-      fmt = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
-    } catch (e) { return; }
+    if (!timeFormat) return;
     var times = doc.querySelectorAll('time[datetime]');
     for (var i = 0; i < times.length; i++) {
       var d = new Date(times[i].getAttribute('datetime'));
       if (isNaN(d.getTime())) continue;
       times[i].title = times[i].textContent;
-      times[i].textContent = fmt.format(d);
+      times[i].textContent = localTime(d);
     }
   }
 
@@ -161,27 +170,39 @@
     return isNaN(t.getTime()) ? null : t.getTime() / 1000;
   }
 
-  // parseFilter turns a word into a test of a row, or null for a word
-  // to look for in the row's text.
+  // count says how many of something there are, singular for one, as
+  // every message of piexport does.
+  function count(n, one, many) {
+    return n + ' ' + (n === 1 ? one : many);
+  }
+
+  // parseFilter turns a word into a test of a row; null for a word to
+  // look for in the row's text; or, for a filter written wrongly, a
+  // string that says what is wrong (the word then filters nothing).
   function parseFilter(word) {
     var m = /^(model|project):(.+)$/.exec(word);
     if (m) {
       var key = m[1], want = m[2];
       return function (row) { return row[key].indexOf(want) >= 0; };
     }
-    m = /^(after|before):(.+)$/.exec(word);
+    m = /^(after|before):(.*)$/.exec(word);
     if (m) {
       var after = m[1] === 'after', t = localDate(m[2], !after);
-      if (t === null) return null;
+      if (t === null) return word + ' is not a filter: ' + m[1] + ': takes a date, as ' + m[1] + ':2026-03-01, ' + m[1] + ':2026-03 or ' + m[1] + ':2026';
       return function (row) {
         var v = row.figure(FIGURES.date);
         return v > 0 && (after ? v >= t : v < t);
       };
     }
-    m = /^([a-z]+)(<=|>=|<|>|=)(.+)$/.exec(word);
+    m = /^([a-z]+)(<=|>=|<|>|=)(.*)$/.exec(word);
     if (m && FIGURES[m[1]] !== undefined && m[1] !== 'date') {
       var col = FIGURES[m[1]], op = m[2], n = figure(m[1], m[3]);
-      if (isNaN(n)) return null;
+      if (isNaN(n)) {
+        var time = m[1] === 'duration' || m[1] === 'length';
+        var like = time ? ['30m', '2h'] : m[1] === 'cost' ? ['1.5', '$2'] : ['50', '2k'];
+        return word + ' is not a filter: ' + m[1] + op + ' takes ' + (time ? 'a duration' : 'a figure') + ', as ' +
+          m[1] + op + like[0] + ' or ' + m[1] + op + like[1];
+      }
       return function (row) {
         var v = row.figure(col);
         switch (op) {
@@ -205,14 +226,16 @@
     for (var t = 0; t < tables.length; t++) {
       var section = tables[t].closest('section');
       var head = section ? section.querySelector('h2') : null;
-      var project = head ? head.textContent.toLowerCase() : '';
+      // The project's name, without the count beside it.
+      var name = head ? head.querySelector('code') || head.firstChild : null;
+      var project = name ? name.textContent.trim().toLowerCase() : '';
       var list = tables[t].tBodies[0].rows;
       var own = [];
       for (var r = 0; r < list.length; r++) {
         own.push(rowOf(list[r], project));
       }
       rows = rows.concat(own);
-      sections.push({ el: section, rows: own });
+      sections.push({ el: section, rows: own, count: head ? head.querySelector('.count') : null });
     }
 
     var pending = 0;
@@ -232,23 +255,29 @@
 
     function apply() {
       var words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
-      var tests = words.map(function (w) {
+      var problems = [];
+      var tests = [];
+      words.forEach(function (w) {
         var f = parseFilter(w);
-        return f || function (row) { return row.text.indexOf(w) >= 0; };
+        if (typeof f === 'string') problems.push(f);
+        else tests.push(f || function (row) { return row.text.indexOf(w) >= 0; });
       });
       var shown = 0;
       for (var s = 0; s < sections.length; s++) {
-        var any = false;
+        var inSection = 0;
         for (var r = 0; r < sections[s].rows.length; r++) {
           var row = sections[s].rows[r];
           var ok = true;
           for (var w = 0; w < tests.length && ok; w++) ok = tests[w](row);
           row.el.hidden = !ok;
-          if (ok) { any = true; shown++; }
+          if (ok) inSection++;
         }
-        if (sections[s].el) sections[s].el.hidden = !any;
+        shown += inSection;
+        if (sections[s].el) sections[s].el.hidden = !inSection;
+        // A project's count is of the sessions it shows.
+        if (sections[s].count) sections[s].count.textContent = String(inSection);
       }
-      status.textContent = words.length ? shown + ' of ' + rows.length + ' sessions' : '';
+      status.textContent = words.length ? [shown + ' of ' + count(rows.length, 'session', 'sessions')].concat(problems).join(' · ') : '';
     }
   }
 

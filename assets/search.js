@@ -300,7 +300,13 @@
         sec.appendChild(h);
         var meta = el('p', 'hits-meta');
         if (s[2]) meta.appendChild(el('code', '', s[2]));
-        if (s[3]) meta.appendChild(doc.createTextNode(' ' + new Date(s[3] * 1000).toLocaleString()));
+        if (s[3]) {
+          // As the index shows a date (index.js).
+          var d = new Date(s[3] * 1000), time = el('time', '', window.piexportLocalTime ? window.piexportLocalTime(d) : d.toISOString());
+          time.setAttribute('datetime', d.toISOString());
+          meta.appendChild(doc.createTextNode(' '));
+          meta.appendChild(time);
+        }
         sec.appendChild(meta);
         group = el('ol', 'hit-list');
         sec.appendChild(group);

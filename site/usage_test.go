@@ -123,7 +123,9 @@ func TestIndexUsageBrowser(t *testing.T) {
 }
 
 // TestIndexFilters narrows the list by figures, dates, models and
-// projects, as the filter box's hint says it can.
+// projects, as the filter box's hint says it can; each project counts
+// the sessions it shows; a filter written wrongly says what is wrong.
+// Dates are read in the reader's time zone: the tab runs in UTC.
 func TestIndexFilters(t *testing.T) {
 	browser := browsertest.Start(t)
 	path := filepath.Join(t.TempDir(), "index.html")
@@ -131,38 +133,55 @@ func TestIndexFilters(t *testing.T) {
 		t.Fatal(err)
 	}
 	tb := browsertest.OpenTab(t, browser)
+	tb.SetTimeZone("UTC")
 	tb.Navigate("file://" + filepath.ToSlash(path))
 	if tz := browsertest.Eval[string](tb, `Intl.DateTimeFormat().resolvedOptions().timeZone`); tz != "UTC" && tz != "Etc/UTC" {
-		t.Skipf("dates are filtered in local time; this browser runs in %s", tz)
+		t.Fatalf("the tab runs in %s, not UTC", tz)
 	}
 	for _, tc := range []struct {
 		filter string
 		want   []string
+		// problem is what the status says after the count, for a
+		// filter written wrongly (which then filters nothing).
+		problem string
 	}{
-		{"cost>1", []string{"Fix the login form"}},
-		{"cost<=0.0123", []string{"Add a health endpoint", "Release script", hostile.Title}},
-		{"tokens>1k tokens<2k", []string{"Add a health endpoint"}},
-		{"tokens>=1.1M", []string{"Fix the login form"}},
-		{"duration>1h", []string{"Fix the login form"}},
-		{"length<10m", []string{"Release script", hostile.Title}},
-		{"messages<5", []string{"Release script", hostile.Title}},
-		{"after:2026-03-02", []string{"Fix the login form", "Release script"}},
+		{"cost>1", []string{"Fix the login form"}, ""},
+		{"cost<=0.0123", []string{"Add a health endpoint", "Release script", hostile.Title}, ""},
+		{"tokens>1k tokens<2k", []string{"Add a health endpoint"}, ""},
+		{"tokens>=1.1M", []string{"Fix the login form"}, ""},
+		{"duration>1h", []string{"Fix the login form"}, ""},
+		{"length<10m", []string{"Release script", hostile.Title}, ""},
+		{"messages<5", []string{"Release script", hostile.Title}, ""},
+		{"after:2026-03-02", []string{"Fix the login form", "Release script"}, ""},
 		// before: includes its day, month or year, as the server's search.
-		{"before:2026-02-28", []string{hostile.Title}},
-		{"before:2026-03-01", []string{"Add a health endpoint", hostile.Title}},
-		{"before:2026-01", nil},
-		{"after:2026-03 before:2026-03-02", []string{"Add a health endpoint", "Release script"}},
-		{"model:gpt-5", []string{"Fix the login form"}},
-		{"model:anthropic/claude", []string{"Fix the login form", "Add a health endpoint"}},
-		{"project:cli", []string{"Release script"}},
-		{"login cost>1", []string{"Fix the login form"}},
-		{"cost>lots", nil}, // not a figure: a word no session holds
+		{"before:2026-02-28", []string{hostile.Title}, ""},
+		{"before:2026-03-01", []string{"Add a health endpoint", hostile.Title}, ""},
+		{"before:2026-01", nil, ""},
+		{"after:2026-03 before:2026-03-02", []string{"Add a health endpoint", "Release script"}, ""},
+		{"model:gpt-5", []string{"Fix the login form"}, ""},
+		{"model:anthropic/claude", []string{"Fix the login form", "Add a health endpoint"}, ""},
+		{"project:cli", []string{"Release script"}, ""},
+		{"login cost>1", []string{"Fix the login form"}, ""},
+		{"cost>lots", []string{"Fix the login form", "Add a health endpoint", "Release script", hostile.Title}, "cost>lots is not a filter: cost> takes a figure, as cost>1.5 or cost>$2"},
+		{"cost>>10", []string{"Fix the login form", "Add a health endpoint", "Release script", hostile.Title}, "cost>>10 is not a filter: cost> takes a figure, as cost>1.5 or cost>$2"},
+		{"login after:yesterday", []string{"Fix the login form"}, "after:yesterday is not a filter: after: takes a date, as after:2026-03-01, after:2026-03 or after:2026"},
 	} {
 		tb.Do(chromedp.Evaluate[chromedp.Void](`(() => { document.getElementById('filter-status').textContent = ''; const f = document.getElementById('filter'); f.value = ` +
 			browsertest.JSString(tc.filter) + `; f.dispatchEvent(new Event('input')); })()`))
 		tb.WaitJS(`document.getElementById('filter-status').textContent !== ''`)
-		if status := browsertest.Eval[string](tb, `document.getElementById('filter-status').textContent`); status != fmt.Sprintf("%d of 4 sessions", len(tc.want)) {
-			t.Errorf("%q: status %q", tc.filter, status)
+		want := fmt.Sprintf("%d of 4 sessions", len(tc.want))
+		if tc.problem != "" {
+			want += " · " + tc.problem
+		}
+		if status := browsertest.Eval[string](tb, `document.getElementById('filter-status').textContent`); status != want {
+			t.Errorf("%q: status %q, want %q", tc.filter, status, want)
+		}
+		// Each project shown counts the sessions it shows.
+		shown := browsertest.Eval[[]string](tb, `Array.from(document.querySelectorAll('section.project')).filter(s => s.checkVisibility()).map(s => s.querySelector('.count').textContent + '=' + Array.from(s.querySelectorAll('tbody tr')).filter(r => r.checkVisibility()).length)`)
+		for _, c := range shown {
+			if n, rows, _ := strings.Cut(c, "="); n != rows {
+				t.Errorf("%q: a project shows %s sessions and says %s", tc.filter, rows, n)
+			}
 		}
 		got := browsertest.Eval[[]string](tb, `Array.from(document.querySelectorAll('table.sessions tbody tr')).filter(r => r.checkVisibility()).map(r => r.cells[0].textContent)`)
 		if fmt.Sprint(got) != fmt.Sprint(tc.want) && !(len(got) == 0 && len(tc.want) == 0) {

@@ -21,6 +21,17 @@ func (tb *Tab) EmulateMedia(media, scheme string) {
 	}))
 }
 
+// SetTimeZone makes the tab run in the time zone tz ("UTC",
+// "America/New_York"), whatever the machine's: pages show dates in the
+// reader's zone.
+func (tb *Tab) SetTimeZone(tz string) {
+	tb.T.Helper()
+	tb.Do(chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
+		_, err := cdp.Call(ctx, target, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: tz})
+		return err
+	}))
+}
+
 // ChartProblems looks at every chart of the page (package insights'
 // figure.chart) as drawn: each must be visible, its box (which may scroll
 // a wide chart sideways) fit the viewport's width, a chart over time
