@@ -17,7 +17,7 @@ import (
 )
 
 // Sessions link to the sessions they have to do with: omp keeps a
-// session's sub-agent transcripts beside it (session.SubAgentDir), and a
+// session's sub-agent transcripts beside it (session.SubAgentParent), and a
 // fork's header names the session it came from (parentSession, v1's
 // branchedFrom). The archive lists a sub-agent under its session, not as
 // a session of its own, and every page of the archive links the others
@@ -35,12 +35,10 @@ type links struct {
 // given. abs maps each key to its source's absolute path.
 func linkSessions(next *manifest, order []string, abs map[string]string) *links {
 	l := &links{parent: map[string]string{}, agents: map[string][]string{}, forkOf: map[string]string{}, forks: map[string][]string{}}
-	byDir := map[string]string{}
 	byPath := map[string]string{}
 	byBase := map[string]string{}
 	for _, key := range order {
 		p := abs[key]
-		byDir[session.SubAgentDir(p)] = key
 		byPath[p] = key
 		base := filepath.Base(p)
 		if _, dup := byBase[base]; dup {
@@ -53,7 +51,9 @@ func linkSessions(next *manifest, order []string, abs map[string]string) *links 
 		if next.Sessions[key].Error != "" {
 			continue
 		}
-		if p, ok := byDir[filepath.Dir(abs[key])]; ok && p != key && next.Sessions[p].Error == "" {
+		has := func(path string) bool { _, ok := byPath[path]; return ok }
+		if pp, ok := session.SubAgentParent(abs[key], has); ok && byPath[pp] != key && next.Sessions[byPath[pp]].Error == "" {
+			p := byPath[pp]
 			l.parent[key] = p
 			l.agents[p] = append(l.agents[p], key)
 		}

@@ -330,9 +330,9 @@ func (b *searchBuild) finish(genDir string) (shards int, err error) {
 		for w, keys := range words {
 			slices.Sort(keys)
 			keys = slices.Compact(keys)
-			// The shard is shardOf's: this bucket's shards are bucket,
-			// bucket+nBuckets, bucket+2·nBuckets…
-			out[int(wordHash(w)/nBuckets)%per][w] = encodeKeys(keys)
+			// This bucket's shards are bucket, bucket+nBuckets,
+			// bucket+2·nBuckets…: the word's is the i-th of them.
+			out[shardOf(w, shards)/nBuckets][w] = encodeKeys(keys)
 		}
 		for i, m := range out {
 			k := bucket + nBuckets*i

@@ -3,24 +3,22 @@ package catalog
 import (
 	"path"
 	"path/filepath"
-	"strings"
 
 	"github.com/piexport/piexport/session"
 )
 
-// subAgentParents finds the files that are sub-agent transcripts: omp
-// keeps those of a session in the directory session.SubAgentDir names,
-// and theirs the same way one level further. It returns each one's
+// subAgentParents finds the files that are sub-agent transcripts (see
+// session.SubAgentParent) among those found. It returns each one's
 // parent, by key.
 func subAgentParents(found []file) map[string]string {
-	byDir := make(map[string]string, len(found))
+	keys := make(map[string]bool, len(found))
 	for _, f := range found {
-		byDir[session.SubAgentDir(f.key)] = f.key
+		keys[f.key] = true
 	}
+	has := func(key string) bool { return keys[key] }
 	out := map[string]string{}
 	for _, f := range found {
-		dir := f.key[:max(0, strings.LastIndexAny(f.key, `/`+string(filepath.Separator)))]
-		if p, ok := byDir[dir]; ok && p != f.key {
+		if p, ok := session.SubAgentParent(f.key, has); ok && p != f.key {
 			out[f.key] = p
 		}
 	}

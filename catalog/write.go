@@ -270,29 +270,3 @@ func writeUsage(ctx context.Context, tx *sql.Tx, fid int64, rows []usage.Record)
 	}
 	return nil
 }
-
-// remove drops a file's rows.
-func (st *store) remove(ctx context.Context, path string) error {
-	tx, err := st.w.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	for _, q := range []string{
-		`DELETE FROM fts WHERE rowid IN (SELECT rid FROM entries WHERE fid = (SELECT fid FROM files WHERE path = ?))`,
-		`DELETE FROM entries WHERE fid = (SELECT fid FROM files WHERE path = ?)`,
-		`DELETE FROM usage WHERE fid = (SELECT fid FROM files WHERE path = ?)`,
-		`DELETE FROM files WHERE path = ?`,
-	} {
-		if _, err := tx.ExecContext(ctx, q, path); err != nil {
-			return err
-		}
-	}
-	if st.prepared {
-		st.dirty.Store(true)
-	}
-	if err := tx.Commit(); err != nil {
-		return err
-	}
-	return st.scrub(ctx)
-}

@@ -3,6 +3,7 @@ package gfm
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -234,8 +235,16 @@ func TestMarkdownCorpus(t *testing.T) {
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			s, err := session.Load(file)
+			if strings.HasPrefix(filepath.Base(file), "edge-v3-jsonmode-eventstream") {
+				// A pi --mode json event stream, in the corpus as what
+				// the loader refuses.
+				if !errors.Is(err, session.ErrNotSession) {
+					t.Errorf("the event stream loads: %v", err)
+				}
+				return
+			}
 			if err != nil {
-				t.Skip(err) // not a session file; the loader's tests cover it
+				t.Fatal(err)
 			}
 			doc := exportMarkdown(t, s, Options{})
 			d := checkMarkdown(t, doc)

@@ -18,7 +18,6 @@ func (p *pathData) cmd(c byte, nums ...float64) {
 func (p *pathData) M(x, y float64) { p.cmd('M', x, y) }
 func (p *pathData) L(x, y float64) { p.cmd('L', x, y) }
 func (p *pathData) V(y float64)    { p.cmd('V', y) }
-func (p *pathData) H(x float64)    { p.cmd('H', x) }
 
 // rect adds a closed rectangle, unless it is too thin to draw: a
 // tenth of a unit, which is what Num keeps.

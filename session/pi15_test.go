@@ -297,8 +297,8 @@ func TestSubAgents(t *testing.T) {
 		main: false,
 		filepath.Join(t.TempDir(), "x", "y.jsonl"): false,
 	} {
-		if got := IsSubAgentTranscript(path); got != want {
-			t.Errorf("IsSubAgentTranscript(%s) = %v", path, got)
+		if _, got := SubAgentParent(path, IsFile); got != want {
+			t.Errorf("SubAgentParent(%s) = %v", path, got)
 		}
 	}
 

@@ -20,18 +20,27 @@ import (
 // of the session file at path.
 func SubAgentDir(path string) string { return strings.TrimSuffix(path, ".jsonl") }
 
-// IsSubAgentTranscript reports whether the file at path is a sub-agent
-// transcript: a .jsonl file in the directory <dir>/<name>/ of a session
-// file <dir>/<name>.jsonl that exists.
-func IsSubAgentTranscript(path string) bool {
+// SubAgentParent returns the session file whose sub-agent the file at
+// path is, when that file exists: <dir>/<name>.jsonl for a .jsonl file
+// in <dir>/<name>/. exists says whether a file does (the catalog and
+// the archive ask the files they found; os.Stat for the disk). It is the
+// one place that rule is written.
+func SubAgentParent(path string, exists func(string) bool) (string, bool) {
 	if !strings.HasSuffix(path, ".jsonl") {
-		return false
+		return "", false
 	}
 	dir := filepath.Dir(path)
-	if dir == "." || dir == string(filepath.Separator) {
-		return false
+	if dir == "." || dir == string(filepath.Separator) || dir == path {
+		return "", false
 	}
-	info, err := os.Stat(dir + ".jsonl")
+	parent := dir + ".jsonl"
+	return parent, exists(parent)
+}
+
+// IsFile reports whether a regular file is at path: SubAgentParent's
+// question, asked of the disk.
+func IsFile(path string) bool {
+	info, err := os.Stat(path)
 	return err == nil && info.Mode().IsRegular()
 }
 
