@@ -230,14 +230,14 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 		queued[j.key] = j
 	}
 	related := map[string][]page.Related{}
-	parents := map[string]string{}
+	parents := map[string]page.Link{}
 	for _, key := range order {
 		e := next.Sessions[key]
 		if e.Error != "" {
 			continue
 		}
 		related[key] = opt.shared(lk.pageRelated(next, key, f.ext), e.Path)
-		parents[key] = lk.parentURL(next, key, f.ext)
+		parents[key] = lk.parentLink(next, key, f.ext)
 		rk := relatedKey(parents[key], related[key])
 		if queued[key] == nil && rk != e.Related {
 			j := &job{key: key, path: e.Path, old: old.Sessions[key], e: e, page: true, relink: true}
@@ -285,7 +285,7 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 			continue
 		}
 		related[key] = opt.shared(lk.pageRelated(next, key, f.ext), e.Path)
-		parents[key] = lk.parentURL(next, key, f.ext)
+		parents[key] = lk.parentLink(next, key, f.ext)
 		if rk := relatedKey(parents[key], related[key]); rk != e.Related {
 			e.Related = rk
 			j := &job{key: key, path: e.Path, old: e, e: e, page: true, relink: true}

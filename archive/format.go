@@ -15,7 +15,7 @@ import (
 // format is how an archive's files are written.
 type format struct {
 	name, ext string
-	page      func(w io.Writer, s *session.Session, raw []byte, opt Options, parent string, related []page.Related) error
+	page      func(w io.Writer, s *session.Session, raw []byte, opt Options, parent page.Link, related []page.Related) error
 	index     func(io.Writer, []site.IndexItem, site.IndexOptions) error
 }
 
@@ -24,12 +24,13 @@ var formats = map[string]format{
 	"md":   {name: "md", ext: ".md", page: writeMarkdown, index: writeIndexMarkdown},
 }
 
-// writePage writes a session's page, with its links to the index and to
-// the sessions it has to do with; raw is the session file, which the page
-// carries when opt.EmbedJSONL says so.
-func writePage(w io.Writer, s *session.Session, raw []byte, opt Options, parent string, related []page.Related) error {
+// writePage writes a session's page, with its links to the index, to the
+// session it came from (parent, by title, when the archive has it) and
+// to the others it has to do with; raw is the session file, which the
+// page carries when opt.EmbedJSONL says so.
+func writePage(w io.Writer, s *session.Session, raw []byte, opt Options, parent page.Link, related []page.Related) error {
 	po := page.Options{Theme: opt.Theme, Home: opt.Home, Generator: opt.Generator,
-		ParentURL: parent, Related: related, IndexURL: "index.html"}
+		ParentURL: parent.URL, ParentName: parent.Title, Related: related, IndexURL: "index.html"}
 	if opt.EmbedJSONL {
 		po.JSONL, po.JSONLName = raw, filepath.Base(s.File)
 	}
@@ -37,7 +38,7 @@ func writePage(w io.Writer, s *session.Session, raw []byte, opt Options, parent 
 }
 
 // writeMarkdown writes a session's Markdown document.
-func writeMarkdown(w io.Writer, s *session.Session, _ []byte, opt Options, _ string, _ []page.Related) error {
+func writeMarkdown(w io.Writer, s *session.Session, _ []byte, opt Options, _ page.Link, _ []page.Related) error {
 	return gfm.WriteMarkdown(w, s, gfm.Options{Home: opt.Home, Generator: opt.Generator})
 }
 

@@ -25,7 +25,7 @@ type job struct {
 // reports progress. A source that fails to load is recorded in its entry;
 // a failure to write stops the build.
 func runJobs(ctx context.Context, dir string, jobs []*job, opt Options, f format, sameOptions bool,
-	related map[string][]page.Related, parents map[string]string, sb *searchBuild, num map[string]int, prev *searchMeta) error {
+	related map[string][]page.Related, parents map[string]page.Link, sb *searchBuild, num map[string]int, prev *searchMeta) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	workers := opt.Workers

@@ -90,7 +90,7 @@ type relation struct {
 
 // of lists the relations of key. Without withParent it leaves out the
 // session key came from when its header names it (headerNamed): a page
-// shows that one itself (see parentURL).
+// shows that one itself (see parentLink).
 func (l *links) of(key string, withParent, headerNamed bool) []relation {
 	var out []relation
 	add := func(label string, keys ...string) {
@@ -109,20 +109,20 @@ func (l *links) of(key string, withParent, headerNamed bool) []relation {
 	return out
 }
 
-// parentURL is the page of the session key's header names as the one it
-// came from, when the archive has it.
-func (l *links) parentURL(next *manifest, key, ext string) string {
+// parentLink is the page of the session key's header names as the one it
+// came from, and its title, when the archive has it.
+func (l *links) parentLink(next *manifest, key, ext string) page.Link {
 	if next.Sessions[key].ParentSession == "" {
-		return ""
+		return page.Link{}
 	}
 	p := l.forkOf[key]
 	if p == "" {
 		p = l.parent[key]
 	}
 	if p == "" {
-		return ""
+		return page.Link{}
 	}
-	return url.PathEscape(next.Sessions[p].Stem + ext)
+	return page.Link{Title: l.linkTitle(next, p), URL: url.PathEscape(next.Sessions[p].Stem + ext)}
 }
 
 // linkTitle is what a link to a session says: a sub-agent's id (its file
@@ -135,7 +135,7 @@ func (l *links) linkTitle(next *manifest, key string) string {
 	return e.Summary.Title
 }
 
-// pageRelated is what the page of key links to besides parentURL; pages
+// pageRelated is what the page of key links to besides parentLink; pages
 // are siblings.
 func (l *links) pageRelated(next *manifest, key, ext string) []page.Related {
 	return l.related(next, key, ext, false)
@@ -202,12 +202,12 @@ func (l *links) allAgents(next *manifest, key, ext string, related []site.Relate
 
 // relatedKey sums what a page shows of its links (the session it came
 // from, parent, and the others), so a page is made again when they change.
-func relatedKey(parent string, rel []page.Related) string {
-	if len(rel) == 0 && parent == "" {
+func relatedKey(parent page.Link, rel []page.Related) string {
+	if len(rel) == 0 && parent == (page.Link{}) {
 		return ""
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "%q\n", parent)
+	fmt.Fprintf(h, "%q %q\n", parent.Title, parent.URL)
 	for _, r := range rel {
 		fmt.Fprintf(h, "%q\n", r.Label)
 		for _, l := range r.Links {

@@ -26,7 +26,7 @@ import (
 // page), and its words in the search index (when sb is set). A load
 // error is recorded in the entry; err is kept for failures to write.
 // Reading stops when ctx is done.
-func renderOne(ctx context.Context, dir string, j *job, opt Options, f format, sameOptions bool, parent string, related []page.Related, sb *searchBuild, num map[string]int, prev *searchMeta) (rendered bool, err error) {
+func renderOne(ctx context.Context, dir string, j *job, opt Options, f format, sameOptions bool, parent page.Link, related []page.Related, sb *searchBuild, num map[string]int, prev *searchMeta) (rendered bool, err error) {
 	e, old := j.e, j.old
 	data, err := fileguard.ReadInput(ctx, j.path)
 	if err != nil {

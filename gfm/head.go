@@ -29,8 +29,8 @@ func (m *mdWriter) head(path []*session.Entry, leaf *session.Entry) {
 		if h.ID != "" {
 			meta = append(meta, "**Session:** "+codeSpan(h.ID))
 		}
-		if h.ParentSession != "" {
-			meta = append(meta, "**Forked from:** "+codeSpan(session.ShortenHome(h.ParentSession, m.home)))
+		if name, role := m.s.ParentOf(m.home); name != "" {
+			meta = append(meta, "**"+role+":** "+codeSpan(name))
 		}
 	}
 	var start, end time.Time

@@ -31,6 +31,12 @@ type Options struct {
 	// names (pi's /fork and /clone, omp's sub-agents): the archive and the
 	// server know where its page is. A single page shows the path as text.
 	ParentURL string
+	// ParentName, when set, is how the header names that session: its
+	// title (an archive, the server) or its path on this machine. Else
+	// the header names the file the session's header does, by its name
+	// alone unless it lies under Home: the path is of the machine the
+	// session was written on (see parentLine).
+	ParentName string
 	// SubAgents are the transcripts of the session's sub-agents
 	// (session.LoadSubAgents): each is carried in the page, packed, and
 	// opens from the task call that started it.
@@ -182,7 +188,7 @@ func NewPage(s *session.Session, opt Options) (*Page, error) {
 		p := facts[i].preview
 		v.TOC = append(v.TOC, tocRow{ID: e.ID, Role: p.Role, Preview: p.Text, Label: e.Label})
 	}
-	v.Header = r.header(sum, path, opt.ParentURL)
+	v.Header = r.header(sum, path, opt)
 	v.Header.Related = opt.Related
 	// The insights take the tool calls' summaries from the facts: in a
 	// lean session they would read the path's messages again.
@@ -235,7 +241,7 @@ func (r *sessionRenderer) index(nodes []session.Node, facts []entryFacts, view *
 	return ix
 }
 
-func (r *sessionRenderer) header(sum session.Summary, path []*session.Entry, parentURL string) headerView {
+func (r *sessionRenderer) header(sum session.Summary, path []*session.Entry, opt Options) headerView {
 	s := r.s
 	h := headerView{
 		EntryCount: sum.Entries, MessageCount: sum.Messages, ToolCalls: sum.ToolCalls,
@@ -244,16 +250,8 @@ func (r *sessionRenderer) header(sum session.Summary, path []*session.Entry, par
 	if s.Header != nil {
 		h.Cwd = session.ShortenHome(s.Header.Cwd, r.home)
 		h.SessionID = s.Header.ID
-		if p := s.Header.ParentSession; p != "" {
-			h.Parent = session.ShortenHome(p, r.home)
-			h.ParentURL = parentURL
-			h.ParentRole = "Forked from"
-			for _, e := range s.Entries {
-				if e.Type == "session_init" {
-					h.ParentRole = "Sub-agent of"
-					break
-				}
-			}
+		if s.Header.ParentSession != "" {
+			h.Parent, h.ParentURL, h.ParentRole = parentLine(s, r.home, opt)
 		}
 	}
 	if s.Redaction != nil {

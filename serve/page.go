@@ -93,7 +93,7 @@ func (s *server) pageKey(hash string, links pageLinks) string {
 	o := s.opt
 	// PrepareKey: a page masked by --redact is never served unmasked, nor
 	// the other way round.
-	parts := []string{"serve", o.Program, o.PrepareKey, o.Theme, o.Home, o.Generator, hash, links.parent}
+	parts := []string{"serve", o.Program, o.PrepareKey, o.Theme, o.Home, o.Generator, hash, links.parent.URL, links.parent.Title}
 	// The page carries its sub-agents' transcripts: it is made again
 	// when one of them changes.
 	parts = append(parts, links.agents.states...)
@@ -109,7 +109,7 @@ func (s *server) pageKey(hash string, links pageLinks) string {
 // pageLinks are a page's links to the sessions it has to do with: the
 // one its header names as the one it came from, and the others.
 type pageLinks struct {
-	parent  string
+	parent  page.Link
 	related []page.Related
 	// agents are the sub-agents whose transcripts the page carries.
 	agents subAgentTree
@@ -123,7 +123,7 @@ func (s *server) links(id string) pageLinks {
 		byID[i.ID] = i
 	}
 	related := append(pageRelated(byID[id], byID), s.shared(id)...)
-	return pageLinks{parent: parentURL(byID[id]), related: related, agents: subAgentsOf(id, byID)}
+	return pageLinks{parent: parentLink(byID[id], byID), related: related, agents: subAgentsOf(id, byID)}
 }
 
 // sendCached sends the page stored under key, if there is one. It reports
@@ -309,7 +309,7 @@ func (s *server) serveFromMemory(w http.ResponseWriter, r *http.Request, id, key
 // the content hash of the session it shows.
 func (s *server) pageOptions(version string, links pageLinks) page.Options {
 	return page.Options{Theme: s.opt.Theme, Home: s.opt.Home, Generator: s.opt.Generator,
-		FollowURL: followURL(version), ParentURL: links.parent, Related: links.related, IndexURL: "/"}
+		FollowURL: followURL(version), ParentURL: links.parent.URL, ParentName: links.parent.Title, Related: links.related, IndexURL: "/"}
 }
 
 // followURL is the script a served page loads to follow its file; version

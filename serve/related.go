@@ -19,7 +19,7 @@ type relation struct {
 // relations lists the sessions i has to do with: the one it is a
 // sub-agent of, its sub-agents, the one it was forked from, its forks.
 // withParent leaves out the session i came from when its header names it:
-// a session's page shows that one itself (see parentURL).
+// a session's page shows that one itself (see parentLink).
 func relations(i catalog.Info, withParent bool) []relation {
 	var out []relation
 	add := func(label string, ids ...string) {
@@ -38,16 +38,21 @@ func relations(i catalog.Info, withParent bool) []relation {
 	return out
 }
 
-// parentURL is the page of the session i's header names as the one it
-// came from, when the catalog has it: its page links it.
-func parentURL(i catalog.Info) string {
+// parentLink is the page of the session i's header names as the one it
+// came from, and its title, when the catalog has it: its page links it.
+func parentLink(i catalog.Info, byID map[string]catalog.Info) page.Link {
 	if i.ParentSession == "" {
-		return ""
+		return page.Link{}
 	}
-	if i.ForkOf != "" {
-		return i.ForkOf
+	id := i.ForkOf
+	if id == "" {
+		id = i.Parent
 	}
-	return i.Parent
+	p, ok := byID[id]
+	if id == "" || !ok {
+		return page.Link{}
+	}
+	return page.Link{Title: linkTitle(p), URL: id}
 }
 
 // linkTitle is what a link to a session says: a sub-agent's id (omp names

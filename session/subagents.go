@@ -206,3 +206,28 @@ func TaskRun(args json.RawMessage, result *Entry) []TaskAgent {
 	}
 	return append(out, asked...)
 }
+
+// ParentOf says how to name the session s came from, whose file s's
+// header names (pi's /fork and /clone keep its path, omp a sub-agent's
+// parent's): by that path with home as ~ when it lies there, else by the
+// file's name alone, for the path is of the machine the session was
+// written on (/tmp/…/x.jsonl, another user's home) and would mislead.
+// role says which it is: "Sub-agent of" (omp writes session_init) or
+// "Forked from". It returns "", "" when the header names none.
+func (s *Session) ParentOf(home string) (name, role string) {
+	if s.Header == nil || s.Header.ParentSession == "" {
+		return "", ""
+	}
+	p := s.Header.ParentSession
+	if name = ShortenHome(p, home); name == p {
+		name = filepath.Base(filepath.FromSlash(strings.ReplaceAll(p, `\`, "/")))
+	}
+	role = "Forked from"
+	for _, e := range s.Entries {
+		if e.Type == "session_init" {
+			role = "Sub-agent of"
+			break
+		}
+	}
+	return name, role
+}

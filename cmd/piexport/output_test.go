@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/piexport/piexport/session"
 )
 
 // copyCorpus copies a corpus session to path, dated in the past so that
@@ -394,5 +396,31 @@ func TestOutputDevNull(t *testing.T) {
 	}
 	if fi, err := os.Stat("/dev/null"); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
 		t.Fatalf("/dev/null is now %v (%v)", fi.Mode(), err)
+	}
+}
+
+// A sub-agent's page, exported alone, names the session it works for by
+// that file on this machine when it is beside it, else by the file's
+// name: never by the path of the machine it was written on.
+func TestSubAgentParentNamed(t *testing.T) {
+	abs, err := filepath.Abs(corpus + "omp18-task-subagents/Lexer.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone := filepath.Join(t.TempDir(), "Lexer.jsonl")
+	copyCorpus(t, "omp18-task-subagents/Lexer.jsonl", alone)
+	home, _ := os.UserHomeDir()
+	for in, want := range map[string]string{
+		abs:   `<dt>Sub-agent of</dt><dd><code>` + session.ShortenHome(filepath.Dir(abs)+".jsonl", home) + `</code></dd>`,
+		alone: `<dt>Sub-agent of</dt><dd><code>omp18-task-subagents.jsonl</code></dd>`,
+	} {
+		out := filepath.Join(t.TempDir(), "p.html")
+		if _, errOut, code := runCLI(t, "-o", out, in); code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		b, _ := os.ReadFile(out)
+		if !strings.Contains(string(b), want) || strings.Contains(string(b), "/tmp/pi15") {
+			t.Errorf("%s: the page lacks %s", in, want)
+		}
 	}
 }

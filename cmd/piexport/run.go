@@ -230,7 +230,8 @@ func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) erro
 		// are dropped with the process.
 		s.Compact()
 		paceCollector()
-		po := page.Options{Theme: opt.theme, Leaf: opt.leaf, Home: home, Generator: generator, SubAgents: agents}
+		po := page.Options{Theme: opt.theme, Leaf: opt.leaf, Home: home, Generator: generator, SubAgents: agents,
+			ParentName: localParent(s, file, home, opt.redactor)}
 		if opt.embedJSONL {
 			po.JSONL, po.JSONLName = raw, filepath.Base(file)
 		}
@@ -314,6 +315,34 @@ func loadForExport(ctx context.Context, opt *options, file string, raw []byte, l
 		a.Session.Compact()
 	}
 	return s, agents, nil
+}
+
+// localParent names the session s came from by its path on this
+// machine, when it is here: the path s's header names, or, for an omp
+// sub-agent's transcript whose header names a path from another machine,
+// the session file it lies beside (session.SubAgentParent). "" when
+// neither is here: the page then names the file alone. The path is
+// masked as --redact asks.
+func localParent(s *session.Session, file, home string, red *redact.Redactor) string {
+	if s.Header == nil || s.Header.ParentSession == "" {
+		return ""
+	}
+	p := s.Header.ParentSession
+	if !session.IsFile(p) {
+		abs, err := filepath.Abs(file)
+		if err != nil {
+			return ""
+		}
+		var ok bool
+		if p, ok = session.SubAgentParent(abs, session.IsFile); !ok {
+			return ""
+		}
+	}
+	p = session.ShortenHome(p, home)
+	if red != nil {
+		p = red.Text(p)
+	}
+	return p
 }
 
 // findLeaf is the entry --leaf names in s (its id, or the start of one
