@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/piexport/piexport/internal/sessiongen"
 )
 
 // runWithin runs piexport and stops the whole test binary if it has not
@@ -157,5 +159,98 @@ func TestHugeFigures(t *testing.T) {
 		if !strings.Contains(out, "$1.80e") || !strings.Contains(out, "9223372037B") && !strings.HasSuffix(name, "index") {
 			t.Errorf("%s does not show the saturated figures ($1.80e+308, 9223372037B)", name)
 		}
+	}
+}
+
+// Ctrl-C in the middle of an export stops it: exit status 130, no page
+// and no temporary file, however far rendering had gone. The export is
+// timed whole first, then stopped a third of the way in (while it
+// renders: reading takes a small part of it), and once its temporary
+// file appears (while it writes).
+func TestInterruptedWhileRendering(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "big.jsonl")
+	if err := sessiongen.WriteFile(in, sessiongen.Options{Seed: 7, TargetBytes: 6 << 20}); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "big.html")
+	export := func(stop func(cancel func())) (int, string) {
+		t.Helper()
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		go stop(cancel)
+		var stdout, stderr bytes.Buffer
+		code := exitCode(run(ctx, []string{"-o", out, in}, &stdout, &stderr), &stderr)
+		return code, stderr.String()
+	}
+	left := func() []string {
+		var names []string
+		for _, e := range mustReadDir(t, dir) {
+			if e.Name() != "big.jsonl" {
+				names = append(names, e.Name())
+			}
+		}
+		return names
+	}
+	start := time.Now()
+	if code, errOut := export(func(func()) {}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	whole := time.Since(start)
+	os.Remove(out)
+
+	code, errOut := export(func(cancel func()) { time.Sleep(whole / 3); cancel() })
+	if code != 130 || errOut != "piexport: interrupted\n" || len(left()) != 0 {
+		t.Errorf("stopped %v into a %v export: exit %d, %q, left %q", whole/3, whole, code, errOut, left())
+	}
+	os.Remove(out)
+
+	code, errOut = export(func(cancel func()) {
+		for deadline := time.Now().Add(2 * whole); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+			if tmp, _ := filepath.Glob(filepath.Join(dir, "*.piexport-tmp")); len(tmp) > 0 {
+				break
+			}
+		}
+		cancel()
+	})
+	switch names := left(); {
+	case code == 130 && len(names) == 0:
+	case code == 0 && len(names) == 1 && names[0] == "big.html":
+		t.Logf("the page was written before the stop reached it (%v in all)", whole)
+	default:
+		t.Errorf("stopped while writing: exit %d, %q, left %q", code, errOut, names)
+	}
+}
+
+// Ctrl-C during an archive run stops it after the pages in progress:
+// exit status 130, the pages written so far whole, no index (the
+// previous one would stay), no temporary file.
+func TestInterruptedArchive(t *testing.T) {
+	src := t.TempDir()
+	for i := range 6 {
+		if err := sessiongen.WriteFile(filepath.Join(src, fmt.Sprintf("s%d.jsonl", i)), sessiongen.Options{Seed: int64(i), TargetBytes: 2 << 20}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	site := filepath.Join(t.TempDir(), "site")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+			if pages, _ := filepath.Glob(filepath.Join(site, "*.html")); len(pages) > 0 {
+				break
+			}
+		}
+		cancel()
+	}()
+	var stdout, stderr bytes.Buffer
+	code := exitCode(run(ctx, []string{"--no-cache", "-q", "-o", site, src}, &stdout, &stderr), &stderr)
+	pages, _ := filepath.Glob(filepath.Join(site, "*.html"))
+	temps, _ := filepath.Glob(filepath.Join(site, "*.piexport-tmp"))
+	if code != 130 || len(pages) == 0 || len(pages) == 6 || len(temps) > 0 {
+		t.Errorf("exit %d, %d pages of 6, temporary files %q; stderr %q", code, len(pages), temps, stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(site, "index.html")); err == nil {
+		t.Error("an interrupted archive wrote its index")
 	}
 }

@@ -225,6 +225,9 @@ func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) erro
 	write := func(w io.Writer) error {
 		return gfm.WriteMarkdown(w, s, gfm.Options{Leaf: opt.leaf, Home: home, Generator: generator, SubAgents: agents})
 	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if opt.format == "html" {
 		// The sessions stay as they are until the page is written, and
 		// are dropped with the process.
@@ -235,7 +238,7 @@ func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) erro
 		if opt.embedJSONL {
 			po.JSONL, po.JSONLName = raw, filepath.Base(file)
 		}
-		p, err := page.NewPage(s, po)
+		p, err := interruptible(ctx, func() (*page.Page, error) { return page.NewPage(s, po) })
 		if err != nil {
 			return err
 		}
@@ -252,20 +255,26 @@ func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) erro
 			return s.Err()
 		}
 	}
+	// Ctrl-C stops the writing too: the next write fails, and nothing
+	// is written (the temporary file is removed).
+	render := func(w io.Writer) error { return write(ctxWriter{ctx, w}) }
 	if out == os.DevNull {
 		// Rendered in full and dropped, as a benchmark wants it.
-		return write(io.Discard)
+		return render(io.Discard)
 	}
 	if out == "-" {
 		// Output goes to standard output whole or not at all.
 		var buf bytes.Buffer
-		if err := write(&buf); err != nil {
+		if err := render(&buf); err != nil {
 			return err
 		}
 		_, err = buf.WriteTo(stdout)
 		return err
 	}
-	if err := atomicfile.Write(out, write); err != nil {
+	if err := atomicfile.Write(out, render); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		return outputError(out, err)
 	}
 	printf(stdout, "%s", outputName(opt, file))
@@ -357,6 +366,42 @@ func findLeaf(s *session.Session, id string) (*session.Entry, error) {
 		return nil, usageError{err}
 	}
 	return e, nil
+}
+
+// interruptible returns what f returns, or ctx's error as soon as ctx is
+// done (Ctrl-C): rendering a page takes seconds on a large session and
+// reads no context of its own. f must write nothing; what it was doing
+// is dropped, with the process.
+func interruptible[T any](ctx context.Context, f func() (T, error)) (T, error) {
+	type result struct {
+		v   T
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		v, err := f()
+		done <- result{v, err}
+	}()
+	select {
+	case r := <-done:
+		return r.v, r.err
+	case <-ctx.Done():
+		var zero T
+		return zero, ctx.Err()
+	}
+}
+
+// ctxWriter fails every write once ctx is done.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
 }
 
 // outputName is the output as the user named it, or its default name:
