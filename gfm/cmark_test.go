@@ -8,8 +8,9 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"testing"
+
+	"github.com/piexport/piexport/internal/testtool"
 )
 
 // cmarkArgs run cmark-gfm as GitHub renders Markdown: with its autolink,
@@ -17,10 +18,17 @@ import (
 // the tree, in which raw HTML, links and images are nodes of their own.
 var cmarkArgs = []string{"-e", "autolink", "-e", "table", "-e", "strikethrough", "-e", "tasklist", "-e", "tagfilter", "-t", "xml"}
 
-var cmarkPath = sync.OnceValue(func() string {
-	p, _ := exec.LookPath("cmark-gfm")
-	return p
-})
+// cmark is what the checks with GitHub's renderer need: go test's cache
+// runs them again once it is installed (see testtool.Need.Path).
+var cmark = &testtool.Need{What: "check with GitHub's renderer", Whats: "checks with GitHub's renderer", Program: "cmark-gfm",
+	Install: "install it (apt-get install cmark-gfm)", Names: []string{"cmark-gfm"}}
+
+// cmarkPath is cmark-gfm's path, "" when it is not installed.
+func cmarkPath() string { return cmark.Path() }
+
+// TestMain says, once, how many checks were left out for want of
+// cmark-gfm, and how to run them.
+func TestMain(m *testing.M) { testtool.Main(m, "piexport/gfm", cmark) }
 
 // checkCmark parses doc with cmark-gfm (Debian's package, the renderer
 // GitHub uses) and fails t where its tree holds raw HTML but our own
@@ -28,16 +36,15 @@ var cmarkPath = sync.OnceValue(func() string {
 // a link outside http, https, mailto and relative URLs. The export's own
 // checks parse with goldmark, which cannot see where the two differ (an
 // autolink running on through a backslash, for one). Without cmark-gfm
-// the check fails on CI (the CI variable set) and is left out, said once
-// per test, elsewhere.
+// the check fails on CI (the CI variable set) and is left out, counted
+// for TestMain's line, elsewhere.
 func checkCmark(t testing.TB, doc string) {
 	t.Helper()
 	if cmarkPath() == "" {
-		msg := "cmark-gfm not found (apt-get install cmark-gfm): the check with GitHub's renderer is left out"
 		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
+			t.Fatal("no cmark-gfm found: " + cmark.Install)
 		}
-		t.Log(msg)
+		cmark.Left()
 		return
 	}
 	cmd := exec.Command(cmarkPath(), cmarkArgs...)
@@ -129,8 +136,7 @@ func quote(s string) string {
 // The check itself: each of these is live under cmark-gfm, and must fail.
 func TestCheckCmarkCatches(t *testing.T) {
 	if cmarkPath() == "" {
-		checkCmark(t, "")
-		t.Skip("no cmark-gfm")
+		cmark.Missing(t)
 	}
 	for _, doc := range []string{
 		"see https://a.example/\\<img src=https://tracker.example/p.png onerror=alert(1)>\n",

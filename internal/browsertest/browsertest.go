@@ -7,7 +7,6 @@ package browsertest
 import (
 	"context"
 	"os"
-	"os/exec"
 	"slices"
 	"strings"
 	"sync"
@@ -15,21 +14,25 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/piexport/piexport/internal/testtool"
 )
 
 // Find returns the path of a Chromium-family browser, or "".
 // PIEXPORT_BROWSER overrides the search.
-func Find() string {
-	if p := os.Getenv("PIEXPORT_BROWSER"); p != "" {
-		return p
-	}
-	for _, name := range []string{"/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "headless-shell"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
-}
+func Find() string { return Chromium.Path() }
+
+// Chromium is what the browser tests need: go test's cache runs them
+// again once it is installed (see testtool.Need.Path), and a package's
+// TestMain (Main) reports the tests it skipped.
+var Chromium = &testtool.Need{What: "browser test", Whats: "browser tests", Program: "Chromium",
+	Install: "install it (apt-get install chromium) or set PIEXPORT_BROWSER to one",
+	Env:     "PIEXPORT_BROWSER",
+	Names:   []string{"/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "headless-shell"}}
+
+// Main is the TestMain of a package with browser tests: it runs them and
+// then says in one line how many were skipped for want of a browser.
+func Main(m *testing.M, pkg string) { testtool.Main(m, pkg, Chromium) }
 
 // Start starts one headless browser for the test and returns its context;
 // tabs come from NewTab. Without a browser the test is skipped, except on
@@ -38,11 +41,7 @@ func Start(t testing.TB) context.Context {
 	t.Helper()
 	path := Find()
 	if path == "" {
-		msg := "no Chromium found: install it (apt-get install chromium) or set PIEXPORT_BROWSER"
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
+		Chromium.Missing(t)
 	}
 	dir, err := os.MkdirTemp("", "piexport-browser-")
 	if err != nil {
