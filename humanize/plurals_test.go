@@ -13,7 +13,10 @@ import (
 // plural noun after a figure by hand ("%d sessions"), which read "1
 // sessions" when the figure is one: every count goes through Count.
 func TestOneWayToCount(t *testing.T) {
-	handMade := []*regexp.Regexp{regexp.MustCompile(`%d ([a-z]+s)\b`), regexp.MustCompile(`%d [a-z]+ ([a-z]+s)\b`)}
+	// A figure and a noun, or a helper that makes a plural by adding
+	// "s" to a noun it is given ("%d %ss").
+	handMade := []*regexp.Regexp{regexp.MustCompile(`%d ([a-z]+s)\b`), regexp.MustCompile(`%d [a-z]+ ([a-z]+s)\b`),
+		regexp.MustCompile(`%d (%s(?:s|ies))`)}
 	// Units and words that are not a count's noun. bench, sessiongen and
 	// gensession write no message to users; fastlex's errors are about
 	// its own lexer rules, for developers.

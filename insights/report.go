@@ -294,7 +294,7 @@ func periodChart(rep usage.Report, m metric, n int) *Chart {
 	}
 	c.Desc += "."
 	if len(ps) == n && ps[0].key > rep.Groups[0].Key {
-		c.Note = fmt.Sprintf("The latest %d %ss of the history; every one:", n, unit)
+		c.Note = "The latest " + humanize.Count(n, unit, unit+"s") + " of the history; every one:"
 		c.Command = "piexport --usage --by " + unit
 	}
 	return c

@@ -37,7 +37,7 @@ func (r *sessionRenderer) fileMention(o *out, e *session.Entry) {
 		path := session.ShortenHome(f.Path, r.home)
 		var facts []string
 		if f.LineCount > 0 {
-			facts = append(facts, count(f.LineCount, "line"))
+			facts = append(facts, humanize.Count(f.LineCount, "line", "lines"))
 		}
 		if f.ByteSize > 0 {
 			facts = append(facts, humanize.Bytes(f.ByteSize))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/piexport/piexport/humanize"
 	"github.com/piexport/piexport/render"
 	"github.com/piexport/piexport/session"
 )
@@ -63,7 +64,7 @@ func (r *sessionRenderer) systemMessage(o *out, e *session.Entry, v *entryView) 
 // promptSummary is the closed card's line, after its heading "System
 // prompt": "5 sections · 12 tools".
 func promptSummary(p session.Prompt) string {
-	parts := []string{count(len(p.Sections), "section"), count(len(p.Tools), "tool")}
+	parts := []string{humanize.Count(len(p.Sections), "section", "sections"), humanize.Count(len(p.Tools), "tool", "tools")}
 	if p.Text != "" && len(p.Sections) == 0 {
 		parts[0] = "text only"
 	}
@@ -105,7 +106,7 @@ func (r *sessionRenderer) promptBody(o *out, id string, p session.Prompt) {
 		r.promptSection(o, fmt.Sprintf("e-%s-s%d-", id, i), sec, "")
 	}
 	if len(p.Tools) > 0 {
-		r.toolList(o, count(len(p.Tools), "tool"), p.Tools)
+		r.toolList(o, humanize.Count(len(p.Tools), "tool", "tools"), p.Tools)
 	}
 }
 
@@ -117,7 +118,7 @@ func (r *sessionRenderer) promptSection(o *out, prefix string, sec session.Secti
 	o.Raw(`<details class="prompt-section"><summary><span class="section-name">`)
 	o.Text(title)
 	o.Raw(`</span> <span class="muted">`)
-	o.Text(count(strings.Count(strings.TrimRight(sec.Text, "\n"), "\n")+1, "line"))
+	o.Text(humanize.Count(strings.Count(strings.TrimRight(sec.Text, "\n"), "\n")+1, "line", "lines"))
 	o.Raw(`</span></summary>`)
 	r.promptText(o, prefix, sec.Text)
 	o.Raw(`</details>`)
@@ -187,7 +188,7 @@ func (r *sessionRenderer) sessionInit(o *out, e *session.Entry, v *entryView) {
 	if in.ModelRole != "" {
 		parts = append(parts, in.ModelRole+" role")
 	}
-	parts = append(parts, count(len(in.Tools), "tool"))
+	parts = append(parts, humanize.Count(len(in.Tools), "tool", "tools"))
 	if in.ReadOnly {
 		parts = append(parts, "read-only")
 	}
@@ -226,15 +227,4 @@ func codeList(o *out, names []string) {
 		o.Text(n)
 		o.Raw(`</code>`)
 	}
-}
-
-// count says "1 tool", "12 tools", "3 entries".
-func count(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	if strings.HasSuffix(what, "y") {
-		return fmt.Sprintf("%d %sies", n, what[:len(what)-1])
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }

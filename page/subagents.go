@@ -74,7 +74,7 @@ func (r *sessionRenderer) subAgentPanel(a *session.SubAgent) subAgentPanel {
 		}
 	}
 	path := s.Path(s.Leaf)
-	title += " · " + count(len(path), "entry")
+	title += " · " + humanize.Count(len(path), "entry", "entries")
 	if u := s.Stats().Usage; u.Cost > 0 {
 		title += " · " + humanize.Cost(u.Cost)
 	}
@@ -174,7 +174,7 @@ func (r *sessionRenderer) task(o *out, call *session.Block, result, owner *sessi
 			o.Attr("aria-controls", id)
 			o.Attr("data-subagent", id)
 			o.Raw(`>`)
-			o.Text(fmt.Sprintf("Transcript (%s)", count(len(sub.Session.Path(sub.Session.Leaf)), "entry")))
+			o.Text(fmt.Sprintf("Transcript (%s)", humanize.Count(len(sub.Session.Path(sub.Session.Leaf)), "entry", "entries")))
 			o.Raw(`</a><span class="nojs-only muted"> (its transcript opens with JavaScript)</span>`)
 		}
 		if a.Error != "" {

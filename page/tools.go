@@ -144,7 +144,7 @@ func milliseconds(ms float64) string {
 func nestedCalls(o *out, res *session.Message) {
 	if len(res.NestedCalls) > 0 {
 		o.Raw(`<div class="tool-nested"><p class="tool-status">`)
-		o.Text(count(len(res.NestedCalls), "nested call"))
+		o.Text(humanize.Count(len(res.NestedCalls), "nested call", "nested calls"))
 		if !res.NestedComplete {
 			o.Raw(` (the list is incomplete)`)
 		}
