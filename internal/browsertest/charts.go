@@ -83,6 +83,9 @@ const chartCheckJS = `(() => {
 		const wrap = svg.closest('.plot-wrap') || svg;
 		const frame = wrap.getBoundingClientRect();
 		if (frame.right > innerWidth + 1) problems.push(name + ': ends at ' + Math.round(frame.right) + ' px in a ' + innerWidth + ' px window');
+		if (wrap.scrollWidth <= wrap.clientWidth + 1 && Math.abs(box.left - frame.left) > 1) {
+			problems.push(name + ': starts ' + Math.round(box.left - frame.left) + ' px right of its box, where the others start at its left');
+		}
 		if (fig.matches(overTime) && wrap.scrollWidth > wrap.clientWidth + 1) {
 			if (Math.abs(box.right - frame.right) > 1) problems.push(name + ': scrolls sideways but does not open at its newest end (the chart ends ' + Math.round(box.right - frame.right) + ' px right of its box)');
 			const cue = getComputedStyle(fig.querySelector('figcaption'), '::after').content;
