@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
 
 	"github.com/piexport/piexport/internal/browsertest"
 )
@@ -41,5 +44,36 @@ func TestBrowserDatesAlike(t *testing.T) {
 	}
 	if !regexp.MustCompile(`\b(EST|EDT|GMT-[45])$`).MatchString(listed) {
 		t.Errorf("the index's date %q does not name the reader's time zone", listed)
+	}
+}
+
+// TestIndexCellsFit: on a wide screen every cell of the index shows its
+// text whole, inside its column: a date with its time zone ("GMT+5:30"),
+// a session's models (whole names, one under the other where the column
+// is narrow).
+func TestIndexCellsFit(t *testing.T) {
+	items := indexItems()
+	items[0].Summary.Start = time.Date(2026, 11, 26, 15, 31, 0, 0, time.UTC)
+	items[1].Summary.Models = append(items[1].Summary.Models, "anthropic/claude-haiku-4-5", "amazon-bedrock/eu.anthropic.claude-sonnet-4-5-20250929-v1:0")
+	path := filepath.Join(t.TempDir(), "index.html")
+	if err := os.WriteFile(path, []byte(renderIndex(t, items, IndexOptions{Home: "/home/alice"})), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tb := browsertest.OpenTab(t, browsertest.Start(t))
+	tb.SetTimeZone("Asia/Kolkata")
+	tb.Do(chromedp.EmulateViewport(1400, 1000))
+	tb.Navigate("file://" + filepath.ToSlash(path))
+	cut := browsertest.Eval[[]string](tb, `Array.from(document.querySelectorAll('table.sessions td')).filter(td => td.scrollWidth > td.clientWidth + 1).map(td => td.textContent + ' (' + td.scrollWidth + ' px in ' + td.clientWidth + ')')`)
+	for _, c := range cut {
+		t.Errorf("a cell's text does not fit: %s", c)
+	}
+	if n := browsertest.Eval[int](tb, `document.querySelectorAll('table.sessions td time').length`); n == 0 {
+		t.Fatal("no dates")
+	}
+	// A date in a zone of a few letters takes one line.
+	tb.SetTimeZone("Europe/Berlin")
+	tb.Navigate("file://" + filepath.ToSlash(path))
+	if wrapped := browsertest.Eval[[]string](tb, `Array.from(document.querySelectorAll('table.sessions td time')).filter(t => t.getClientRects().length > 1).map(t => t.textContent)`); len(wrapped) > 0 {
+		t.Errorf("dates wrap: %q", wrapped)
 	}
 }
