@@ -62,7 +62,7 @@ func readPassphrase(opt *options, stderr io.Writer) (string, error) {
 	}
 	if n := utf8.RuneCountInString(pass); n < shortPassphrase {
 		if _, quiet := stderr.(quietWriter); !quiet {
-			printf(stderr, "warning: the passphrase has %d characters: whoever gets the page can try passphrases offline as fast as their machines go; five or more random words hold far longer", n)
+			printf(stderr, "warning: the passphrase has %s: whoever gets the page can try passphrases offline as fast as their machines go; five or more random words hold far longer", count(n, "character", "characters"))
 		}
 	}
 	return pass, nil
