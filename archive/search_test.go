@@ -163,7 +163,7 @@ func TestRelatedPages(t *testing.T) {
 		t.Errorf("rendered %q: the parent of a new fork was not made again", res.Rendered)
 	}
 	if !strings.Contains(read("proj--main.html"), `<dt>Forks</dt><dd><a href="proj--fork.html">a forked session</a>`) ||
-		!strings.Contains(read("proj--fork.html"), `<dt>Forked from</dt><dd><a href="proj--main.html"><code>the main session</code></a>`) {
+		!strings.Contains(read("proj--fork.html"), `<dt>Forked from</dt><dd><a href="proj--main.html">the main session</a>`) {
 		t.Errorf("the fork and its parent do not link each other:\n%s\n%s", grepDT(read("proj--main.html")), grepDT(read("proj--fork.html")))
 	}
 

@@ -317,15 +317,19 @@
 
     // ---- times, token figures, context edits ------------------------------
 
-    var dateFmt;
+    var dateFmt, zonedFmt;
     try {
       dateFmt = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
-    } catch (e) { dateFmt = null; }
-    function localTime(el) {
+      // The header's times name their zone, as the index's do; an
+      // entry's, read beside them, need not repeat it.
+      zonedFmt = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' });
+    } catch (e) { dateFmt = zonedFmt = null; }
+    function localTime(el, fmt) {
       var d = new Date(el.getAttribute('datetime'));
-      if (!dateFmt || isNaN(d.getTime())) return;
+      fmt = fmt || dateFmt;
+      if (!fmt || isNaN(d.getTime())) return;
       el.title = el.textContent;
-      el.textContent = dateFmt.format(d);
+      el.textContent = fmt.format(d);
     }
     function localTimes(art) {
       var head = art.firstElementChild;
@@ -333,7 +337,7 @@
       if (t) localTime(t);
     }
     var headTimes = doc.querySelectorAll('.page-head time');
-    for (i = 0; i < headTimes.length; i++) localTime(headTimes[i]);
+    for (i = 0; i < headTimes.length; i++) localTime(headTimes[i], zonedFmt);
 
     // The usage of each entry that records some, five figures from
     // usage[5*at[i]]: read from the index's object once, so that summing a
@@ -415,7 +419,7 @@
           section.textContent = 'This browser could not unpack this transcript (it needs DecompressionStream).';
         }
         li.appendChild(section);
-        section.querySelectorAll('time').forEach(localTime);
+        section.querySelectorAll('time').forEach(function (t) { localTime(t); });
         code.decorate(section);
       });
     });

@@ -17,8 +17,8 @@ type Options struct {
 	// Leaf is the ID of the entry whose path the page opens at; empty means
 	// the session's leaf.
 	Leaf string
-	// Home is the home directory of the machine the session was written on,
-	// shown as ~. Empty: guessed from the session's working directory.
+	// Home is the reader's home directory, shown as ~. Empty: guessed
+	// from the session's working directory (see session.HomeOf).
 	Home string
 	// Generator names the program in the page's footer.
 	Generator string
@@ -32,11 +32,12 @@ type Options struct {
 	// server know where its page is. A single page shows the path as text.
 	ParentURL string
 	// ParentName, when set, is how the header names that session: its
-	// title (an archive, the server) or its path on this machine. Else
-	// the header names the file the session's header does, by its name
-	// alone unless it lies under Home: the path is of the machine the
-	// session was written on (see parentLine).
-	ParentName string
+	// title, known to an archive and the server. ParentPath, when set
+	// instead, is its file on this machine, which a single export finds.
+	// Else the header names the file the session's header does, by its
+	// name alone unless it lies under Home: the path is of the machine
+	// the session was written on (see parentLine).
+	ParentName, ParentPath string
 	// SubAgents are the transcripts of the session's sub-agents
 	// (session.LoadSubAgents): each is carried in the page, packed, and
 	// opens from the task call that started it.
@@ -251,7 +252,7 @@ func (r *sessionRenderer) header(sum session.Summary, path []*session.Entry, opt
 		h.Cwd = session.ShortenHome(s.Header.Cwd, r.home)
 		h.SessionID = s.Header.ID
 		if s.Header.ParentSession != "" {
-			h.Parent, h.ParentURL, h.ParentRole = parentLine(s, r.home, opt)
+			h.Parent, h.ParentURL, h.ParentRole, h.ParentIsPath = parentLine(s, r.home, opt)
 		}
 	}
 	if s.Redaction != nil {

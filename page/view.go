@@ -101,8 +101,10 @@ type headerView struct {
 	Breakdown []costRow
 	// Parent is the session this one was forked from (or, for a
 	// sub-agent, started by), as the header names it; ParentURL its page
-	// when the caller knows it; ParentRole says which.
+	// when the caller knows it; ParentRole says which. ParentIsPath is
+	// set when Parent is a file's path rather than a title.
 	Parent, ParentURL, ParentRole string
+	ParentIsPath                  bool
 	// Related are the links of Options.Related.
 	Related []Related
 }

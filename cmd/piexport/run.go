@@ -234,7 +234,7 @@ func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) erro
 		s.Compact()
 		paceCollector()
 		po := page.Options{Theme: opt.theme, Leaf: opt.leaf, Home: home, Generator: generator, SubAgents: agents,
-			ParentName: localParent(s, file, home, opt.redactor)}
+			ParentPath: localParent(s, file, home, opt.redactor)}
 		if opt.embedJSONL {
 			po.JSONL, po.JSONLName = raw, filepath.Base(file)
 		}
