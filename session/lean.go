@@ -98,7 +98,7 @@ type leanSource struct {
 }
 
 // recentBytes bounds the lines of the entries a lean session keeps read.
-const recentBytes = 4 << 20
+const recentBytes = 1 << 20
 
 // remember keeps full, read again for e, among the recent entries.
 func (l *leanSource) remember(e, full *Entry) {
