@@ -63,6 +63,11 @@ func docIDs(n ast.Node) *prefixedIDs {
 
 var mdBufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
+// mdWriters are the buffered writers goldmark renders through (it wants
+// a bufio.Writer): one is 4 KB, and an export renders tens of thousands
+// of messages.
+var mdWriters = sync.Pool{New: func() any { return bufio.NewWriter(nil) }}
+
 // Markdown renders untrusted Markdown (GFM tables, strikethrough,
 // task lists, autolinks; footnotes) as HTML inside <div class="markdown">.
 // Heading and footnote ids start with idPrefix (sanitised), so that many
@@ -86,8 +91,12 @@ func Markdown(src string, idPrefix string) template.HTML {
 	buf.Reset()
 	defer mdBufPool.Put(buf)
 	buf.WriteString(`<div class="markdown">`)
-	w := bufio.NewWriter(buf)
-	if err := md.Renderer().Render(w, source, root); err != nil {
+	w := mdWriters.Get().(*bufio.Writer)
+	w.Reset(buf)
+	err := md.Renderer().Render(w, source, root)
+	w.Reset(nil)
+	mdWriters.Put(w)
+	if err != nil {
 		// Rendering into memory fails only if a renderer does; show the
 		// source rather than half a document.
 		buf.Reset()

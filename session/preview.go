@@ -371,6 +371,19 @@ func HomeOf(cwd, home string) string {
 
 // blocksText joins the text blocks of content with sep.
 func blocksText(content []Block, sep string) string {
+	texts, last := 0, -1
+	for i, c := range content {
+		if c.Type == "text" {
+			texts, last = texts+1, i
+		}
+	}
+	switch texts {
+	case 0:
+		return ""
+	case 1:
+		// Most outputs are one block: its text, not a copy.
+		return content[last].Text
+	}
 	var b strings.Builder
 	for _, c := range content {
 		if c.Type == "text" {
