@@ -22,13 +22,12 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/piexport/piexport"
 	"github.com/piexport/piexport/catalog"
+	"github.com/piexport/piexport/gfm"
 	"github.com/piexport/piexport/internal/atomicfile"
 	"github.com/piexport/piexport/internal/fileguard"
 	"github.com/piexport/piexport/page"
@@ -461,35 +460,18 @@ func pageExists(dir string, e *entry, f format) bool {
 }
 
 // fingerprintOf sums what every page depends on besides its source: the
-// options, the embedded templates and assets, and the build of this
-// program. When it changes, every page is rendered again.
+// options and the version of the renderer of the format (page.Version,
+// gfm.Version), which covers the embedded templates and assets. When it
+// changes, every page is rendered again; a build of piexport that renders
+// as the last one did keeps the pages.
 func fingerprintOf(opt Options, format string) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "format=%s\ntheme=%s\nhome=%s\ngenerator=%s\nprepare=%s\nembed-jsonl=%v\n", format, opt.Theme, opt.Home, opt.Generator, opt.PrepareKey, opt.EmbedJSONL)
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		fmt.Fprintf(h, "module=%s@%s\n", bi.Main.Path, bi.Main.Version)
-		for _, s := range bi.Settings {
-			if strings.HasPrefix(s.Key, "vcs.") {
-				fmt.Fprintf(h, "%s=%s\n", s.Key, s.Value)
-			}
-		}
-	}
-	for _, fsys := range []fs.FS{piexport.Templates(), piexport.Assets()} {
-		err := fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			b, err := fs.ReadFile(fsys, name)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(h, "%s %d\n", name, len(b))
-			h.Write(b)
-			return nil
-		})
-		if err != nil {
-			return "", err
-		}
+	switch format {
+	case "md":
+		fmt.Fprintf(h, "renderer=gfm %s\n", gfm.Version())
+	default:
+		fmt.Fprintf(h, "renderer=page %s\n", page.Version())
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -89,9 +89,6 @@ type Options struct {
 	// CacheDir is the directory the catalog keeps its database in. Empty:
 	// it is kept in memory and lost with the process.
 	CacheDir string
-	// Program identifies the program filling the cache; a cache filled by
-	// another program is emptied and filled again.
-	Program string
 	// Warn receives warnings about the cache (a damaged one rebuilt). Nil
 	// discards them.
 	Warn func(string)
@@ -214,8 +211,11 @@ func Open(ctx context.Context, paths []string, opt Options) (*Catalog, error) {
 	if opt.FS != nil {
 		dir = "" // files in an fs.FS have no real path to key them by
 	}
+	if dir != "" {
+		removeOldDBs(dir)
+	}
 	for i := range shards {
-		st, warning, err := openStore(ctx, dir, opt.Program, opt.PrepareKey, i)
+		st, warning, err := openStore(ctx, dir, opt.PrepareKey, i)
 		if err != nil {
 			c.Close()
 			return nil, err

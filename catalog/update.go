@@ -99,7 +99,7 @@ func (c *Catalog) maybeReopen(ctx context.Context) error {
 		if !st.replaced() {
 			continue
 		}
-		ns, warning, err := openStore(ctx, filepath.Dir(st.path), c.opt.Program, c.opt.PrepareKey, i)
+		ns, warning, err := openStore(ctx, filepath.Dir(st.path), c.opt.PrepareKey, i)
 		if err != nil {
 			return err
 		}
