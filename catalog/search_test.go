@@ -70,9 +70,17 @@ func TestSearchQueries(t *testing.T) {
 		{"main.go", []string{"new/e2"}},
 		{`"bug in session"`, []string{"old/e1"}}, // a phrase across a line end
 		{`"session bug"`, nil},
-		{`"bug session"`, []string{"old/e1"}}, // "in" is not indexed
-		{`"in bug"`, []string{"old/e1"}},
-		{"the", nil},
+		// The commonest words are words too (issue 23.4): searched alone,
+		// and kept in a phrase.
+		{`"bug session"`, nil},
+		{`"in bug"`, nil},
+		{`"bug in"`, []string{"old/e1"}},
+		{"the", []string{"old/e1", "old/e3", "new/e2"}},
+		{"in", []string{"old/e1"}},
+		{`"the load"`, []string{"new/e2"}},
+		{`"load the"`, nil},
+		{"the compaction", []string{"old/e1"}},
+		{"th*", []string{"old/e1", "old/e3", "new/e2"}},
 		{"fla*", []string{"old/e3"}},
 		{"über", []string{"new/e1"}},
 		{"UBER", []string{"new/e1"}}, // accents and case folded
@@ -232,5 +240,22 @@ func TestSearchTerminalOutput(t *testing.T) {
 		if got := c.Search(q, 10).Total; got != want {
 			t.Errorf("Search(%q): %d hits, want %d", q, got, want)
 		}
+	}
+}
+
+// A command's coloured output is found by its words, and its snippet is
+// plain text (issue 23.3).
+func TestSearchColouredOutput(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "s.jsonl"), `{"type":"session","version":3,"id":"s","timestamp":"2026-03-01T09:00:00Z","cwd":"/w"}
+{"type":"message","id":"e1","parentId":null,"timestamp":"2026-03-01T09:01:00Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"bash","content":[{"type":"text","text":"\u001b[36mvite v5.4.2 \u001b[32mbuilding for production\u001b[0m"}]}}
+`)
+	c, _ := newCatalogOf(t, dir)
+	r := c.Search("vite building", 10)
+	if len(r.Hits) != 1 {
+		t.Fatalf("hits = %d, want 1", len(r.Hits))
+	}
+	if h := r.Hits[0]; h.Snippet != "vite v5.4.2 building for production" || !slices.Equal(marked(h), []string{"vite", "building"}) {
+		t.Errorf("snippet %q marks %q", h.Snippet, marked(h))
 	}
 }

@@ -121,6 +121,13 @@ type store struct {
 	dirty atomic.Bool
 }
 
+// pageSize is the database's page size, and mmapSize how much of it
+// readers map.
+const (
+	pageSize = 16 << 10
+	mmapSize = 256 << 20
+)
+
 // busyTimeout is how long a statement waits for another process's write
 // to finish before it fails.
 const busyTimeout = 10000 // ms
@@ -292,7 +299,11 @@ func openDB(ctx context.Context, path string, prepared bool) (*store, error) {
 	} else {
 		dsn = "file:" + uriPath(path) + "?"
 	}
-	common := fmt.Sprintf("&_pragma=busy_timeout(%d)&_pragma=synchronous(NORMAL)&_pragma=temp_store(MEMORY)", busyTimeout)
+	// Pages of 16 KB (the first pragma: it only counts before the file's
+	// first write): FTS5's index is written and merged a segment page at
+	// a time, and a page of its own size is one read or write instead of
+	// four (system calls were a tenth of indexing's time with 4 KB ones).
+	common := fmt.Sprintf("&_pragma=page_size(%d)&_pragma=busy_timeout(%d)&_pragma=synchronous(NORMAL)&_pragma=temp_store(MEMORY)", pageSize, busyTimeout)
 	if prepared {
 		// What is deleted is overwritten with zeros, not left in free
 		// pages (see scrub).
@@ -307,7 +318,9 @@ func openDB(ctx context.Context, path string, prepared bool) (*store, error) {
 	}
 	st.w.SetMaxOpenConns(1)
 	st.w.SetConnMaxIdleTime(0)
-	if st.r, err = sql.Open("sqlite", dsn+common+"&_pragma=query_only(1)"); err != nil {
+	// Readers map the file into memory: a search reads a thousand rows
+	// here and there, each a system call otherwise.
+	if st.r, err = sql.Open("sqlite", dsn+common+fmt.Sprintf("&_pragma=query_only(1)&_pragma=mmap_size(%d)", mmapSize)); err != nil {
 		st.w.Close()
 		return nil, err
 	}

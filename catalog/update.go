@@ -155,12 +155,15 @@ func (c *Catalog) Update(ctx context.Context) (bool, error) {
 	}
 
 	// Readers hand what they read to the writer of its shard; what waits
-	// to be written holds whole sessions, so it is bounded by bytes.
+	// to be written holds whole sessions, so it is bounded by bytes. The
+	// queues hold more than the budget lets in, so that a reader never
+	// waits on one writer's commit while the other writer has nothing to
+	// do.
 	budget := newBudget(64 << 20)
 	work := make(chan *record)
 	var results [shards]chan readResult
 	for i := range results {
-		results[i] = make(chan readResult, 1)
+		results[i] = make(chan readResult, 64)
 	}
 	var readers sync.WaitGroup
 	for range min(c.opt.Workers, len(jobs)) {
