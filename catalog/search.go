@@ -63,6 +63,9 @@ type Results struct {
 	// Notes say, in a sentence each, where the query was read otherwise
 	// than it was written: a prefix that stood for its commonest words.
 	Notes []string
+	// Words are the words the hits hold, folded as the index folds them,
+	// a prefix with * after it: for a page to mark them.
+	Words []string
 }
 
 // maxCandidates bounds the matching entries a search ranks, newest first:
@@ -109,6 +112,12 @@ func (c *Catalog) SearchPage(ctx context.Context, q string, offset, limit int) (
 	expr := pq.expr()
 	if expr == "" {
 		return res, nil
+	}
+	for _, t := range pq.terms {
+		res.Words = append(res.Words, t.words...)
+		if t.prefix {
+			res.Words[len(res.Words)-1] += "*"
+		}
 	}
 	files, unread := c.searchable(pq)
 	lo, hi := int64(0), int64(1<<63-1)

@@ -253,7 +253,7 @@ func (s *server) serveSearch(w http.ResponseWriter, r *http.Request) {
 			opt.Notice = strings.TrimSpace(opt.Notice + " " + why)
 		}
 		res.Total, res.Sessions, res.More = found.Total, found.Sessions, found.More
-		res.Oldest, res.Notes = found.Oldest, found.Notes
+		res.Oldest, res.Notes, res.Words = found.Oldest, found.Notes, found.Words
 		// Best first, and the hits of a session together: a session is
 		// where its best hit ranks.
 		bySession := map[string][]catalog.Hit{}

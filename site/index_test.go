@@ -206,7 +206,7 @@ func TestWriteSearchResultsPages(t *testing.T) {
 
 func TestWriteSearchResults(t *testing.T) {
 	items := indexItems()
-	res := SearchResults{Query: `<b>"mux"</b>`, Total: 5, Sessions: 2, Hits: []SearchHit{
+	res := SearchResults{Query: `<b>"mux"</b>`, Total: 5, Sessions: 2, Words: []string{"mux"}, Hits: []SearchHit{
 		{Session: items[0], EntryID: "6eea0e7d", Role: "assistant", Snippet: "…registered on the default mux after…", Marks: [][2]int{{29, 32}}},
 		{Session: items[0], EntryID: "id~L40'", Role: "user", Snippet: "the Mux", Marks: [][2]int{{4, 7}, {2, 1}, {5, 99}}},
 		{Session: items[3], EntryID: hostile.ID, Role: hostile.Role, Snippet: hostile.Preview, Marks: [][2]int{{0, 9}}},
@@ -218,8 +218,8 @@ func TestWriteSearchResults(t *testing.T) {
 	out := buf.String()
 	doc := parseIndexHTML(t, out)
 	for _, want := range []string{
-		`<a href="web-1.html#6eea0e7d">…registered on the default <mark>mux</mark> after…</a>`,
-		`<a href="web-1.html#id~L40%27">the <mark>Mux</mark></a>`,
+		`<a href="web-1.html?hl=mux#6eea0e7d">…registered on the default <mark>mux</mark> after…</a>`,
+		`<a href="web-1.html?hl=mux#id~L40%27">the <mark>Mux</mark></a>`,
 		`5 matching entries in 2 sessions; 1 to 3 are shown.`,
 		`<form class="search" method="get" action="/search" role="search">`,
 		`value="&lt;b&gt;&#34;mux&#34;&lt;/b&gt;"`,

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/piexport/piexport/render"
@@ -27,6 +28,10 @@ type SearchResults struct {
 	Offset, PageSize int
 	// Notes say how the query was read where it was not as written.
 	Notes []string
+	// Words are the words the hits hold (catalog.Results.Words): a hit's
+	// link carries them (?hl=), for its page to mark them and open what
+	// is folded around them.
+	Words []string
 	// Hits are in the order to show, the entries of a session together.
 	Hits []SearchHit
 }
@@ -84,6 +89,10 @@ func WriteSearchResults(w io.Writer, res SearchResults, opt IndexOptions) error 
 			v.OlderThan = res.Oldest
 		}
 	}
+	hl := ""
+	if len(res.Words) > 0 {
+		hl = "?" + url.Values{"hl": {strings.Join(res.Words, " ")}}.Encode()
+	}
 	for _, h := range res.Hits {
 		s := h.Session
 		key := s.URL + "\x00" + s.Path
@@ -97,7 +106,7 @@ func WriteSearchResults(w io.Writer, res SearchResults, opt IndexOptions) error 
 			hv.Branch = fmt.Sprintf("branch %d of %d", h.Branch, h.Branches)
 		}
 		if s.URL != "" {
-			hv.Href = s.URL + "#" + url.PathEscape(h.EntryID)
+			hv.Href = s.URL + hl + "#" + url.PathEscape(h.EntryID)
 		}
 		g.Hits = append(g.Hits, hv)
 	}
