@@ -258,7 +258,7 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 			return res, err
 		}
 		defer sb.abort()
-		num = numberSessions(next, order)
+		num = assignSlots(prev, next, order, f.ext)
 		for _, key := range order {
 			e := next.Sessions[key]
 			if e.Error != "" || queued[key] != nil {
@@ -328,10 +328,16 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 		gen, err := writeSearch(dir, old, next, order, queued, num, prev, sb, f.ext, lk, opt.Home)
 		if errors.Is(err, errOldSearch) {
 			// The last index cannot be read: every session's words are
-			// read again.
+			// read again, into an index made anew.
+			if sb, err = newSearchBuild(dir); err != nil {
+				return res, err
+			}
+			defer sb.abort()
 			var more []*job
+			rendered := map[string]bool{}
 			for _, key := range order {
-				if e := next.Sessions[key]; e.Error == "" && (queued[key] == nil || !queued[key].words) {
+				if e := next.Sessions[key]; e.Error == "" {
+					rendered[key] = queued[key] != nil && queued[key].rendered
 					j := &job{key: key, path: e.Path, old: old.Sessions[key], e: e}
 					more = append(more, j)
 					queued[key] = j
@@ -340,12 +346,15 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 			if err = runJobs(ctx, dir, more, opt, f, sameOptions, related, parents, sb, num, nil); err == nil {
 				gen, err = writeSearch(dir, old, next, order, queued, num, nil, sb, f.ext, lk, opt.Home)
 			}
+			for _, j := range more {
+				j.rendered = j.rendered || rendered[j.key]
+			}
 		}
 		if err != nil {
 			return res, err
 		}
 		next.Search = gen
-		iopt.StaticSearch = gen + "/"
+		iopt.StaticSearch = gen
 	}
 
 	// The index, then removals, then the manifest: a build stopped in
