@@ -11,6 +11,11 @@
 //
 // A Catalog is what the server reads sessions through. It hands out opaque
 // ids, never paths, so nothing outside it can name a file it does not know.
+//
+// docs/shared-catalog.md says how the same catalog would run on a shared
+// engine (PostgreSQL full text) for a team, and an archive on object
+// storage behind a CDN, and what in this schema helps or stands in the
+// way.
 package catalog
 
 import (
