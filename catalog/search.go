@@ -244,7 +244,25 @@ func (c *Catalog) candidates(ctx context.Context, shard int, expr string, lo, hi
 		return nil, false, err
 	}
 	slots := c.fileSlots(shard, files)
+	spans, err := c.spans(ctx, st, shard, files, lo, hi)
+	if err != nil {
+		return nil, false, err
+	}
 	var out []candidate
+	for _, span := range spans {
+		more, err := c.spanCandidates(ctx, st, shard, expr, span[0], span[1], files, slots, &out)
+		if more || err != nil {
+			return out, more, err
+		}
+	}
+	return out, false, nil
+}
+
+// spanCandidates adds to *out the entries of shard with keys in [lo, hi)
+// that match expr, newest first, until it holds maxCandidates; it
+// reports whether there are more.
+func (c *Catalog) spanCandidates(ctx context.Context, st *store, shard int, expr string, lo, hi int64,
+	files map[int64]*record, slots *[1024]uint8, out *[]candidate) (bool, error) {
 	// The keys come a chunk at a time, each chunk one row of text: a row
 	// per key would cost more to step through than FTS5 to find.
 	for {
@@ -252,7 +270,7 @@ func (c *Catalog) candidates(ctx context.Context, shard int, expr string, lo, hi
 		err := st.r.QueryRowContext(ctx, `SELECT group_concat(rowid) FROM (SELECT rowid FROM fts
 			WHERE fts MATCH ? AND rowid >= ? AND rowid < ? ORDER BY rowid DESC LIMIT ?)`, expr, lo, hi, candidateChunk).Scan(&list)
 		if err != nil {
-			return nil, false, c.checkStore(shard, err)
+			return false, c.checkStore(shard, err)
 		}
 		// group_concat keeps no order: the chunk is sorted here, newest
 		// first.
@@ -263,7 +281,7 @@ func (c *Catalog) candidates(ctx context.Context, shard int, expr string, lo, hi
 			}
 			rid, err := strconv.ParseInt(f, 10, 64)
 			if err != nil {
-				return nil, false, fmt.Errorf("%w: a key of the index is %q", errCorrupt, f)
+				return false, fmt.Errorf("%w: a key of the index is %q", errCorrupt, f)
 			}
 			chunk = append(chunk, rid)
 		}
@@ -279,22 +297,74 @@ func (c *Catalog) candidates(ctx context.Context, shard int, expr string, lo, hi
 				// says which.
 				var fid int64
 				if err := st.r.QueryRowContext(ctx, `SELECT fid FROM entries WHERE rid = ?`, k.rid).Scan(&fid); err != nil {
-					return nil, false, c.checkStore(shard, err)
+					return false, c.checkStore(shard, err)
 				}
 				if files[fid*shards+int64(shard)] == nil {
 					continue
 				}
 			}
-			if len(out) == maxCandidates {
-				return out, true, nil
+			if len(*out) == maxCandidates {
+				return true, nil
 			}
-			out = append(out, k)
+			*out = append(*out, k)
 		}
 		if len(chunk) < candidateChunk {
-			return out, false, nil
+			return false, nil
 		}
 		hi = chunk[len(chunk)-1]
 	}
+}
+
+// maxSpans is the most files a search narrows its key ranges to: a
+// filter that keeps a few sessions (a small project) is searched in their
+// key ranges alone, not through every match of the others.
+const maxSpans = 256
+
+// spans returns the key ranges within [lo, hi) that a search of files
+// looks through in shard, newest first: the whole range when files
+// holds many of the shard's files (more than maxSpans, or a quarter of
+// them), else the range of each file's keys, merged where they overlap.
+func (c *Catalog) spans(ctx context.Context, st *store, shard int, files map[int64]*record, lo, hi int64) ([][2]int64, error) {
+	whole := [][2]int64{{lo, hi}}
+	var fids []int64
+	total := 0
+	c.mu.RLock()
+	for _, row := range c.known {
+		if row.Shard == shard {
+			total++
+			if files[row.gid()] != nil {
+				fids = append(fids, row.FID)
+			}
+		}
+	}
+	c.mu.RUnlock()
+	if len(fids) > maxSpans || len(fids)*4 >= total {
+		return whole, nil
+	}
+	var out [][2]int64
+	for _, fid := range fids {
+		var first, last sql.NullInt64
+		if err := st.r.QueryRowContext(ctx, `SELECT min(rid), max(rid) FROM entries WHERE fid = ?`, fid).Scan(&first, &last); err != nil {
+			return nil, c.checkStore(shard, err)
+		}
+		if !first.Valid {
+			continue
+		}
+		if a, b := max(first.Int64, lo), min(last.Int64+1, hi); a < b {
+			out = append(out, [2]int64{a, b})
+		}
+	}
+	// Merged, newest first.
+	slices.SortFunc(out, func(a, b [2]int64) int { return cmp.Compare(b[1], a[1]) })
+	merged := out[:0]
+	for _, r := range out {
+		if n := len(merged); n > 0 && r[1] >= merged[n-1][0] {
+			merged[n-1][0] = min(merged[n-1][0], r[0])
+			continue
+		}
+		merged = append(merged, r)
+	}
+	return merged, nil
 }
 
 // candidateChunk is how many keys a query for candidates returns at once.

@@ -259,3 +259,46 @@ func TestSearchColouredOutput(t *testing.T) {
 		t.Errorf("snippet %q marks %q", h.Snippet, marked(h))
 	}
 }
+
+// A filter that keeps a few sessions of many searches their entries'
+// key ranges (spans), and finds all of their matches and only those.
+func TestSearchFewSessions(t *testing.T) {
+	dir := t.TempDir()
+	day := time.Date(2026, 3, 1, 9, 0, 0, 0, time.Local)
+	for i := range 24 {
+		var msgs []string
+		for k := range 30 {
+			msgs = append(msgs, fmt.Sprintf("user:common words of session %d, line %d", i, k))
+		}
+		// Sessions overlap in time two by two.
+		sessionFile(t, filepath.Join(dir, fmt.Sprintf("--p%d--", i), "s.jsonl"), fmt.Sprintf("/w/proj%02d", i), day.Add(time.Duration(i/2)*time.Hour), msgs...)
+	}
+	c, _ := newCatalogOf(t, dir)
+	for _, tc := range []struct {
+		q     string
+		total int
+	}{
+		{"common project:proj07", 30},
+		{"common project:proj1", 10 * 30}, // proj10 to proj19
+		{"common line project:proj03", 30},
+		{"common project:proj03 after:2026-03-01", 30},
+		{"common", 24 * 30},
+	} {
+		r := c.Search(tc.q, 5)
+		if r.Total != tc.total {
+			t.Errorf("Search(%q): total %d, want %d", tc.q, r.Total, tc.total)
+		}
+	}
+	// The spans of one file in its shard are its keys' range.
+	pq := parseQuery("common project:proj07")
+	files, _ := c.searchable(pq)
+	for i := range shards {
+		st, err := c.store(i)
+		must(t, err)
+		spans, err := c.spans(context.Background(), st, i, files, 0, 1<<63-1)
+		must(t, err)
+		if n := len(spans); n > 1 || n == 1 && spans[0] == [2]int64{0, 1<<63 - 1} {
+			t.Errorf("shard %d: spans %v, want the one file's keys", i, spans)
+		}
+	}
+}
