@@ -121,12 +121,8 @@ type store struct {
 	dirty atomic.Bool
 }
 
-// pageSize is the database's page size, and mmapSize how much of it
-// readers map.
-const (
-	pageSize = 16 << 10
-	mmapSize = 256 << 20
-)
+// pageSize is the database's page size.
+const pageSize = 16 << 10
 
 // busyTimeout is how long a statement waits for another process's write
 // to finish before it fails.
@@ -318,9 +314,10 @@ func openDB(ctx context.Context, path string, prepared bool) (*store, error) {
 	}
 	st.w.SetMaxOpenConns(1)
 	st.w.SetConnMaxIdleTime(0)
-	// Readers map the file into memory: a search reads a thousand rows
-	// here and there, each a system call otherwise.
-	if st.r, err = sql.Open("sqlite", dsn+common+fmt.Sprintf("&_pragma=query_only(1)&_pragma=mmap_size(%d)", mmapSize)); err != nil {
+	// Readers do not map the file: the pages a search touches would count
+	// in the server's resident memory (70 MB after 700 searches of a
+	// 1.4 GB history), for a tenth of a search's time saved.
+	if st.r, err = sql.Open("sqlite", dsn+common+"&_pragma=query_only(1)"); err != nil {
 		st.w.Close()
 		return nil, err
 	}

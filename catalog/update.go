@@ -159,7 +159,7 @@ func (c *Catalog) Update(ctx context.Context) (bool, error) {
 	// queues hold more than the budget lets in, so that a reader never
 	// waits on one writer's commit while the other writer has nothing to
 	// do.
-	budget := newBudget(64 << 20)
+	budget := newBudget(readBudget)
 	work := make(chan *record)
 	var results [shards]chan readResult
 	for i := range results {
@@ -303,9 +303,14 @@ func (c *Catalog) write(ctx context.Context, shard int, results <-chan readResul
 
 // A batch is committed once it holds batchBytes of text or is batchAge
 // old, so that other processes sharing the store wait at most about that
-// long to write, and what was read shows soon.
+// long to write, and what was read shows soon. A batch's text waits in
+// memory for its commit (see batch.texts), and so do the sessions read
+// and not yet handed to a writer, up to readBudget of their files' bytes:
+// with two shards, these are most of the server's memory while it reads
+// a history (64 MB of each put its peak at 400 MB).
 const (
-	batchBytes = 64 << 20
+	readBudget = 48 << 20
+	batchBytes = 32 << 20
 	batchAge   = 2 * time.Second
 )
 
