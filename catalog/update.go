@@ -306,11 +306,12 @@ func (c *Catalog) write(ctx context.Context, shard int, results <-chan readResul
 // long to write, and what was read shows soon. A batch's text waits in
 // memory for its commit (see batch.texts), and so do the sessions read
 // and not yet handed to a writer, up to readBudget of their files' bytes:
-// with two shards, these are most of the server's memory while it reads
-// a history (64 MB of each put its peak at 400 MB).
+// with two shards, these are most of the Go heap while a history is read
+// (64 MB of each put the server's peak at 400 MB; these, with FTS5's 8 MB
+// hash, at 272 MB).
 const (
-	readBudget = 48 << 20
-	batchBytes = 32 << 20
+	readBudget = 32 << 20
+	batchBytes = 24 << 20
 	batchAge   = 2 * time.Second
 )
 
