@@ -66,6 +66,9 @@ type Results struct {
 	// Words are the words the hits hold, folded as the index folds them,
 	// a prefix with * after it: for a page to mark them.
 	Words []string
+	// stoppedAt is where the search stopped at its deadline (see
+	// searchBudget); zero when it looked through every key.
+	stoppedAt time.Time
 }
 
 // maxCandidates bounds the matching entries a search ranks, newest first:
@@ -132,12 +135,14 @@ func (c *Catalog) SearchPage(ctx context.Context, q string, offset, limit int) (
 	// all are ranked.
 	var cands [shards][]candidate
 	var more [shards]bool
+	var stopped [shards]int64
 	var figs [shards]shardFigures
 	var errs [shards]error
 	var wg sync.WaitGroup
+	deadline := time.Now().Add(searchBudget)
 	for i := range shards {
 		wg.Go(func() {
-			cands[i], more[i], errs[i] = c.candidates(ctx, i, expr, lo, hi, files)
+			cands[i], more[i], stopped[i], errs[i] = c.candidates(ctx, i, expr, lo, hi, files, deadline)
 			if errs[i] == nil {
 				figs[i], errs[i] = c.figures(ctx, i, pq.terms)
 			}
@@ -160,6 +165,17 @@ func (c *Catalog) SearchPage(ctx context.Context, q string, offset, limit int) (
 	res.Unread = unread
 	res.More = slices.Contains(more[:], true) || len(all) > maxCandidates
 	all = all[:min(len(all), maxCandidates)]
+	// A shard that stopped at its deadline looked through the keys above
+	// where it stopped: the others' older candidates go too, so that the
+	// results cover one span of time, which the last page says.
+	if stop := slices.Max(stopped[:]); stop > 0 {
+		// (A search stopped before its first window had no upper bound
+		// but now.)
+		stop = min(stop, keyBase(time.Now().Add(24*time.Hour).UnixMilli(), 0))
+		all = slices.DeleteFunc(all, func(k candidate) bool { return k.rid < stop })
+		res.More = true
+		res.stoppedAt = time.UnixMilli(stop >> keyShift)
+	}
 	// Then the rows of those ranked, each shard's at once.
 	for i := range shards {
 		wg.Go(func() { errs[i] = c.entryRows(ctx, i, all, false) })
@@ -180,6 +196,11 @@ func (c *Catalog) SearchPage(ctx context.Context, q string, offset, limit int) (
 	res.Sessions = len(sessions)
 	if len(all) > 0 {
 		res.Oldest = time.UnixMilli(all[len(all)-1].rid >> keyShift)
+	}
+	if !res.stoppedAt.IsZero() {
+		res.Oldest = res.stoppedAt
+		res.Notes = append(res.Notes, "The search stopped at "+res.stoppedAt.Format(time.DateOnly)+
+			": looking further back took too long; the last page links to the older matches.")
 	}
 
 	terms, avgdl := rankTerms(pq.terms, figs[:])
@@ -238,37 +259,116 @@ func (c *Catalog) SearchPage(ctx context.Context, q string, offset, limit int) (
 // only FTS5's lists: an entry's key tells most often whether its file is
 // searched (see fileSlots); the rows of the entries ranked are read after
 // (entryRows).
-func (c *Catalog) candidates(ctx context.Context, shard int, expr string, lo, hi int64, files map[int64]*record) ([]candidate, bool, error) {
+func (c *Catalog) candidates(ctx context.Context, shard int, expr string, lo, hi int64, files map[int64]*record, deadline time.Time) ([]candidate, bool, int64, error) {
 	st, err := c.store(shard)
 	if err != nil {
-		return nil, false, err
+		return nil, false, 0, err
 	}
 	slots := c.fileSlots(shard, files)
+	// The newest key bounds the range: the first window (see
+	// spanCandidates) is the newest day of entries, not of time.
+	var newest sql.NullInt64
+	if err := st.r.QueryRowContext(ctx, `SELECT max(rid) FROM entries`).Scan(&newest); err != nil {
+		return nil, false, 0, c.checkStore(shard, err)
+	}
+	if !newest.Valid {
+		return nil, false, 0, nil
+	}
+	hi = min(hi, newest.Int64+1)
 	spans, err := c.spans(ctx, st, shard, files, lo, hi)
 	if err != nil {
-		return nil, false, err
+		return nil, false, 0, err
 	}
 	var out []candidate
 	for _, span := range spans {
-		more, err := c.spanCandidates(ctx, st, shard, expr, span[0], span[1], files, slots, &out)
+		more, stopped, err := c.spanCandidates(ctx, st, shard, expr, span[0], span[1], files, slots, deadline, &out)
 		if more || err != nil {
-			return out, more, err
+			return out, more, stopped, err
 		}
 	}
-	return out, false, nil
+	return out, false, 0, nil
 }
+
+// A search looks through the keys newest first, a window at a time: the
+// newest few thousand entries, then more as the last took little time.
+// At its deadline (searchBudget after it began) it stops, and says how
+// far back it got; the results then link to the older matches. A
+// phrase of common words that seldom meet, say, would otherwise walk
+// every entry that holds them all, in the whole history. The first
+// window is always looked through, so that a search on a busy machine
+// still finds the newest matches.
+var searchBudget = 40 * time.Millisecond
+
+// firstWindow is how many entries the first window a search looks
+// through holds: the newest ones.
+var firstWindow = 4096
 
 // spanCandidates adds to *out the entries of shard with keys in [lo, hi)
 // that match expr, newest first, until it holds maxCandidates; it
-// reports whether there are more.
+// reports whether there are more. Past the deadline it stops, and
+// stopped is the key above which it looked through everything (there are
+// more then).
 func (c *Catalog) spanCandidates(ctx context.Context, st *store, shard int, expr string, lo, hi int64,
+	files map[int64]*record, slots *[1024]uint8, deadline time.Time, out *[]candidate) (more bool, stopped int64, err error) {
+	// The first window ends at the firstWindow-th newest entry; the next
+	// ones span keys, as many again as the last or more.
+	var window int64
+	for first := true; hi > lo; first = false {
+		if !first && time.Now().After(deadline) {
+			return true, hi, nil
+		}
+		wlo := lo
+		if first {
+			var k sql.NullInt64
+			err := st.r.QueryRowContext(ctx, `SELECT rid FROM entries WHERE rid < ? ORDER BY rid DESC LIMIT 1 OFFSET ?`, hi, firstWindow).Scan(&k)
+			switch {
+			case err == nil && k.Int64 > lo:
+				wlo = k.Int64
+			case err != nil && !errors.Is(err, sql.ErrNoRows):
+				return false, 0, c.checkStore(shard, err)
+			}
+			window = hi - wlo
+		} else if hi-lo > window {
+			wlo = hi - window
+		}
+		began := time.Now()
+		wctx, cancel := ctx, context.CancelFunc(func() {})
+		if !first {
+			// A window cut short at the deadline still counts for the
+			// keys it looked through: hi says how far it got.
+			wctx, cancel = context.WithDeadline(ctx, deadline)
+		}
+		more, err := c.windowCandidates(wctx, st, shard, expr, wlo, &hi, files, slots, out)
+		cancel()
+		if err != nil && !first && wctx.Err() != nil && ctx.Err() == nil {
+			return true, hi, nil
+		}
+		if more || err != nil {
+			return more, 0, err
+		}
+		hi = wlo
+		switch took := time.Since(began); {
+		case took < 2*time.Millisecond:
+			window *= 4
+		case took < 8*time.Millisecond:
+			window *= 2
+		}
+	}
+	return false, 0, nil
+}
+
+// windowCandidates adds to *out the entries of shard with keys in [lo,
+// *hi) that match expr, newest first, until it holds maxCandidates; it
+// reports whether there are more. *hi goes down as keys are read, so that
+// it bounds what is left.
+func (c *Catalog) windowCandidates(ctx context.Context, st *store, shard int, expr string, lo int64, hi *int64,
 	files map[int64]*record, slots *[1024]uint8, out *[]candidate) (bool, error) {
 	// The keys come a chunk at a time, each chunk one row of text: a row
 	// per key would cost more to step through than FTS5 to find.
 	for {
 		var list sql.NullString
 		err := st.r.QueryRowContext(ctx, `SELECT group_concat(rowid) FROM (SELECT rowid FROM fts
-			WHERE fts MATCH ? AND rowid >= ? AND rowid < ? ORDER BY rowid DESC LIMIT ?)`, expr, lo, hi, candidateChunk).Scan(&list)
+			WHERE fts MATCH ? AND rowid >= ? AND rowid < ? ORDER BY rowid DESC LIMIT ?)`, expr, lo, *hi, candidateChunk).Scan(&list)
 		if err != nil {
 			return false, c.checkStore(shard, err)
 		}
@@ -311,7 +411,7 @@ func (c *Catalog) spanCandidates(ctx context.Context, st *store, shard int, expr
 		if len(chunk) < candidateChunk {
 			return false, nil
 		}
-		hi = chunk[len(chunk)-1]
+		*hi = chunk[len(chunk)-1]
 	}
 }
 

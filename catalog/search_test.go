@@ -302,3 +302,36 @@ func TestSearchFewSessions(t *testing.T) {
 		}
 	}
 }
+
+// A search looks through windows of keys newest first, growing them, and
+// finds every match however far apart; past its deadline it stops and
+// says where (issue 25: a search never takes long, whatever its words).
+func TestSearchWindows(t *testing.T) {
+	dir := t.TempDir()
+	day := time.Date(2025, 1, 1, 9, 0, 0, 0, time.Local)
+	for i := range 40 {
+		msg := "user:an ordinary day"
+		if i%3 == 0 {
+			msg = "user:a rare wombat day"
+		}
+		// Sessions 9 days apart: a year of them.
+		sessionFile(t, filepath.Join(dir, fmt.Sprintf("--p%d--", i), "s.jsonl"), "/w", day.AddDate(0, 0, 9*i), msg, "assistant:fine")
+	}
+	c, _ := newCatalogOf(t, dir)
+	r := c.Search("wombat", 100)
+	if r.Total != 14 || r.More || len(r.Notes) != 0 {
+		t.Errorf("wombat: total %d more %v notes %q, want 14 false none", r.Total, r.More, r.Notes)
+	}
+	was, wasWindow := searchBudget, firstWindow
+	t.Cleanup(func() { searchBudget, firstWindow = was, wasWindow })
+	// No time at all: the first window (here the newest two entries of a
+	// shard) is all it looks through.
+	searchBudget, firstWindow = 0, 2
+	r = c.Search("wombat", 100)
+	if r.Total != 1 || !r.More || len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "stopped") {
+		t.Errorf("past the deadline: total %d more %v notes %q", r.Total, r.More, r.Notes)
+	}
+	if newest := day.AddDate(0, 0, 9*39); r.Oldest.After(newest.Add(time.Hour)) || r.Oldest.Before(newest.AddDate(0, 0, -27)) {
+		t.Errorf("it says it stopped at %v, not about the newest session (%v)", r.Oldest, newest)
+	}
+}
