@@ -166,7 +166,7 @@ func (c *config) measure(ctx context.Context, size string, bytes int64, res *res
 	}
 
 	// Cold start: the catalog is read while the server answers, and
-	// searches of every kind run meanwhile, one every 100 ms.
+	// searches of every kind run meanwhile, one every 250 ms.
 	res.add("load average (1 min) at the cold start", loadAverage(), "")
 	srv, err := c.startServer(ctx, cache, h.dir, stderr)
 	if err != nil {

@@ -229,7 +229,7 @@ func (s *server) search(ctx context.Context, queries []string) ([]float64, int, 
 	return lat, zero, nil
 }
 
-// searchWhileReading runs queries in turn, one every 100 ms, until the
+// searchWhileReading runs queries in turn, one every 250 ms, until the
 // server says its catalog is complete, and returns their times in ms.
 func (s *server) searchWhileReading(ctx context.Context, queries []string) []float64 {
 	var lat []float64
@@ -244,7 +244,7 @@ func (s *server) searchWhileReading(ctx context.Context, queries []string) []flo
 		if _, err := s.get(ctx, "search?q="+url.QueryEscape(queries[i%len(queries)])); err == nil {
 			lat = append(lat, float64(time.Since(t).Microseconds())/1000)
 		}
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(250 * time.Millisecond)
 	}
 }
 
