@@ -95,6 +95,8 @@ func (c *Catalog) SearchContext(ctx context.Context, q string, limit int) (Resul
 // SearchPage is SearchContext for the hits ranked offset to
 // offset+limit-1: the pages after the first of a search's results.
 func (c *Catalog) SearchPage(ctx context.Context, q string, offset, limit int) (Results, error) {
+	c.searching.Add(1)
+	defer c.searching.Add(-1)
 	pq := parseQuery(q)
 	var res Results
 	for _, ts := range [][]queryTerm{pq.terms, pq.not} {

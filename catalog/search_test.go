@@ -335,3 +335,34 @@ func TestSearchWindows(t *testing.T) {
 		t.Errorf("it says it stopped at %v, not about the newest session (%v)", r.Oldest, newest)
 	}
 }
+
+// Reading waits while a search runs, so that the search has the machine.
+func TestReadingYieldsToSearches(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := sessiongen.Sessions(dir, 20, 9); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Open(context.Background(), []string{dir}, Options{CacheDir: t.TempDir()})
+	must(t, err)
+	defer c.Close()
+	c.searching.Add(1) // a search under way
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Update(context.Background())
+		done <- err
+	}()
+	time.Sleep(200 * time.Millisecond)
+	if p := c.Progress(); p.Done != 0 {
+		t.Errorf("%d files were read while a search ran", p.Done)
+	}
+	c.searching.Add(-1)
+	select {
+	case err := <-done:
+		must(t, err)
+	case <-time.After(time.Minute):
+		t.Fatal("reading did not go on once the search was over")
+	}
+	if p := c.Progress(); p.Done != 20 {
+		t.Errorf("%d of 20 files read", p.Done)
+	}
+}
