@@ -22,13 +22,12 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/piexport/piexport"
 	"github.com/piexport/piexport/catalog"
+	"github.com/piexport/piexport/gfm"
 	"github.com/piexport/piexport/internal/atomicfile"
 	"github.com/piexport/piexport/internal/fileguard"
 	"github.com/piexport/piexport/page"
@@ -259,7 +258,7 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 			return res, err
 		}
 		defer sb.abort()
-		num = numberSessions(next, order)
+		num = assignSlots(prev, next, order, f.ext)
 		for _, key := range order {
 			e := next.Sessions[key]
 			if e.Error != "" || queued[key] != nil {
@@ -329,10 +328,16 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 		gen, err := writeSearch(dir, old, next, order, queued, num, prev, sb, f.ext, lk, opt.Home)
 		if errors.Is(err, errOldSearch) {
 			// The last index cannot be read: every session's words are
-			// read again.
+			// read again, into an index made anew.
+			if sb, err = newSearchBuild(dir); err != nil {
+				return res, err
+			}
+			defer sb.abort()
 			var more []*job
+			rendered := map[string]bool{}
 			for _, key := range order {
-				if e := next.Sessions[key]; e.Error == "" && (queued[key] == nil || !queued[key].words) {
+				if e := next.Sessions[key]; e.Error == "" {
+					rendered[key] = queued[key] != nil && queued[key].rendered
 					j := &job{key: key, path: e.Path, old: old.Sessions[key], e: e}
 					more = append(more, j)
 					queued[key] = j
@@ -341,12 +346,15 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 			if err = runJobs(ctx, dir, more, opt, f, sameOptions, related, parents, sb, num, nil); err == nil {
 				gen, err = writeSearch(dir, old, next, order, queued, num, nil, sb, f.ext, lk, opt.Home)
 			}
+			for _, j := range more {
+				j.rendered = j.rendered || rendered[j.key]
+			}
 		}
 		if err != nil {
 			return res, err
 		}
 		next.Search = gen
-		iopt.StaticSearch = gen + "/"
+		iopt.StaticSearch = gen
 	}
 
 	// The index, then removals, then the manifest: a build stopped in
@@ -461,35 +469,18 @@ func pageExists(dir string, e *entry, f format) bool {
 }
 
 // fingerprintOf sums what every page depends on besides its source: the
-// options, the embedded templates and assets, and the build of this
-// program. When it changes, every page is rendered again.
+// options and the version of the renderer of the format (page.Version,
+// gfm.Version), which covers the embedded templates and assets. When it
+// changes, every page is rendered again; a build of piexport that renders
+// as the last one did keeps the pages.
 func fingerprintOf(opt Options, format string) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "format=%s\ntheme=%s\nhome=%s\ngenerator=%s\nprepare=%s\nembed-jsonl=%v\n", format, opt.Theme, opt.Home, opt.Generator, opt.PrepareKey, opt.EmbedJSONL)
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		fmt.Fprintf(h, "module=%s@%s\n", bi.Main.Path, bi.Main.Version)
-		for _, s := range bi.Settings {
-			if strings.HasPrefix(s.Key, "vcs.") {
-				fmt.Fprintf(h, "%s=%s\n", s.Key, s.Value)
-			}
-		}
-	}
-	for _, fsys := range []fs.FS{piexport.Templates(), piexport.Assets()} {
-		err := fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			b, err := fs.ReadFile(fsys, name)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(h, "%s %d\n", name, len(b))
-			h.Write(b)
-			return nil
-		})
-		if err != nil {
-			return "", err
-		}
+	switch format {
+	case "md":
+		fmt.Fprintf(h, "renderer=gfm %s\n", gfm.Version())
+	default:
+		fmt.Fprintf(h, "renderer=page %s\n", page.Version())
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }

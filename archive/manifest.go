@@ -30,8 +30,8 @@ type manifest struct {
 	Format      string `json:"format"`
 	// Sessions are keyed by sourceKey of the source's absolute path.
 	Sessions map[string]*entry `json:"sessions"`
-	// Search is the directory of the search index's generation, relative
-	// to the archive ("search/3"); "" without one.
+	// Search is the meta file of the search index's generation, relative
+	// to the archive ("search/meta-3.js"); "" without one.
 	Search string `json:"search,omitempty"`
 }
 
@@ -96,7 +96,8 @@ func readManifest(dir string) (*manifest, error) {
 	}
 	m.Fingerprint, m.Format = read.Fingerprint, read.Format
 	// The search generation and the doc files name what a build removes
-	// too: only names this package makes are kept.
+	// too: only names this package makes are kept (the first format's
+	// "search/3" is not one: its index is made anew).
 	if searchGen(read.Search) > 0 {
 		m.Search = read.Search
 	}

@@ -29,37 +29,51 @@ import (
 // Content-Security-Policy allows exactly that with 'strict-dynamic': only
 // scripts added by the page's hashed script run).
 //
-// search/<gen>/meta.js lists the sessions: their pages, titles and the
-// file of each one's entries. search/<gen>/t<k>.js is shard k of the
-// words: for each word whose hash falls in it, the entries that hold it,
-// as sorted keys session<<20|entry, delta-coded as varints in base64.
-// search/d/<stem>-<hash>.js lists one session's entries with text: id,
-// role and a preview, in the numbering the keys use. A build writes a new
-// generation <gen> whole before the index page points at it, so a reader
-// never sees one generation's shards with another's numbering.
+// The index is made of segments, as Lucene's is, so that a build that
+// changes a few sessions writes their words and little else:
 //
-// Words are the catalog's (catalog.Words: folded, stopwords left out), so
-// the archive finds what the server finds; a phrase matches the entries
-// that hold all its words. A build rewrites the shards from the previous
-// ones and the sessions that changed, without reading the others again.
+//   - search/meta-<gen>.js lists the sessions by slot: their pages,
+//     titles, the file of each one's entries, and the segment that holds
+//     its words; and the segments. A session keeps its slot from build to
+//     build; a removed session's slot is free for the next new one.
+//   - search/g<id>/t<k>.js is shard k of segment id's words: for each
+//     word whose hash falls in it, the entries that hold it, as sorted
+//     keys slot<<20|entry, delta-coded as varints in base64.
+//   - search/d/<stem>-<hash>.js lists one session's entries with text:
+//     id, role and its text, plain and cut short, in the numbering the
+//     keys use.
+//
+// A build that reads sessions again writes their words as a new segment
+// and points their slots at it: the keys of those slots in older segments
+// are dead from then on, with nothing rewritten. Once there are more than
+// maxSegments segments, or one is mostly dead, the smallest (and those)
+// are merged into one, their live keys only. Every build writes a new
+// meta-<gen>.js before the index page points at it, so a reader never
+// sees a slot pointing into a segment that is not there yet.
+//
+// Words are the catalog's (catalog.Words: folded, every word), so the
+// archive finds what the server finds; a phrase matches the entries that
+// hold all its words.
 
 // searchVersion names the format; another one is rebuilt from scratch.
-const searchVersion = 1
+const searchVersion = 2
 
 const (
 	searchDir = "search"
 	docsDir   = "d"
 	// nBuckets partitions the words while a build collects them, so that
-	// only one part is ever held in memory; shards come out of buckets
-	// whole, their number being a multiple of it.
+	// only one part is ever held in memory.
 	nBuckets = 64
 	// shardTarget is about how large a shard is made: a query loads one per
-	// word.
+	// word and segment.
 	shardTarget = 96 << 10
-	// previewLen bounds an entry's preview, in bytes.
-	previewLen = 160
+	// previewLen bounds an entry's text in its doc file, in bytes: the
+	// results show the words around a match found in it.
+	previewLen = 360
 	// entryBits is how many low bits of a key number the entry.
 	entryBits = 20
+	// maxSegments is how many segments an index keeps before merging.
+	maxSegments = 8
 )
 
 // wordHash is FNV-1a of a word's bytes; the page's script computes the
@@ -70,38 +84,54 @@ func wordHash(w string) uint32 {
 	return h.Sum32()
 }
 
-// searchMeta is meta.js's data.
+// searchMeta is meta-<gen>.js's data.
 type searchMeta struct {
 	Version int `json:"v"`
-	// Shards is how many t<k>.js files there are.
-	Shards int `json:"n"`
-	// Sessions are in key order: [page, title, project, start (Unix
-	// seconds), doc file].
-	Sessions []searchSession `json:"s"`
+	// Sessions are by slot: [page, title, project, start (Unix seconds),
+	// doc file, segment, keys]; nil for a free slot.
+	Sessions []*searchSession `json:"s"`
+	// Segments are the segments the sessions' words are in.
+	Segments []searchSegment `json:"g"`
+}
+
+// searchSegment is a segment of the index: its shards and how many keys
+// and bytes it holds, live or not.
+type searchSegment struct {
+	ID     int   `json:"id"`
+	Shards int   `json:"n"`
+	Keys   int64 `json:"k"`
+	Bytes  int64 `json:"b"`
 }
 
 type searchSession struct {
 	Page, Title, Project string
 	Start                int64
 	Doc                  string
+	// Seg is the segment that holds the session's words, Keys how many
+	// keys it has there.
+	Seg  int
+	Keys int64
 }
 
 func (s searchSession) MarshalJSON() ([]byte, error) {
-	return json.Marshal([]any{s.Page, s.Title, s.Project, s.Start, s.Doc})
+	return json.Marshal([]any{s.Page, s.Title, s.Project, s.Start, s.Doc, s.Seg, s.Keys})
 }
 
 func (s *searchSession) UnmarshalJSON(b []byte) error {
 	var a []json.RawMessage
-	if err := json.Unmarshal(b, &a); err != nil || len(a) != 5 {
-		return errors.New("a search session is not a list of 5")
+	if err := json.Unmarshal(b, &a); err != nil || len(a) != 7 {
+		return errors.New("a search session is not a list of 7")
 	}
-	for i, p := range []any{&s.Page, &s.Title, &s.Project, &s.Start, &s.Doc} {
+	for i, p := range []any{&s.Page, &s.Title, &s.Project, &s.Start, &s.Doc, &s.Seg, &s.Keys} {
 		if err := json.Unmarshal(a[i], p); err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// segmentDir is the directory of segment id, relative to the archive.
+func segmentDir(id int) string { return filepath.Join(searchDir, fmt.Sprintf("g%d", id)) }
 
 // jsCall wraps data in the call the page's script defines: a script of
 // data only. The JSON escapes <, > and &, and U+2028 and U+2029, so it is
@@ -156,6 +186,8 @@ type searchBuild struct {
 	out [nBuckets]*bufio.Writer
 	fs  [nBuckets]*os.File
 	n   int64 // keys written
+	// keys counts the keys of each slot added.
+	keys map[int]int64
 }
 
 // searchBuildPrefix begins the names of the hidden directories a build
@@ -168,7 +200,7 @@ func newSearchBuild(dir string) (*searchBuild, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &searchBuild{dir: dir, tmp: tmp}
+	b := &searchBuild{dir: dir, tmp: tmp, keys: map[int]int64{}}
 	for i := range b.fs {
 		f, err := os.Create(filepath.Join(tmp, fmt.Sprint(i)))
 		if err != nil {
@@ -209,7 +241,7 @@ func (b *searchBuild) addLocked(word string, keys []uint64) error {
 // sessionDoc is what a session adds to the index: its entries' display
 // data, and per word the entries that hold it.
 type sessionDoc struct {
-	entries [][3]string // id, role, preview
+	entries [][3]string // id, role, text
 	words   map[string][]int
 }
 
@@ -241,10 +273,12 @@ func docOf(s *session.Session) *sessionDoc {
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// addSession adds a session's words under number num.
+// addSession adds a session's words under slot num.
 func (b *searchBuild) addSession(num int, d *sessionDoc) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	n := b.n
+	defer func() { b.keys[num] += b.n - n }()
 	base := uint64(num) << entryBits
 	keys := make([]uint64, 0, 16)
 	for w, entries := range d.words {
@@ -259,31 +293,25 @@ func (b *searchBuild) addSession(num int, d *sessionDoc) error {
 	return nil
 }
 
-// addOld carries the words of sessions that did not change over from the
-// previous generation's shards: renum maps their old numbers to new ones;
-// sessions not in it are left out.
-func (b *searchBuild) addOld(genDir string, shards int, renum map[int]int) error {
-	for k := range shards {
-		data, err := fileguard.ReadInput(context.Background(), filepath.Join(genDir, fmt.Sprintf("t%d.js", k)))
+// addLive adds the live keys of segment seg, whose shards are in
+// dir/segmentDir(seg.ID): those of the slots whose words are still there.
+func (b *searchBuild) addLive(dir string, seg searchSegment, meta *searchMeta) error {
+	for k := range seg.Shards {
+		shard, err := readShard(dir, seg, k)
 		if err != nil {
 			return err
-		}
-		var shard map[string]string
-		var num int
-		if err := jsArgs(data, "shard", &num, &shard); err != nil || num != k {
-			return fmt.Errorf("search shard %d: %v", k, err)
 		}
 		b.mu.Lock()
 		for w, enc := range shard {
 			keys, err := decodeKeys(enc)
 			if err != nil {
 				b.mu.Unlock()
-				return fmt.Errorf("search shard %d: %w", k, err)
+				return fmt.Errorf("segment %d, shard %d: %w", seg.ID, k, err)
 			}
 			kept := keys[:0]
 			for _, key := range keys {
-				if n, ok := renum[int(key>>entryBits)]; ok {
-					kept = append(kept, uint64(n)<<entryBits|key&(1<<entryBits-1))
+				if slot := int(key >> entryBits); slot < len(meta.Sessions) && meta.Sessions[slot] != nil && meta.Sessions[slot].Seg == seg.ID {
+					kept = append(kept, key)
 				}
 			}
 			if len(kept) > 0 {
@@ -295,66 +323,93 @@ func (b *searchBuild) addOld(genDir string, shards int, renum map[int]int) error
 	return nil
 }
 
-// finish writes the shards of generation dir genDir: as many as make them
-// about shardTarget bytes, each bucket's in turn.
-func (b *searchBuild) finish(genDir string) (shards int, err error) {
+// readShard reads shard k of a segment.
+func readShard(dir string, seg searchSegment, k int) (map[string]string, error) {
+	data, err := fileguard.ReadInput(context.Background(), filepath.Join(dir, segmentDir(seg.ID), fmt.Sprintf("t%d.js", k)))
+	if err != nil {
+		return nil, err
+	}
+	var shard map[string]string
+	var id, num int
+	if err := jsArgs(data, "shard", &id, &num, &shard); err != nil || id != seg.ID || num != k {
+		return nil, fmt.Errorf("segment %d, shard %d: %v", seg.ID, k, err)
+	}
+	return shard, nil
+}
+
+// finish writes what was added as segment id, with as many shards as make
+// them about shardTarget bytes (a power of two: a word's shard is its
+// hash modulo their number, which the page's script computes too), and
+// returns it; a segment of no keys is not written.
+func (b *searchBuild) finish(id int) (searchSegment, error) {
 	defer b.abort()
+	seg := searchSegment{ID: id, Keys: b.n}
 	for i, w := range b.out {
 		if err := w.Flush(); err != nil {
-			return 0, err
+			return seg, err
 		}
 		if err := b.fs[i].Close(); err != nil {
-			return 0, err
+			return seg, err
 		}
 		b.fs[i] = nil
 	}
-	if err := os.MkdirAll(genDir, 0o755); err != nil {
-		return 0, err
+	if b.n == 0 {
+		return seg, nil
+	}
+	segDir := filepath.Join(b.dir, segmentDir(id))
+	os.RemoveAll(segDir) // left by an interrupted build
+	if err := os.MkdirAll(segDir, 0o755); err != nil {
+		return seg, err
 	}
 	// About two bytes a key once coded.
-	per := max(1, int(b.n*2/shardTarget/nBuckets))
-	shards = nBuckets * per
-	for bucket := range nBuckets {
-		data, err := os.ReadFile(filepath.Join(b.tmp, fmt.Sprint(bucket)))
+	seg.Shards = 1
+	for int64(seg.Shards)*shardTarget < b.n*2 {
+		seg.Shards *= 2
+	}
+	write := func(k int, m map[string]string) error {
+		script, err := jsCall("shard", id, k, m)
 		if err != nil {
-			return 0, err
+			return err
 		}
-		words, err := readBucket(data)
-		if err != nil {
-			return 0, err
-		}
+		seg.Bytes += int64(len(script))
+		return atomicfile.WriteFile(filepath.Join(segDir, fmt.Sprintf("t%d.js", k)), script)
+	}
+	// A bucket's words are those whose hash is bucket modulo nBuckets:
+	// with fewer shards than buckets, a shard takes several buckets
+	// whole; with more, a bucket makes several shards.
+	per := max(1, seg.Shards/nBuckets)
+	groups := min(seg.Shards, nBuckets)
+	for g := range groups {
 		out := make([]map[string]string, per)
 		for i := range out {
 			out[i] = map[string]string{}
 		}
-		for w, keys := range words {
-			slices.Sort(keys)
-			keys = slices.Compact(keys)
-			// This bucket's shards are bucket, bucket+nBuckets,
-			// bucket+2·nBuckets…: the word's is the i-th of them.
-			out[shardOf(w, shards)/nBuckets][w] = encodeKeys(keys)
+		for bucket := g; bucket < nBuckets; bucket += groups {
+			data, err := os.ReadFile(filepath.Join(b.tmp, fmt.Sprint(bucket)))
+			if err != nil {
+				return seg, err
+			}
+			words, err := readBucket(data)
+			if err != nil {
+				return seg, err
+			}
+			for w, keys := range words {
+				slices.Sort(keys)
+				keys = slices.Compact(keys)
+				out[int(wordHash(w)%uint32(seg.Shards))/groups][w] = encodeKeys(keys)
+			}
 		}
 		for i, m := range out {
-			k := bucket + nBuckets*i
-			script, err := jsCall("shard", k, m)
-			if err != nil {
-				return 0, err
-			}
-			if err := atomicfile.WriteFile(filepath.Join(genDir, fmt.Sprintf("t%d.js", k)), script); err != nil {
-				return 0, err
+			if err := write(g+groups*i, m); err != nil {
+				return seg, err
 			}
 		}
 	}
-	return shards, nil
+	return seg, nil
 }
 
-// shardOf is the shard of a word among n (a multiple of nBuckets): the
-// bucket's shards are k, k+nBuckets, k+2·nBuckets…
-func shardOf(w string, n int) int {
-	h := wordHash(w)
-	per := n / nBuckets
-	return int(h%nBuckets) + nBuckets*(int(h/nBuckets)%per)
-}
+// shardOf is the shard of a word among n (a power of two).
+func shardOf(w string, n int) int { return int(wordHash(w) % uint32(n)) }
 
 func readBucket(data []byte) (map[string][]uint64, error) {
 	words := map[string][]uint64{}

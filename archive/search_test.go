@@ -23,14 +23,19 @@ func find(t *testing.T, dir string, words ...string) []string {
 	}
 	var keys []uint64
 	for i, w := range words {
-		k := shardOf(w, meta.Shards)
-		b, err := os.ReadFile(filepath.Join(dir, m.Search, fmt.Sprintf("t%d.js", k)))
-		must(t, err)
-		var shard map[string]string
-		var n int
-		must(t, jsArgs(b, "shard", &n, &shard))
-		got, err := decodeKeys(shard[w])
-		must(t, err)
+		var got []uint64
+		for _, g := range meta.Segments {
+			shard, err := readShard(dir, g, shardOf(w, g.Shards))
+			must(t, err)
+			ks, err := decodeKeys(shard[w])
+			must(t, err)
+			for _, k := range ks {
+				if s := meta.Sessions[k>>entryBits]; s != nil && s.Seg == g.ID {
+					got = append(got, k)
+				}
+			}
+		}
+		slices.Sort(got)
 		if i == 0 {
 			keys = got
 		} else {
@@ -68,8 +73,9 @@ func TestSearchIndex(t *testing.T) {
 	if got := find(t, out, "registered", "mux"); !slices.Equal(got, mux) {
 		t.Errorf("registered mux: %q, want %q", got, mux)
 	}
-	if got := find(t, out, "the"); len(got) != 0 {
-		t.Errorf("a stopword is indexed: %q", got)
+	// Every word is indexed, the commonest too (issue 23.4).
+	if got := find(t, out, "the", "default", "mux"); !slices.Equal(got, mux) {
+		t.Errorf("the default mux: %q, want %q", got, mux)
 	}
 
 	// One session grows; another is removed.
@@ -87,7 +93,7 @@ func TestSearchIndex(t *testing.T) {
 	if got := find(t, out, "registered", "mux"); !slices.Equal(got, mux) {
 		t.Errorf("after the change, registered mux: %q, want %q", got, mux)
 	}
-	if _, err := os.Stat(filepath.Join(out, searchDir, "1")); err == nil {
+	if _, err := os.Stat(filepath.Join(out, metaName(1))); err == nil {
 		t.Error("the last generation was not removed")
 	}
 	docs, _ := os.ReadDir(filepath.Join(out, searchDir, docsDir))
@@ -98,7 +104,8 @@ func TestSearchIndex(t *testing.T) {
 	// Garbage in a shard: the next build reads every session's words.
 	m, err := readManifest(out)
 	must(t, err)
-	must(t, os.WriteFile(filepath.Join(out, m.Search, "t3.js"), []byte("garbage"), 0o644))
+	meta := readSearchMeta(out, m)
+	must(t, os.WriteFile(filepath.Join(out, segmentDir(meta.Segments[0].ID), "t0.js"), []byte("garbage"), 0o644))
 	f, err = os.OpenFile(files[1], os.O_APPEND|os.O_WRONLY, 0)
 	must(t, err)
 	_, err = f.WriteString(`{"type":"message","id":"zz000002","parentId":null,"timestamp":"2026-03-02T10:00:00.000Z","message":{"role":"user","content":"a numbat too"}}` + "\n")
@@ -253,5 +260,96 @@ func TestMarkdownIndexSubAgents(t *testing.T) {
 	agents := "\n| ↳ Sub-agents: [Lexer](main--Lexer.md), [Lexer/Tokens](Lexer--Tokens.md), [Parser](main--Parser.md) |  |  |  |  |\n"
 	if !strings.Contains(index, want) || !strings.Contains(index, agents) || strings.Count(index, "\n| [") != 1 {
 		t.Errorf("index.md does not list the sub-agents under their session:\n%s", index)
+	}
+}
+
+// A build that changes one session writes its words as a new segment and
+// leaves the others' alone; segments past maxSegments are merged, the
+// smallest first, and a mostly dead one is rewritten (issue 25, item 5).
+func TestSearchSegments(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "--w--")
+	out := t.TempDir()
+	line := func(i int, text string) string {
+		return fmt.Sprintf(`{"type":"message","id":"m%04d","parentId":null,"timestamp":"2026-03-01T10:00:00.000Z","message":{"role":"user","content":%q}}`+"\n", i, text)
+	}
+	var files []string
+	for i := range 12 {
+		var b strings.Builder
+		b.WriteString(`{"type":"session","version":3,"id":"s","timestamp":"2026-03-01T10:00:00.000Z","cwd":"/w"}` + "\n")
+		for k := range 40 {
+			b.WriteString(line(k, fmt.Sprintf("session%d talks of item%d and the common words", i, k)))
+		}
+		p := filepath.Join(src, fmt.Sprintf("s%02d.jsonl", i))
+		must(t, os.MkdirAll(src, 0o755))
+		must(t, os.WriteFile(p, []byte(b.String()), 0o644))
+		files = append(files, p)
+	}
+	build := func() *searchMeta {
+		t.Helper()
+		_, err := Build(context.Background(), out, files, Options{})
+		must(t, err)
+		m, err := readManifest(out)
+		must(t, err)
+		meta := readSearchMeta(out, m)
+		if meta == nil {
+			t.Fatal("no search index")
+		}
+		return meta
+	}
+	first := build()
+	if len(first.Segments) != 1 {
+		t.Fatalf("a first build makes %d segments, want 1", len(first.Segments))
+	}
+	big := first.Segments[0]
+	bigShard := filepath.Join(out, segmentDir(big.ID), "t0.js")
+	before, err := os.Stat(bigShard)
+	must(t, err)
+	for round := 1; round <= 2*maxSegments; round++ {
+		f, err := os.OpenFile(files[0], os.O_APPEND|os.O_WRONLY, 0)
+		must(t, err)
+		_, err = f.WriteString(line(1000+round, fmt.Sprintf("a late word%d", round)))
+		must(t, err)
+		must(t, f.Close())
+		meta := build()
+		if len(meta.Segments) > maxSegments {
+			t.Errorf("round %d: %d segments", round, len(meta.Segments))
+		}
+		if got := find(t, out, fmt.Sprintf("word%d", round)); len(got) != 1 {
+			t.Errorf("round %d: the new word is found %d times", round, len(got))
+		}
+		if got := find(t, out, "session0", "item3"); len(got) != 1 {
+			t.Errorf("round %d: the changed session's old words are found %d times", round, len(got))
+		}
+		if got := find(t, out, "session7", "item3"); len(got) != 1 {
+			t.Errorf("round %d: an unchanged session's words are found %d times", round, len(got))
+		}
+		// The segment of the unchanged sessions is not written again:
+		// one session in twelve is not most of it.
+		if fi, err := os.Stat(bigShard); err != nil || !os.SameFile(fi, before) || !fi.ModTime().Equal(before.ModTime()) {
+			t.Fatalf("round %d: the first segment was written again (%v)", round, err)
+		}
+	}
+	// Most sessions change: the first segment is mostly dead, and goes.
+	for i := range 8 {
+		f, err := os.OpenFile(files[i], os.O_APPEND|os.O_WRONLY, 0)
+		must(t, err)
+		_, err = f.WriteString(line(2000, "changed"))
+		must(t, err)
+		must(t, f.Close())
+	}
+	meta := build()
+	for _, g := range meta.Segments {
+		if g.ID == big.ID {
+			t.Errorf("a segment with 4 of its 12 sessions live was kept: %+v", meta.Segments)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, segmentDir(big.ID))); err == nil {
+		t.Error("the merged segment's directory is still there")
+	}
+	if got := find(t, out, "session11", "item3"); len(got) != 1 {
+		t.Errorf("after the merge, an unchanged session's words are found %d times", len(got))
+	}
+	if got := find(t, out, "changed"); len(got) != 8 {
+		t.Errorf("after the merge, the changed sessions' word is found %d times", len(got))
 	}
 }

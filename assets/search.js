@@ -1,35 +1,35 @@
 // Archive search: queries the search index an archive carries beside its
-// index page (search/<gen>/, see package archive), from file:// and with
-// no server. Browsers refuse fetch() of file:// URLs, so the index is a set
+// index page (search/, see package archive), from file:// and with no
+// server. Browsers refuse fetch() of file:// URLs, so the index is a set
 // of small scripts, each a call to window.piexportSearch with its data;
 // this script adds them to the page one at a time, as a query needs them
 // (the page's Content-Security-Policy lets exactly these run:
-// 'strict-dynamic'). A query loads meta.js once, then one shard per word,
-// then the entries of the sessions it shows.
+// 'strict-dynamic'). A query loads the meta file once, then for each word
+// one shard of each segment, then the entries of the sessions it shows.
 //
-// Words are made as the catalog makes them (catalog/tokens.go): runs of
-// letters and digits, lower case, accents removed, the commonest English
-// words left out; a word's shard is FNV-1a of its UTF-8 bytes. An entry
-// matches when it holds every word; a phrase's words need not be next to
-// each other here, as they must on the server.
+// The index is made of segments: a session's words are in the segment its
+// slot names (the 6th field of meta.s), and the keys of its slot in other
+// segments are dead. Words are made as the catalog makes them
+// (catalog/tokens.go): runs of letters and digits, lower case, accents
+// removed, every word; a word's shard is FNV-1a of its UTF-8 bytes modulo
+// the segment's number of shards. An entry matches when it holds every
+// word; a phrase's words need not be next to each other here, as they
+// must on the server.
 (function () {
   'use strict';
 
   var doc = document;
-  var STOP = {};
-  ('a an and are as at be but by for from has have i if in is it its of on or so ' +
-    'that the this to was we were will with').split(' ').forEach(function (w) { STOP[w] = true; });
-  var BUCKETS = 64;
   var ENTRY = 1048576; // 2^20: the low bits of a key number the entry
-  var SHOWN = 50;
+  var SHOWN = 50; // hits a page of results shows
+  var BEFORE = 60, AROUND = 220; // a snippet: text before the match, and in all
 
-  var base = '';
+  var base = '', metaFile = 'meta.js';
   var pending = {}; // key → {resolve, reject}
   var loaded = {};  // key → Promise
 
   window.piexportSearch = {
     meta: function (m) { settle('meta', m); },
-    shard: function (k, words) { settle('t' + k, words); },
+    shard: function (seg, k, words) { settle('g' + seg + 't' + k, words); },
     doc: function (name, entries) { settle('d' + name, entries); }
   };
 
@@ -62,7 +62,9 @@
     var form = doc.getElementById('static-search');
     var out = doc.getElementById('static-results');
     if (!form || !out) return;
-    base = form.getAttribute('data-index') || '';
+    var meta = form.getAttribute('data-index') || '';
+    base = meta.slice(0, meta.lastIndexOf('/') + 1);
+    metaFile = meta.slice(base.length);
     var input = form.querySelector('input');
     var timer = 0;
     var serial = 0;
@@ -80,8 +82,8 @@
       var mine = ++serial;
       if (!q) { out.hidden = true; out.textContent = ''; return; }
       search(q).then(function (r) {
-        if (mine === serial) show(out, q, r);
-      }, function (err) {
+        if (mine === serial) return showPage(out, q, r, 0);
+      }).then(null, function (err) {
         if (mine !== serial) return;
         out.hidden = false;
         out.textContent = '';
@@ -99,10 +101,7 @@
   function words(text) {
     var m = fold(text).match(/[\p{L}\p{N}\p{Co}]+/gu) || [];
     var out = [];
-    for (var i = 0; i < m.length; i++) {
-      var w = truncate(m[i]);
-      if (!STOP[w]) out.push(w);
-    }
+    for (var i = 0; i < m.length; i++) out.push(truncate(m[i]));
     return out;
   }
 
@@ -129,9 +128,7 @@
   }
 
   function shardOf(w, n) {
-    var h = hash(w);
-    var per = n / BUCKETS;
-    return (h % BUCKETS) + BUCKETS * (Math.floor(h / BUCKETS) % per);
+    return hash(w) % n;
   }
 
   // ---- the query -------------------------------------------------------------
@@ -139,7 +136,7 @@
   // parse reads the query as the server does: words, "phrases", -word,
   // project:, after: and before:. A phrase's words are all required.
   function parse(q) {
-    var r = { must: [], not: [], project: [], after: 0, before: 0, ignored: false };
+    var r = { must: [], not: [], project: [], after: 0, before: 0 };
     var re = /(-?)(?:(\w+):)?(?:"([^"]*)"?|(\S+))/g;
     var m;
     while ((m = re.exec(q))) {
@@ -151,7 +148,6 @@
       }
       if (key) val = key + ':' + val;
       var ws = words(val.replace(/\*+$/, ''));
-      if (!ws.length && /[\p{L}\p{N}]/u.test(val)) r.ignored = true;
       (neg ? r.not : r.must).push.apply(neg ? r.not : r.must, ws);
     }
     return r;
@@ -184,11 +180,22 @@
     return keys;
   }
 
+  // postings returns the keys of the entries that hold w, sorted: from
+  // each segment, those of the slots whose words are in it.
   function postings(meta, w) {
-    var k = shardOf(w, meta.n);
-    return load('t' + k, base + 't' + k + '.js').then(function (shard) {
-      var b = Object.prototype.hasOwnProperty.call(shard, w) ? shard[w] : '';
-      return b ? keysOf(b) : [];
+    return Promise.all(meta.g.map(function (g) {
+      var k = shardOf(w, g.n);
+      return load('g' + g.id + 't' + k, base + 'g' + g.id + '/t' + k + '.js').then(function (shard) {
+        var b = Object.prototype.hasOwnProperty.call(shard, w) ? shard[w] : '';
+        return (b ? keysOf(b) : []).filter(function (key) {
+          var s = meta.s[Math.floor(key / ENTRY)];
+          return s && s[5] === g.id;
+        });
+      });
+    })).then(function (lists) {
+      var all = [].concat.apply([], lists);
+      all.sort(function (a, b) { return a - b; });
+      return all;
     });
   }
 
@@ -211,7 +218,7 @@
 
   function search(q) {
     var p = parse(q);
-    return load('meta', base + 'meta.js').then(function (meta) {
+    return load('meta', base + metaFile).then(function (meta) {
       if (!p.must.length) return { meta: meta, p: p, keys: [] };
       var all = p.must.concat(p.not);
       return Promise.all(all.map(function (w) { return postings(meta, w); })).then(function (lists) {
@@ -233,17 +240,19 @@
         });
         return { meta: meta, p: p, keys: keys };
       });
-    }).then(function (r) {
-      var shown = r.keys.slice(0, SHOWN);
-      var names = [];
-      shown.forEach(function (k) {
-        var d = r.meta.s[Math.floor(k / ENTRY)][4];
-        if (names.indexOf(d) < 0) names.push(d);
-      });
-      return Promise.all(names.map(function (d) {
-        return load('d' + d, base + '../d/' + d).then(function (entries) { r[d] = entries; });
-      })).then(function () { r.shown = shown; return r; });
     });
+  }
+
+  // docsFor loads the entries of the sessions of keys.
+  function docsFor(r, keys) {
+    var names = [];
+    keys.forEach(function (k) {
+      var d = r.meta.s[Math.floor(k / ENTRY)][4];
+      if (names.indexOf(d) < 0 && !r[d]) names.push(d);
+    });
+    return Promise.all(names.map(function (d) {
+      return load('d' + d, base + 'd/' + d).then(function (entries) { r[d] = entries; });
+    }));
   }
 
   // ---- results -----------------------------------------------------------
@@ -253,6 +262,29 @@
     if (cls) e.className = cls;
     if (text !== undefined) e.textContent = text;
     return e;
+  }
+
+  // snippetOf returns the part of an entry's text around the first of the
+  // query's words in it (the text's start when none is), with … where it
+  // is cut.
+  function snippetOf(text, want) {
+    var re = /[\p{L}\p{N}\p{Co}]+/gu;
+    var m, at = -1;
+    while ((m = re.exec(text))) {
+      if (want[truncate(fold(m[0]))]) { at = m.index; break; }
+    }
+    var start = 0;
+    if (at > BEFORE) {
+      start = at - BEFORE;
+      var sp = text.indexOf(' ', start);
+      if (sp >= 0 && sp < at) start = sp + 1;
+    }
+    var end = Math.min(text.length, start + AROUND);
+    if (end < text.length) {
+      var back = text.lastIndexOf(' ', end);
+      if (back > Math.max(start, at)) end = back;
+    }
+    return (start > 0 ? '…' : '') + text.slice(start, end) + (end < text.length ? '…' : '');
   }
 
   // marked appends text to parent with the query's words marked.
@@ -269,7 +301,14 @@
     parent.appendChild(doc.createTextNode(text.slice(last)));
   }
 
-  function show(out, q, r) {
+  // showPage shows page n of the results (SHOWN hits each), once the
+  // entries of its sessions are loaded.
+  function showPage(out, q, r, n) {
+    var keys = r.keys.slice(n * SHOWN, (n + 1) * SHOWN);
+    return docsFor(r, keys).then(function () { show(out, q, r, n, keys); });
+  }
+
+  function show(out, q, r, page, shown) {
     out.textContent = '';
     out.hidden = false;
     // What the results answer: typing outruns the search.
@@ -277,16 +316,21 @@
     var sessions = {};
     r.keys.forEach(function (k) { sessions[Math.floor(k / ENTRY)] = true; });
     var n = Object.keys(sessions).length;
+    var first = page * SHOWN + 1, last = page * SHOWN + shown.length;
     var summary;
-    if (!r.p.must.length) summary = r.p.ignored ? 'Words as common as these are not indexed.' : 'Type a word to search.';
+    if (!r.p.must.length) summary = 'Type a word to search.';
     else if (!r.keys.length) summary = 'Nothing matches.';
     else summary = r.keys.length + (r.keys.length === 1 ? ' matching entry' : ' matching entries') + ' in ' +
-      n + (n === 1 ? ' session' : ' sessions') + (r.shown.length < r.keys.length ? '; the newest ' + r.shown.length + ' are shown.' : '.');
+      n + (n === 1 ? ' session' : ' sessions') + ', newest first' +
+      (r.keys.length > SHOWN ? '; ' + first + ' to ' + last + ' are shown.' : '.');
     out.appendChild(el('p', 'index-summary', summary));
     var want = {};
     r.p.must.forEach(function (w) { want[w] = true; });
+    // The page opens at the entry and can mark the words there (and open
+    // a folded block that holds them): ?hl= carries them.
+    var hl = r.p.must.length ? '?hl=' + encodeURIComponent(r.p.must.join(' ')) : '';
     var group = null, current = -1;
-    r.shown.forEach(function (k) {
+    shown.forEach(function (k) {
       var num = Math.floor(k / ENTRY), s = r.meta.s[num];
       var e = (r[s[4]] || [])[k % ENTRY];
       if (!e) return;
@@ -316,10 +360,29 @@
       li.appendChild(el('span', 'role', e[1]));
       li.appendChild(doc.createTextNode(' '));
       var link = el('a');
-      link.href = s[0] + '#' + encodeURIComponent(e[0]);
-      marked(link, e[2], want);
+      link.href = s[0] + hl + '#' + encodeURIComponent(e[0]);
+      marked(link, snippetOf(e[2], want), want);
       li.appendChild(link);
       group.appendChild(li);
     });
+    if (r.keys.length > SHOWN) {
+      var nav = el('nav', 'search-pages');
+      nav.setAttribute('aria-label', 'Pages of results');
+      if (page > 0) nav.appendChild(pageButton('← Previous page', out, q, r, page - 1));
+      if (last < r.keys.length) nav.appendChild(pageButton('Next page →', out, q, r, page + 1));
+      out.appendChild(nav);
+    }
+  }
+
+  function pageButton(label, out, q, r, n) {
+    var b = el('button', 'btn', label);
+    b.type = 'button';
+    b.addEventListener('click', function () {
+      showPage(out, q, r, n).then(function () {
+        var s = out.querySelector('.index-summary');
+        if (s) s.scrollIntoView({ block: 'start' });
+      });
+    });
+    return b;
   }
 })();

@@ -27,7 +27,7 @@ func openAsOther(t *testing.T, cache string) string {
 			must(t, os.Chmod(p, 0))
 			t.Cleanup(func() { os.Chmod(p, 0o600) })
 		}
-		_, err := Open(context.Background(), nil, Options{CacheDir: cache, Program: "test"})
+		_, err := Open(context.Background(), nil, Options{CacheDir: cache})
 		if err == nil {
 			return "opened"
 		}
@@ -88,7 +88,7 @@ func TestOpenCacheAsAnother(t *testing.T) {
 	if cache == "" {
 		t.Skip("run by TestCacheNotDamagedKept, as another user")
 	}
-	_, err := Open(context.Background(), nil, Options{CacheDir: cache, Program: "test"})
+	_, err := Open(context.Background(), nil, Options{CacheDir: cache})
 	if err == nil {
 		fmt.Println("OPEN: opened")
 		return

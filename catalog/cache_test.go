@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -24,7 +25,7 @@ func openCache(t *testing.T, dir string, paths ...string) (*Catalog, []string) {
 	t.Helper()
 	var warnings []string
 	var mu sync.Mutex
-	c, err := New(context.Background(), paths, Options{CacheDir: dir, Program: "test", Warn: func(s string) {
+	c, err := New(context.Background(), paths, Options{CacheDir: dir, Warn: func(s string) {
 		mu.Lock()
 		warnings = append(warnings, s)
 		mu.Unlock()
@@ -100,7 +101,7 @@ func TestCachePersists(t *testing.T) {
 	first := c1.List()
 	must(t, c1.Close())
 
-	c2, err := Open(context.Background(), []string{src}, Options{CacheDir: cache, Program: "test"})
+	c2, err := Open(context.Background(), []string{src}, Options{CacheDir: cache})
 	must(t, err)
 	defer c2.Close()
 	if diff := cmp.Diff(first, c2.List(), cmp.AllowUnexported(Info{})); diff != "" {
@@ -110,20 +111,49 @@ func TestCachePersists(t *testing.T) {
 		t.Errorf("Update of an unchanged history = %v, %v; want nothing to read", changed, err)
 	}
 
-	// Another program's cache is emptied and read again.
-	c3, err := Open(context.Background(), []string{src}, Options{CacheDir: cache, Program: "other"})
-	must(t, err)
-	defer c3.Close()
-	for _, i := range c3.List() {
-		if i.Indexed {
-			t.Fatalf("%s is indexed in a cache filled by another program", i.Path)
+	// The cache is keyed on what it holds, not on the program: another
+	// build keeps it as it is.
+	if !strings.HasPrefix(dbName("", 0), fmt.Sprintf("catalog-v%d.", schemaVersion)) {
+		t.Errorf("database name %q does not carry schema version %d", dbName("", 0), schemaVersion)
+	}
+}
+
+// Databases of other schema versions are left to the builds that use
+// them, and removed once unused for two weeks; this version's is kept.
+func TestOldSchemaVersions(t *testing.T) {
+	src, cache := t.TempDir(), t.TempDir()
+	if _, err := sessiongen.Sessions(src, 2, 3); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-oldDBAge - time.Hour)
+	files := map[string]time.Time{
+		"catalog-v2.0.db":              time.Now(),
+		"catalog-v2.0.db-wal":          time.Now(),
+		"catalog-v1.0.db":              old,
+		"catalog-v1.0.db-wal":          old,
+		"catalog-v1-0a1b2c3d4e5f.1.db": old,
+		"catalog-v9.1.db":              old, // a newer build's, unused as long
+		"notes.db":                     old,
+	}
+	for name, mtime := range files {
+		write(t, filepath.Join(cache, name), "not touched")
+		must(t, os.Chtimes(filepath.Join(cache, name), mtime, mtime))
+	}
+	c, warnings := openCache(t, cache, src)
+	if len(warnings) > 0 {
+		t.Errorf("warnings: %q", warnings)
+	}
+	c.Close()
+	for name := range files {
+		_, err := os.Stat(filepath.Join(cache, name))
+		gone := errors.Is(err, os.ErrNotExist)
+		want := files[name].Equal(old) && name != "notes.db"
+		if gone != want {
+			t.Errorf("%s: removed %v, want %v", name, gone, want)
 		}
 	}
-	if changed, err := c3.Update(context.Background()); err != nil || !changed {
-		t.Errorf("Update after a program change = %v, %v", changed, err)
-	}
-	if diff := cmp.Diff(first, c3.List(), cmp.AllowUnexported(Info{})); diff != "" {
-		t.Errorf("rebuilt catalog differs (-first +rebuilt):\n%s", diff)
+	if _, err := os.Stat(filepath.Join(cache, dbName("", 0))); err != nil {
+		t.Errorf("this version's database: %v", err)
 	}
 }
 
@@ -304,7 +334,7 @@ func TestDamagedCache(t *testing.T) {
 
 			var warnings []string
 			var mu sync.Mutex
-			c, err := Open(context.Background(), []string{src}, Options{CacheDir: cache, Program: "test", Warn: func(s string) {
+			c, err := Open(context.Background(), []string{src}, Options{CacheDir: cache, Warn: func(s string) {
 				mu.Lock()
 				warnings = append(warnings, s)
 				mu.Unlock()
@@ -358,7 +388,7 @@ func TestSharedCache(t *testing.T) {
 	ctx := context.Background()
 	var cats []*Catalog
 	for range 3 {
-		c, err := Open(ctx, []string{src}, Options{CacheDir: cache, Program: "test"})
+		c, err := Open(ctx, []string{src}, Options{CacheDir: cache})
 		must(t, err)
 		defer c.Close()
 		cats = append(cats, c)

@@ -11,6 +11,11 @@
 //
 // A Catalog is what the server reads sessions through. It hands out opaque
 // ids, never paths, so nothing outside it can name a file it does not know.
+//
+// docs/shared-catalog.md says how the same catalog would run on a shared
+// engine (PostgreSQL full text) for a team, and an archive on object
+// storage behind a CDN, and what in this schema helps or stands in the
+// way.
 package catalog
 
 import (
@@ -89,9 +94,6 @@ type Options struct {
 	// CacheDir is the directory the catalog keeps its database in. Empty:
 	// it is kept in memory and lost with the process.
 	CacheDir string
-	// Program identifies the program filling the cache; a cache filled by
-	// another program is emptied and filled again.
-	Program string
 	// Warn receives warnings about the cache (a damaged one rebuilt). Nil
 	// discards them.
 	Warn func(string)
@@ -159,6 +161,10 @@ type Catalog struct {
 	// appends counts the files read from where they were, for tests.
 	appends atomic.Int64
 
+	// searching counts the searches under way, which reading waits for
+	// (see yieldToSearches).
+	searching atomic.Int32
+
 	// updateMu lets one Update run at a time.
 	updateMu sync.Mutex
 	prog     progressCounters
@@ -214,8 +220,11 @@ func Open(ctx context.Context, paths []string, opt Options) (*Catalog, error) {
 	if opt.FS != nil {
 		dir = "" // files in an fs.FS have no real path to key them by
 	}
+	if dir != "" {
+		removeOldDBs(dir)
+	}
 	for i := range shards {
-		st, warning, err := openStore(ctx, dir, opt.Program, opt.PrepareKey, i)
+		st, warning, err := openStore(ctx, dir, opt.PrepareKey, i)
 		if err != nil {
 			c.Close()
 			return nil, err

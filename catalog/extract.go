@@ -56,6 +56,10 @@ type entryRow struct {
 	// Kind is what entryText gives, "" for no text; Text is the words of
 	// its text as the index takes them (see appendIndexText).
 	Kind, Text string
+	// Words counts the words of Text; TF is the tfBlob of those it holds
+	// more than once (see termstats.go).
+	Words int
+	TF    []byte
 	// Off and Len locate the entry's line in the file.
 	Off, Len int64
 }
@@ -65,6 +69,9 @@ type fileData struct {
 	row     fileRow
 	entries []entryRow
 	usage   []usage.Record
+	// terms counts, per word, the sampled entries that hold it (see
+	// termstats.go).
+	terms map[string]int32
 	// appended: entries and usage add to what the store holds of the
 	// file, and row replaces its row. Otherwise they replace everything.
 	appended bool
@@ -125,8 +132,7 @@ func fromFull(key string, st stamp, s *session.Session, t *tracker) *fileData {
 	r.Branches = n
 
 	fallback := fileTime(s, st)
-	var b strings.Builder
-	var buf []byte
+	var x indexer
 	last := fallback
 	for _, e := range s.Entries {
 		if e.Line > p.Lines {
@@ -140,26 +146,50 @@ func fromFull(key string, st stamp, s *session.Session, t *tracker) *fileData {
 			last = e.Time
 		}
 		er.Time = last.UnixMilli()
-		er.Kind, er.Text = indexEntry(e, &b, &buf)
+		x.entry(e, &er)
 		er.Off, er.Len = t.lineSpan(e.Line, 0)
 		d.entries = append(d.entries, er)
 	}
+	d.terms = x.terms
 	d.usage = usage.Tally(s.Entries, fallback)
 	return d
 }
 
-// indexEntry returns the kind of e's text and its words as the index
-// takes them; b and buf are scratch space.
-func indexEntry(e *session.Entry, b *strings.Builder, buf *[]byte) (kind, text string) {
-	kind, text = entryText(e, b)
+// indexer fills in what the index holds of entries, reusing its scratch
+// space from one to the next.
+type indexer struct {
+	b     strings.Builder
+	buf   []byte
+	ends  []int32
+	words wordCounter
+	terms map[string]int32
+}
+
+// entry sets er's Kind, Text, Words and TF from e, and counts e's words
+// in x.terms when e is sampled (see termstats.go).
+func (x *indexer) entry(e *session.Entry, er *entryRow) {
+	kind, text := entryText(e, &x.b)
 	if kind == "" {
-		return "", ""
+		return
 	}
-	*buf = appendIndexText((*buf)[:0], text)
-	if len(*buf) == 0 {
-		return kind, ""
+	er.Kind = kind
+	if x.ends == nil {
+		x.ends = make([]int32, 0, 256) // not nil: indexText fills it
 	}
-	return kind, string(*buf)
+	x.buf, x.ends = indexText(x.buf[:0], x.ends[:0], text)
+	if len(x.buf) == 0 {
+		return
+	}
+	x.buf = slices.Grow(x.buf, 8) // entryStats reads 8 bytes past the end
+	er.Text = string(x.buf)
+	var terms map[string]int32
+	if sampled(e.Line) {
+		if x.terms == nil {
+			x.terms = map[string]int32{}
+		}
+		terms = x.terms
+	}
+	er.Words, er.TF = x.words.entryStats(x.buf, x.ends, er.Text, terms)
 }
 
 // lineSpan returns where line n of the file starts and how long it is;
@@ -212,8 +242,7 @@ func fromAppended(old *fileRow, olds map[string]*oldEntry, st stamp, s *session.
 		fallback = fileTime(s, st)
 	}
 	last := fallback
-	var b strings.Builder
-	var buf []byte
+	var x indexer
 	for _, e := range s.Entries {
 		if e.FileID == "" || olds[e.FileID] != nil {
 			// A v1 entry, whose id comes from its line, or an id used
@@ -256,10 +285,11 @@ func fromAppended(old *fileRow, olds map[string]*oldEntry, st stamp, s *session.
 			last = e.Time
 		}
 		er.Time = last.UnixMilli()
-		er.Kind, er.Text = indexEntry(e, &b, &buf)
+		x.entry(e, &er)
 		er.Off, er.Len = t.lineSpan(e.Line, old.Lines)
 		d.entries = append(d.entries, er)
 	}
+	d.terms = x.terms
 	r.Summary.Leaves = old.Summary.Leaves + len(s.Entries) - continuing
 	r.Warnings = old.Warnings + max(0, len(s.Warnings)-resolved)
 	d.usage = usage.Tally(s.Entries, fallback)

@@ -41,7 +41,7 @@ func BenchmarkPreparedCache(b *testing.B) {
 		b.Fatal(err)
 	}
 	for _, masked := range []bool{false, true} {
-		opt := Options{Program: "bench"}
+		opt := Options{}
 		name := "plain"
 		if masked {
 			name = "masked"

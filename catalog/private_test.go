@@ -119,7 +119,7 @@ func TestPreparedCacheHoldsNothingUnmasked(t *testing.T) {
 	must(t, err)
 	cache := t.TempDir()
 	open := func() *Catalog {
-		c, err := New(context.Background(), []string{src}, Options{CacheDir: cache, Program: "test",
+		c, err := New(context.Background(), []string{src}, Options{CacheDir: cache,
 			Prepare: func(s *session.Session) { red.Session(s) }, PrepareKey: red.Key(), PrepareText: red.Text})
 		must(t, err)
 		return c
@@ -236,7 +236,7 @@ func TestCacheNotDamagedKept(t *testing.T) {
 	// A symbolic link that leads back to itself.
 	loop := t.TempDir()
 	must(t, os.Symlink(dbName("", 0), filepath.Join(loop, dbName("", 0))))
-	_, err := Open(context.Background(), []string{src}, Options{CacheDir: loop, Program: "test"})
+	_, err := Open(context.Background(), []string{src}, Options{CacheDir: loop})
 	if err == nil || !strings.Contains(err.Error(), filepath.Join(loop, dbName("", 0))) || !strings.Contains(err.Error(), "symbolic links") ||
 		!strings.Contains(err.Error(), "not damaged") {
 		t.Errorf("a link loop: %v", err)
@@ -266,7 +266,7 @@ func TestSearchSaysWhenUnread(t *testing.T) {
 	for i := range 6 {
 		sessionFile(t, filepath.Join(src, "--p--", fmt.Sprintf("s%d.jsonl", i)), "/w", time.Now(), "user:the lighthouse keeper")
 	}
-	c, err := Open(context.Background(), []string{src}, Options{Program: "test"})
+	c, err := Open(context.Background(), []string{src}, Options{})
 	must(t, err)
 	defer c.Close()
 	if r := c.Search("lighthouse", 10); r.Unread != 6 || r.Total != 0 {

@@ -1,13 +1,14 @@
 package catalog
 
 import (
+	"slices"
 	"strings"
 	"time"
 	"unicode"
 )
 
-// query is a parsed search. Its text part becomes an FTS5 expression; its
-// filters narrow the sessions and the time searched.
+// query is a parsed search. Its words become an FTS5 expression (see
+// expr); its filters narrow the sessions and the time searched.
 //
 // The syntax, meant to need no manual: words, all of which an entry must
 // hold, as whole words with case and accents folded ("cafe" finds "Café");
@@ -17,31 +18,29 @@ import (
 // a model whose name contains NAME), after:DATE and before:DATE (the
 // entry's time, DATE as 2026-03-01, 2026-03 or 2026, in local time). A
 // word with punctuation in it (main.go, cmd/api) is searched as the phrase
-// of its words. The commonest English words are not indexed (see
-// stopwords): they are left out of words and phrases.
+// of its words. Every word counts, the commonest ("the", "on") too.
 type query struct {
-	// match is the FTS5 expression; "" when the query has no word.
-	match string
-	// terms are what to mark in snippets: single words (prefix when
-	// marked so) and the words of each phrase, folded.
-	terms []queryTerm
-	// ignored are the words left out because they are not indexed.
-	ignored []string
-	project []string
-	model   []string
+	// terms must all match; not must not.
+	terms, not []queryTerm
+	project    []string
+	model      []string
 	// after and before bound the entries' times; zero when unbounded.
 	after, before time.Time
 }
 
+// queryTerm is a word or a phrase, folded as the index folds them.
 type queryTerm struct {
-	words  []string
-	prefix bool
+	words []string
+	// prefix says the last word is the start of the words to find;
+	// expanded are those words (see Catalog.expand): none, a prefix that
+	// starts no word, matches nothing.
+	prefix   bool
+	expanded []string
 }
 
 // parseQuery parses q, never failing: what it cannot read is left out.
 func parseQuery(q string) query {
 	var pq query
-	var pos, neg []string
 	for _, tok := range splitQuery(q) {
 		text, quoted := tok.text, tok.quoted
 		if !quoted {
@@ -75,37 +74,53 @@ func parseQuery(q string) query {
 			prefix, text = true, strings.TrimRight(text, "*")
 		}
 		words := indexWords(text)
-		if prefix {
-			// A prefix may be a stopword itself: "the*" finds "then".
-			all := []string{}
-			forWords(text, func(start, end int) { all = append(all, foldWord(text[start:end])) })
-			if len(all) > 0 && isStopword([]byte(all[len(all)-1])) {
-				words = append(words, all[len(all)-1])
-			}
-		}
 		if len(words) == 0 {
-			forWords(text, func(start, end int) { pq.ignored = append(pq.ignored, text[start:end]) })
 			continue
 		}
-		// The words are quoted as FTS5 strings: nothing in them is syntax.
-		expr := `"` + strings.Join(words, " ") + `"`
-		if prefix {
-			expr += " *"
-		}
+		t := queryTerm{words: words, prefix: prefix}
 		if negate {
-			neg = append(neg, expr)
-			continue
-		}
-		pos = append(pos, expr)
-		pq.terms = append(pq.terms, queryTerm{words: words, prefix: prefix})
-	}
-	if len(pos) > 0 {
-		pq.match = strings.Join(pos, " AND ")
-		for _, n := range neg {
-			pq.match = "(" + pq.match + ") NOT " + n
+			pq.not = append(pq.not, t)
+		} else {
+			pq.terms = append(pq.terms, t)
 		}
 	}
 	return pq
+}
+
+// expr is the FTS5 expression of the query; "" when it has no word to
+// find.
+func (pq *query) expr() string {
+	if len(pq.terms) == 0 {
+		return ""
+	}
+	var pos []string
+	for _, t := range pq.terms {
+		pos = append(pos, t.expr())
+	}
+	e := strings.Join(pos, " AND ")
+	for _, t := range pq.not {
+		e = "(" + e + ") NOT " + t.expr()
+	}
+	return e
+}
+
+// expr is the term as an FTS5 expression. The words are quoted as FTS5
+// strings: nothing in them is syntax (they are letters and digits).
+func (t queryTerm) expr() string {
+	phrase := func(words []string) string { return `"` + strings.Join(words, " ") + `"` }
+	switch {
+	case !t.prefix:
+		return phrase(t.words)
+	case len(t.expanded) == 0:
+		// Unexpanded (its words not looked up): FTS5's prefix search.
+		return phrase(t.words) + " *"
+	}
+	head := t.words[:len(t.words)-1]
+	alts := make([]string, len(t.expanded))
+	for i, w := range t.expanded {
+		alts[i] = phrase(append(slices.Clip(head), w))
+	}
+	return "(" + strings.Join(alts, " OR ") + ")"
 }
 
 type queryToken struct {

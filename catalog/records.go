@@ -248,7 +248,7 @@ func (c *Catalog) checkStore(shard int, err error) error {
 	}
 	var st *store
 	if rerr == nil {
-		st, _, rerr = openStore(context.Background(), dir, c.opt.Program, c.opt.PrepareKey, shard)
+		st, _, rerr = openStore(context.Background(), dir, c.opt.PrepareKey, shard)
 	}
 	c.st[shard] = st
 	c.stMu.Unlock()

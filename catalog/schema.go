@@ -6,8 +6,12 @@ package catalog
 // files holds one row per session file: how it looked when it was read
 // (its stamp, its content hash, and what continuing to read it needs) and
 // what it holds (its summary). entries holds one row per entry; its rowid
-// orders entries by time (see entryKey), and is the rowid of the entry's
-// text in fts. usage sums tokens and cost per file, UTC day and model.
+// orders entries by time (see keyBase), and is the rowid of the entry's
+// text in fts; words and tf are what ranking needs of it (termstats.go).
+// terms holds how many entries hold each common word, counted over a
+// sample, and counts the entries with text and their words: ranking's
+// figures for the whole shard. usage sums tokens and cost per file, UTC
+// day and model.
 var schema = []string{
 	`CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
 	`CREATE TABLE files(
@@ -47,9 +51,14 @@ var schema = []string{
 		branch INTEGER NOT NULL,
 		kind TEXT NOT NULL,
 		off INTEGER NOT NULL,
-		len INTEGER NOT NULL
+		len INTEGER NOT NULL,
+		words INTEGER NOT NULL DEFAULT 0,
+		tf BLOB
 	)`,
 	`CREATE INDEX entries_fid ON entries(fid)`,
+	`CREATE TABLE terms(term TEXT PRIMARY KEY, df INTEGER NOT NULL) WITHOUT ROWID`,
+	`CREATE TABLE counts(id INTEGER PRIMARY KEY CHECK (id = 0), entries INTEGER NOT NULL, words INTEGER NOT NULL)`,
+	`INSERT INTO counts(id, entries, words) VALUES(0, 0, 0)`,
 	`CREATE TABLE usage(
 		fid INTEGER NOT NULL,
 		day TEXT NOT NULL,
@@ -82,10 +91,19 @@ func ftsSchema(prepared bool) []string {
 	out := []string{create,
 		// FTS5 keeps new postings in memory until a commit, or until they
 		// pass hashsize, then writes them as a segment it later merges
-		// with the others; batches commit about 64 MB of text (see batch),
-		// so a larger hash than the 1 MB default means fewer segments to
-		// merge.
-		`INSERT INTO fts(fts, rank) VALUES('hashsize', 16777216)`,
+		// with the others; batches commit about 24 MB of text (see
+		// batchBytes), so a larger hash than the 1 MB default means fewer
+		// segments to merge. Each shard holds one while a history is read:
+		// 8 MB rather than 16 took 40 MB off the server's peak memory, for
+		// no change in CPU time that could be told from the noise.
+		`INSERT INTO fts(fts, rank) VALUES('hashsize', 8388608)`,
+		// Leaves of a page each (16 KB pages, see pageSize): FTS5's
+		// default of about 4 KB suits 4 KB pages.
+		`INSERT INTO fts(fts, rank) VALUES('pgsz', 16000)`,
+		// The words of fts and how many entries hold each, counted as
+		// they are read: for prefixes that no common word starts with
+		// (see Catalog.expand).
+		`CREATE VIRTUAL TABLE vocab USING fts5vocab(fts, row)`,
 	}
 	if prepared {
 		out = append(out, `INSERT INTO fts(fts, rank) VALUES('secure-delete', 1)`)

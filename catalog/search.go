@@ -5,11 +5,13 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"io"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -42,18 +44,31 @@ type Hit struct {
 
 // Results are the answer to a query.
 type Results struct {
-	// Hits are the best matches, best first.
-	Hits []Hit
+	// Hits are the matches asked for, best first: those ranked Offset to
+	// Offset+len(Hits)-1, counted from 0.
+	Hits   []Hit
+	Offset int
 	// Total counts the matching entries and Sessions the sessions they
 	// are in. More says that more entries match than were looked at:
 	// ranking looks at the newest maxCandidates, and Total is then a lower
-	// bound.
+	// bound. Oldest is the time of the oldest entry ranked: older matches
+	// are found by searching before it.
 	Total, Sessions int
 	More            bool
 	// Unread counts the session files found but not read yet (the
 	// catalog is being filled, or rebuilt after damage): their entries
 	// are not searched, so the results may be incomplete.
 	Unread int
+	Oldest time.Time
+	// Notes say, in a sentence each, where the query was read otherwise
+	// than it was written: a prefix that stood for its commonest words.
+	Notes []string
+	// Words are the words the hits hold, folded as the index folds them,
+	// a prefix with * after it: for a page to mark them.
+	Words []string
+	// stoppedAt is where the search stopped at its deadline (see
+	// searchBudget); zero when it looked through every key.
+	stoppedAt time.Time
 }
 
 // maxCandidates bounds the matching entries a search ranks, newest first:
@@ -66,7 +81,7 @@ const maxCandidates = 1000
 // catalog and returns the best limit hits, ranked by BM25 among the
 // newest matching entries. An empty query matches nothing.
 func (c *Catalog) Search(q string, limit int) Results {
-	res, _ := c.SearchContext(context.Background(), q, limit)
+	res, _ := c.SearchPage(context.Background(), q, 0, limit)
 	return res
 }
 
@@ -74,9 +89,40 @@ func (c *Catalog) Search(q string, limit int) Results {
 // that cut the results short, if any: a shard that fails leaves the
 // others' hits, which are returned with the error.
 func (c *Catalog) SearchContext(ctx context.Context, q string, limit int) (Results, error) {
+	return c.SearchPage(ctx, q, 0, limit)
+}
+
+// SearchPage is SearchContext for the hits ranked offset to
+// offset+limit-1: the pages after the first of a search's results.
+func (c *Catalog) SearchPage(ctx context.Context, q string, offset, limit int) (Results, error) {
+	c.searching.Add(1)
+	defer c.searching.Add(-1)
 	pq := parseQuery(q)
-	if pq.match == "" {
-		return Results{}, nil
+	var res Results
+	for _, ts := range [][]queryTerm{pq.terms, pq.not} {
+		for i := range ts {
+			if !ts[i].prefix {
+				continue
+			}
+			cut, err := c.expand(ctx, &ts[i])
+			if err != nil {
+				return Results{}, err
+			}
+			if cut {
+				res.Notes = append(res.Notes, fmt.Sprintf("%s* stands for the %d commonest words that start with %q.",
+					strings.Join(ts[i].words, " "), maxExpansions, ts[i].words[len(ts[i].words)-1]))
+			}
+		}
+	}
+	expr := pq.expr()
+	if expr == "" {
+		return res, nil
+	}
+	for _, t := range pq.terms {
+		res.Words = append(res.Words, t.words...)
+		if t.prefix {
+			res.Words[len(res.Words)-1] += "*"
+		}
 	}
 	files, unread := c.searchable(pq)
 	lo, hi := int64(0), int64(1<<63-1)
@@ -86,52 +132,98 @@ func (c *Catalog) SearchContext(ctx context.Context, q string, limit int) (Resul
 	if !pq.before.IsZero() {
 		hi = keyBase(pq.before.UnixMilli(), 0)
 	}
-	// The candidates of every shard, newest first, found at once; the
-	// newest maxCandidates of them all are ranked.
+	// The candidates of every shard, newest first, found at once, with
+	// what ranking needs of each shard; the newest maxCandidates of them
+	// all are ranked.
 	var cands [shards][]candidate
 	var more [shards]bool
+	var stopped [shards]int64
+	var figs [shards]shardFigures
 	var errs [shards]error
 	var wg sync.WaitGroup
+	deadline := time.Now().Add(searchBudget)
 	for i := range shards {
-		wg.Go(func() { cands[i], more[i], errs[i] = c.candidates(ctx, i, pq.match, lo, hi, files) })
+		wg.Go(func() {
+			cands[i], more[i], stopped[i], errs[i] = c.candidates(ctx, i, expr, lo, hi, files, deadline)
+			if errs[i] == nil {
+				figs[i], errs[i] = c.figures(ctx, i, pq.terms)
+			}
+		})
 	}
 	wg.Wait()
+	// A shard that fails leaves the others' hits, returned with its
+	// error.
 	failed := errors.Join(errs[:]...)
 	if err := ctx.Err(); err != nil {
 		return Results{}, cmp.Or(failed, err)
 	}
+	for i := range shards {
+		if errs[i] != nil {
+			cands[i], more[i], figs[i] = nil, false, shardFigures{}
+		}
+	}
 	all := slices.Concat(cands[:]...)
 	slices.SortFunc(all, func(a, b candidate) int { return cmp.Compare(b.rid, a.rid) })
-	res := Results{Unread: unread}
+	res.Unread = unread
 	res.More = slices.Contains(more[:], true) || len(all) > maxCandidates
 	all = all[:min(len(all), maxCandidates)]
+	// A shard that stopped at its deadline looked through the keys above
+	// where it stopped: the others' older candidates go too, so that the
+	// results cover one span of time, which the last page says.
+	if stop := slices.Max(stopped[:]); stop > 0 {
+		// (A search stopped before its first window had no upper bound
+		// but now.)
+		stop = min(stop, keyBase(time.Now().Add(24*time.Hour).UnixMilli(), 0))
+		all = slices.DeleteFunc(all, func(k candidate) bool { return k.rid < stop })
+		res.More = true
+		res.stoppedAt = time.UnixMilli(stop >> keyShift)
+	}
+	// Then the rows of those ranked, each shard's at once.
+	for i := range shards {
+		wg.Go(func() { errs[i] = c.entryRows(ctx, i, all, false) })
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return Results{}, err
+	}
+	failed = errors.Join(failed, errors.Join(errs[:]...))
+	// An entry deleted since FTS5 listed it has no row; nor has one of
+	// a shard whose rows could not be read.
+	all = slices.DeleteFunc(all, func(k candidate) bool { return files[k.gid] == nil })
 	res.Total = len(all)
-	best := newTopK(limit)
 	sessions := map[int64]bool{}
 	for _, k := range all {
 		sessions[k.gid] = true
-		best.add(k)
 	}
 	res.Sessions = len(sessions)
-
-	// Then what the best ones show.
-	var hits []candidate
-	for _, k := range best.sorted() {
-		st, err := c.store(k.shard)
-		if err == nil {
-			err = st.r.QueryRowContext(ctx, `SELECT id, kind, branch, line, part, off, len FROM entries WHERE rid = ?`, k.rid).
-				Scan(&k.id, &k.kind, &k.branch, &k.line, &k.part, &k.off, &k.len)
-			err = c.checkStore(k.shard, err)
-		}
-		if err != nil {
-			if ctx.Err() != nil {
-				return Results{}, err
-			}
-			failed = errors.Join(failed, err)
-			continue
-		}
-		hits = append(hits, k)
+	if len(all) > 0 {
+		res.Oldest = time.UnixMilli(all[len(all)-1].rid >> keyShift)
 	}
+	if !res.stoppedAt.IsZero() {
+		res.Oldest = res.stoppedAt
+		res.Notes = append(res.Notes, "The search stopped at "+res.stoppedAt.Format(time.DateOnly)+
+			": looking further back took too long; the last page links to the older matches.")
+	}
+
+	terms, avgdl := rankTerms(pq.terms, figs[:])
+	for i := range all {
+		all[i].score = score(terms, all[i].words, all[i].tf, avgdl)
+	}
+	// Best first; among equals, the newer.
+	slices.SortStableFunc(all, func(a, b candidate) int { return cmp.Compare(b.score, a.score) })
+	res.Offset = max(offset, 0)
+	hits := slices.Clone(all[min(res.Offset, len(all)):min(res.Offset+max(limit, 0), len(all))])
+	// And what the hits show.
+	for i := range shards {
+		wg.Go(func() { errs[i] = c.entryRows(ctx, i, hits, true) })
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return Results{}, err
+	}
+	failed = errors.Join(failed, errors.Join(errs[:]...))
+	hits = slices.DeleteFunc(hits, func(k candidate) bool { return files[k.gid] == nil })
+
 	res.Hits = make([]Hit, len(hits))
 	for i, k := range hits {
 		r := files[k.gid]
@@ -142,6 +234,7 @@ func (c *Catalog) SearchContext(ctx context.Context, q string, limit int) (Resul
 			h.Branches = r.row.Branches
 		}
 	}
+	snippetTerms := pq.terms
 	// Each snippet reads a line of a file, on one goroutine per core: one
 	// per hit would hold a reading buffer per hit at once (megabytes
 	// each), where a few reuse theirs.
@@ -151,7 +244,7 @@ func (c *Catalog) SearchContext(ctx context.Context, q string, limit int) (Resul
 		wg.Go(func() {
 			for i := range next {
 				k := hits[i]
-				res.Hits[i].Snippet, res.Hits[i].Marks = c.hitSnippet(files[k.gid], k, pq.terms)
+				res.Hits[i].Snippet, res.Hits[i].Marks = c.hitSnippet(files[k.gid], k, snippetTerms)
 			}
 		})
 	}
@@ -163,124 +256,376 @@ func (c *Catalog) SearchContext(ctx context.Context, q string, limit int) (Resul
 	return res, failed
 }
 
-// candidates returns the entries of shard that match the query, newest
-// first, at most maxCandidates of them, and whether there are more.
-func (c *Catalog) candidates(ctx context.Context, shard int, match string, lo, hi int64, files map[int64]*record) ([]candidate, bool, error) {
+// candidates returns the entries of shard that match expr, newest first,
+// at most maxCandidates of them, and whether there are more. It reads
+// only FTS5's lists: an entry's key tells most often whether its file is
+// searched (see fileSlots); the rows of the entries ranked are read after
+// (entryRows).
+func (c *Catalog) candidates(ctx context.Context, shard int, expr string, lo, hi int64, files map[int64]*record, deadline time.Time) ([]candidate, bool, int64, error) {
 	st, err := c.store(shard)
 	if err != nil {
-		return nil, false, err
+		return nil, false, 0, err
 	}
-	rows, err := st.r.QueryContext(ctx, `SELECT fts.rowid, e.fid, bm25(fts)
-		FROM fts JOIN entries e ON e.rid = fts.rowid
-		WHERE fts MATCH ? AND fts.rowid >= ? AND fts.rowid < ?
-		ORDER BY fts.rowid DESC`, match, lo, hi)
+	slots := c.fileSlots(shard, files)
+	// The newest key bounds the range: the first window (see
+	// spanCandidates) is the newest day of entries, not of time.
+	var newest sql.NullInt64
+	if err := st.r.QueryRowContext(ctx, `SELECT max(rid) FROM entries`).Scan(&newest); err != nil {
+		return nil, false, 0, c.checkStore(shard, err)
+	}
+	if !newest.Valid {
+		return nil, false, 0, nil
+	}
+	hi = min(hi, newest.Int64+1)
+	spans, err := c.spans(ctx, st, shard, files, lo, hi)
 	if err != nil {
-		return nil, false, c.checkStore(shard, err)
+		return nil, false, 0, err
 	}
-	defer rows.Close()
 	var out []candidate
-	for rows.Next() {
-		k := candidate{shard: shard}
-		var fid int64
-		if err := rows.Scan(&k.rid, &fid, &k.score); err != nil {
-			return nil, false, c.checkStore(shard, err)
+	for _, span := range spans {
+		more, stopped, err := c.spanCandidates(ctx, st, shard, expr, span[0], span[1], files, slots, deadline, &out)
+		if more || err != nil {
+			return out, more, stopped, err
 		}
-		k.gid = fid*shards + int64(shard)
-		if files[k.gid] == nil {
+	}
+	return out, false, 0, nil
+}
+
+// A search looks through the keys newest first, a window at a time: the
+// newest few thousand entries, then more as the last took little time.
+// At its deadline (searchBudget after it began) it stops, and says how
+// far back it got; the results then link to the older matches. A
+// phrase of common words that seldom meet, say, would otherwise walk
+// every entry that holds them all, in the whole history. The first
+// window is always looked through, so that a search on a busy machine
+// still finds the newest matches.
+var searchBudget = 40 * time.Millisecond
+
+// firstWindow is how many entries the first window a search looks
+// through holds: the newest ones.
+var firstWindow = 4096
+
+// spanCandidates adds to *out the entries of shard with keys in [lo, hi)
+// that match expr, newest first, until it holds maxCandidates; it
+// reports whether there are more. Past the deadline it stops, and
+// stopped is the key above which it looked through everything (there are
+// more then).
+func (c *Catalog) spanCandidates(ctx context.Context, st *store, shard int, expr string, lo, hi int64,
+	files map[int64]*record, slots *[1024]uint8, deadline time.Time, out *[]candidate) (more bool, stopped int64, err error) {
+	// The first window ends at the firstWindow-th newest entry; the next
+	// ones span keys, as many again as the last or more.
+	var window int64
+	for first := true; hi > lo; first = false {
+		if !first && time.Now().After(deadline) {
+			return true, hi, nil
+		}
+		wlo := lo
+		if first {
+			var k sql.NullInt64
+			err := st.r.QueryRowContext(ctx, `SELECT rid FROM entries WHERE rid < ? ORDER BY rid DESC LIMIT 1 OFFSET ?`, hi, firstWindow).Scan(&k)
+			switch {
+			case err == nil && k.Int64 > lo:
+				wlo = k.Int64
+			case err != nil && !errors.Is(err, sql.ErrNoRows):
+				return false, 0, c.checkStore(shard, err)
+			}
+			window = hi - wlo
+		} else if hi-lo > window {
+			wlo = hi - window
+		}
+		began := time.Now()
+		wctx, cancel := ctx, context.CancelFunc(func() {})
+		if !first {
+			// A window cut short at the deadline still counts for the
+			// keys it looked through: hi says how far it got.
+			wctx, cancel = context.WithDeadline(ctx, deadline)
+		}
+		more, err := c.windowCandidates(wctx, st, shard, expr, wlo, &hi, files, slots, out)
+		cancel()
+		if err != nil && !first && wctx.Err() != nil && ctx.Err() == nil {
+			return true, hi, nil
+		}
+		if more || err != nil {
+			return more, 0, err
+		}
+		hi = wlo
+		switch took := time.Since(began); {
+		case took < 2*time.Millisecond:
+			window *= 4
+		case took < 8*time.Millisecond:
+			window *= 2
+		}
+	}
+	return false, 0, nil
+}
+
+// windowCandidates adds to *out the entries of shard with keys in [lo,
+// *hi) that match expr, newest first, until it holds maxCandidates; it
+// reports whether there are more. *hi goes down as keys are read, so that
+// it bounds what is left.
+func (c *Catalog) windowCandidates(ctx context.Context, st *store, shard int, expr string, lo int64, hi *int64,
+	files map[int64]*record, slots *[1024]uint8, out *[]candidate) (bool, error) {
+	// The keys come a chunk at a time, each chunk one row of text: a row
+	// per key would cost more to step through than FTS5 to find.
+	for {
+		var list sql.NullString
+		err := st.r.QueryRowContext(ctx, `SELECT group_concat(rowid) FROM (SELECT rowid FROM fts
+			WHERE fts MATCH ? AND rowid >= ? AND rowid < ? ORDER BY rowid DESC LIMIT ?)`, expr, lo, *hi, candidateChunk).Scan(&list)
+		if err != nil {
+			return false, c.checkStore(shard, err)
+		}
+		// group_concat keeps no order: the chunk is sorted here, newest
+		// first.
+		var chunk []int64
+		for f := range strings.SplitSeq(list.String, ",") {
+			if f == "" {
+				continue
+			}
+			rid, err := strconv.ParseInt(f, 10, 64)
+			if err != nil {
+				return false, fmt.Errorf("%w: a key of the index is %q", errCorrupt, f)
+			}
+			chunk = append(chunk, rid)
+		}
+		slices.Sort(chunk)
+		slices.Reverse(chunk)
+		for _, rid := range chunk {
+			k := candidate{shard: shard, rid: rid, gid: -1}
+			switch slots[k.rid>>10&0x3ff] {
+			case slotNone:
+				continue
+			case slotSome:
+				// Files searched and others share the key's bits: the row
+				// says which.
+				var fid int64
+				if err := st.r.QueryRowContext(ctx, `SELECT fid FROM entries WHERE rid = ?`, k.rid).Scan(&fid); err != nil {
+					return false, c.checkStore(shard, err)
+				}
+				if files[fid*shards+int64(shard)] == nil {
+					continue
+				}
+			}
+			if len(*out) == maxCandidates {
+				return true, nil
+			}
+			*out = append(*out, k)
+		}
+		if len(chunk) < candidateChunk {
+			return false, nil
+		}
+		*hi = chunk[len(chunk)-1]
+	}
+}
+
+// maxSpans is the most files a search narrows its key ranges to: a
+// filter that keeps a few sessions (a small project) is searched in their
+// key ranges alone, not through every match of the others.
+const maxSpans = 256
+
+// spans returns the key ranges within [lo, hi) that a search of files
+// looks through in shard, newest first: the whole range when files
+// holds many of the shard's files (more than maxSpans, or a quarter of
+// them), else the range of each file's keys, merged where they overlap.
+func (c *Catalog) spans(ctx context.Context, st *store, shard int, files map[int64]*record, lo, hi int64) ([][2]int64, error) {
+	whole := [][2]int64{{lo, hi}}
+	var fids []int64
+	total := 0
+	c.mu.RLock()
+	for _, row := range c.known {
+		if row.Shard == shard {
+			total++
+			if files[row.gid()] != nil {
+				fids = append(fids, row.FID)
+			}
+		}
+	}
+	c.mu.RUnlock()
+	if len(fids) > maxSpans || len(fids)*4 >= total {
+		return whole, nil
+	}
+	var out [][2]int64
+	for _, fid := range fids {
+		var first, last sql.NullInt64
+		if err := st.r.QueryRowContext(ctx, `SELECT min(rid), max(rid) FROM entries WHERE fid = ?`, fid).Scan(&first, &last); err != nil {
+			return nil, c.checkStore(shard, err)
+		}
+		if !first.Valid {
 			continue
 		}
-		if len(out) == maxCandidates {
-			return out, true, nil
+		if a, b := max(first.Int64, lo), min(last.Int64+1, hi); a < b {
+			out = append(out, [2]int64{a, b})
 		}
-		out = append(out, k)
 	}
-	return out, false, c.checkStore(shard, rows.Err())
+	// Merged, newest first.
+	slices.SortFunc(out, func(a, b [2]int64) int { return cmp.Compare(b[1], a[1]) })
+	merged := out[:0]
+	for _, r := range out {
+		if n := len(merged); n > 0 && r[1] >= merged[n-1][0] {
+			merged[n-1][0] = min(merged[n-1][0], r[0])
+			continue
+		}
+		merged = append(merged, r)
+	}
+	return merged, nil
 }
 
-// topK keeps the k best candidates seen: a search ranks thousands to show
-// a few dozen.
-type topK struct {
-	k int
-	h []candidate // a max-heap on worse: its root is the worst kept
-	n int         // candidates seen, to prefer the newer among equals
-}
+// candidateChunk is how many keys a query for candidates returns at once.
+const candidateChunk = 1024
 
-func newTopK(k int) *topK { return &topK{k: k} }
+// The entry keys of a shard carry ten bits of their file's id (see
+// keyBase): a file slot, for each value of those bits, says whether the
+// shard's files with them are all searched, none, or some.
+const (
+	slotNone = iota
+	slotAll
+	slotSome
+)
 
-// worse says whether a ranks below b: a higher BM25 score (they are
-// negative, the best lowest), or an equal one seen later (older).
-func worse(a, b candidate) bool {
-	if a.score != b.score {
-		return a.score > b.score
-	}
-	return a.seq > b.seq
-}
-
-func (t *topK) add(c candidate) {
-	c.seq = t.n
-	t.n++
-	if t.k <= 0 {
-		return
-	}
-	if len(t.h) < t.k {
-		t.h = append(t.h, c)
-		for i := len(t.h) - 1; i > 0; {
-			p := (i - 1) / 2
-			if !worse(t.h[i], t.h[p]) {
-				break
+// fileSlots returns the file slots of shard for a search of files.
+func (c *Catalog) fileSlots(shard int, files map[int64]*record) *[1024]uint8 {
+	var searched, other [1024]bool
+	c.mu.RLock()
+	for _, row := range c.known {
+		if row.Shard == shard {
+			if files[row.gid()] != nil {
+				searched[row.FID&0x3ff] = true
+			} else {
+				other[row.FID&0x3ff] = true
 			}
-			t.h[i], t.h[p] = t.h[p], t.h[i]
-			i = p
 		}
-		return
 	}
-	if !worse(t.h[0], c) {
-		return
+	c.mu.RUnlock()
+	var slots [1024]uint8
+	for i := range slots {
+		switch {
+		case searched[i] && other[i]:
+			slots[i] = slotSome
+		case searched[i]:
+			slots[i] = slotAll
+		}
 	}
-	t.h[0] = c
-	for i := 0; ; {
-		l, r, m := 2*i+1, 2*i+2, i
-		if l < len(t.h) && worse(t.h[l], t.h[m]) {
-			m = l
-		}
-		if r < len(t.h) && worse(t.h[r], t.h[m]) {
-			m = r
-		}
-		if m == i {
-			break
-		}
-		t.h[i], t.h[m] = t.h[m], t.h[i]
-		i = m
-	}
+	return &slots
 }
 
-// sorted returns the candidates kept, best first.
-func (t *topK) sorted() []candidate {
-	out := slices.Clone(t.h)
-	slices.SortFunc(out, func(a, b candidate) int {
-		switch {
-		case worse(b, a):
-			return -1
-		case worse(a, b):
-			return 1
+// entryRows fills in, for the candidates of shard among all, their file
+// and what ranking needs of their rows; with details, what a hit shows
+// too. A candidate whose row is gone (its file was read again meanwhile)
+// keeps gid -1.
+func (c *Catalog) entryRows(ctx context.Context, shard int, all []candidate, details bool) error {
+	st, err := c.store(shard)
+	if err != nil {
+		return err
+	}
+	byRID := map[int64]*candidate{}
+	var args []any
+	for i := range all {
+		if all[i].shard == shard {
+			all[i].gid = -1
+			byRID[all[i].rid] = &all[i]
+			args = append(args, all[i].rid)
 		}
-		return 0
-	})
-	return out
+	}
+	cols := "rid, fid, words, tf"
+	if details {
+		cols += ", id, kind, branch, line, part, off, len"
+	}
+	for len(args) > 0 {
+		n := min(len(args), 500)
+		rows, err := st.r.QueryContext(ctx, `SELECT `+cols+` FROM entries WHERE rid IN (?`+strings.Repeat(", ?", n-1)+`)`, args[:n]...)
+		if err != nil {
+			return c.checkStore(shard, err)
+		}
+		for rows.Next() {
+			var fid int64
+			e := candidate{shard: shard}
+			dest := []any{&e.rid, &fid, &e.words, &e.tf}
+			if details {
+				dest = append(dest, &e.id, &e.kind, &e.branch, &e.line, &e.part, &e.off, &e.len)
+			}
+			if err := rows.Scan(dest...); err != nil {
+				rows.Close()
+				return c.checkStore(shard, err)
+			}
+			if k := byRID[e.rid]; k != nil {
+				e.gid, e.score = fid*shards+int64(shard), k.score
+				*k = e
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return c.checkStore(shard, err)
+		}
+		args = args[n:]
+	}
+	return nil
+}
+
+// shardFigures are what ranking needs of a shard: its entries with text,
+// their words, and how many of them hold each query term.
+type shardFigures struct {
+	entries, words int64
+	df             []float64
+}
+
+// figures reads a shard's figures for terms. Document frequencies only
+// weigh terms against each other: a query of one term needs none.
+func (c *Catalog) figures(ctx context.Context, shard int, terms []queryTerm) (shardFigures, error) {
+	var f shardFigures
+	st, err := c.store(shard)
+	if err != nil {
+		return f, err
+	}
+	if f.entries, f.words, err = st.shardCounts(ctx); err != nil {
+		return f, c.checkStore(shard, err)
+	}
+	if len(terms) < 2 {
+		return f, nil
+	}
+	for _, t := range terms {
+		df, err := st.docFreq(ctx, t)
+		if err != nil {
+			return f, c.checkStore(shard, err)
+		}
+		f.df = append(f.df, df)
+	}
+	return f, nil
+}
+
+// rankTerms returns the query's terms weighed by the figures of every
+// shard, and the average entry's words.
+func rankTerms(terms []queryTerm, figs []shardFigures) ([]rankTerm, float64) {
+	var n, words float64
+	for _, f := range figs {
+		n += float64(f.entries)
+		words += float64(f.words)
+	}
+	out := make([]rankTerm, len(terms))
+	for i, t := range terms {
+		out[i] = rankTermOf(t)
+		if len(terms) > 1 {
+			df := 0.0
+			for _, f := range figs {
+				df += f.df[i]
+			}
+			out[i].idf = idf(n, min(df, n))
+		}
+	}
+	return out, words / max(n, 1)
 }
 
 // candidate is an entry that matches a query.
 type candidate struct {
-	seq int // the order found in: newest first
 	// shard is the entry's shard, gid its file's fileRow.gid.
 	shard        int
 	gid          int64
 	rid          int64
+	words        int
+	tf           []byte
+	score        float64
 	id, kind     string
 	branch, line int
 	part         int
 	off, len     int64
-	score        float64
 }
 
 // searchable returns the records a query may find entries of, by gid:

@@ -70,9 +70,17 @@ func TestSearchQueries(t *testing.T) {
 		{"main.go", []string{"new/e2"}},
 		{`"bug in session"`, []string{"old/e1"}}, // a phrase across a line end
 		{`"session bug"`, nil},
-		{`"bug session"`, []string{"old/e1"}}, // "in" is not indexed
-		{`"in bug"`, []string{"old/e1"}},
-		{"the", nil},
+		// The commonest words are words too (issue 23.4): searched alone,
+		// and kept in a phrase.
+		{`"bug session"`, nil},
+		{`"in bug"`, nil},
+		{`"bug in"`, []string{"old/e1"}},
+		{"the", []string{"old/e1", "old/e3", "new/e2"}},
+		{"in", []string{"old/e1"}},
+		{`"the load"`, []string{"new/e2"}},
+		{`"load the"`, nil},
+		{"the compaction", []string{"old/e1"}},
+		{"th*", []string{"old/e1", "old/e3", "new/e2"}},
 		{"fla*", []string{"old/e3"}},
 		{"über", []string{"new/e1"}},
 		{"UBER", []string{"new/e1"}}, // accents and case folded
@@ -232,5 +240,129 @@ func TestSearchTerminalOutput(t *testing.T) {
 		if got := c.Search(q, 10).Total; got != want {
 			t.Errorf("Search(%q): %d hits, want %d", q, got, want)
 		}
+	}
+}
+
+// A command's coloured output is found by its words, and its snippet is
+// plain text (issue 23.3).
+func TestSearchColouredOutput(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "s.jsonl"), `{"type":"session","version":3,"id":"s","timestamp":"2026-03-01T09:00:00Z","cwd":"/w"}
+{"type":"message","id":"e1","parentId":null,"timestamp":"2026-03-01T09:01:00Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"bash","content":[{"type":"text","text":"\u001b[36mvite v5.4.2 \u001b[32mbuilding for production\u001b[0m"}]}}
+`)
+	c, _ := newCatalogOf(t, dir)
+	r := c.Search("vite building", 10)
+	if len(r.Hits) != 1 {
+		t.Fatalf("hits = %d, want 1", len(r.Hits))
+	}
+	if h := r.Hits[0]; h.Snippet != "vite v5.4.2 building for production" || !slices.Equal(marked(h), []string{"vite", "building"}) {
+		t.Errorf("snippet %q marks %q", h.Snippet, marked(h))
+	}
+}
+
+// A filter that keeps a few sessions of many searches their entries'
+// key ranges (spans), and finds all of their matches and only those.
+func TestSearchFewSessions(t *testing.T) {
+	dir := t.TempDir()
+	day := time.Date(2026, 3, 1, 9, 0, 0, 0, time.Local)
+	for i := range 24 {
+		var msgs []string
+		for k := range 30 {
+			msgs = append(msgs, fmt.Sprintf("user:common words of session %d, line %d", i, k))
+		}
+		// Sessions overlap in time two by two.
+		sessionFile(t, filepath.Join(dir, fmt.Sprintf("--p%d--", i), "s.jsonl"), fmt.Sprintf("/w/proj%02d", i), day.Add(time.Duration(i/2)*time.Hour), msgs...)
+	}
+	c, _ := newCatalogOf(t, dir)
+	for _, tc := range []struct {
+		q     string
+		total int
+	}{
+		{"common project:proj07", 30},
+		{"common project:proj1", 10 * 30}, // proj10 to proj19
+		{"common line project:proj03", 30},
+		{"common project:proj03 after:2026-03-01", 30},
+		{"common", 24 * 30},
+	} {
+		r := c.Search(tc.q, 5)
+		if r.Total != tc.total {
+			t.Errorf("Search(%q): total %d, want %d", tc.q, r.Total, tc.total)
+		}
+	}
+	// The spans of one file in its shard are its keys' range.
+	pq := parseQuery("common project:proj07")
+	files, _ := c.searchable(pq)
+	for i := range shards {
+		st, err := c.store(i)
+		must(t, err)
+		spans, err := c.spans(context.Background(), st, i, files, 0, 1<<63-1)
+		must(t, err)
+		if n := len(spans); n > 1 || n == 1 && spans[0] == [2]int64{0, 1<<63 - 1} {
+			t.Errorf("shard %d: spans %v, want the one file's keys", i, spans)
+		}
+	}
+}
+
+// A search looks through windows of keys newest first, growing them, and
+// finds every match however far apart; past its deadline it stops and
+// says where (issue 25: a search never takes long, whatever its words).
+func TestSearchWindows(t *testing.T) {
+	dir := t.TempDir()
+	day := time.Date(2025, 1, 1, 9, 0, 0, 0, time.Local)
+	for i := range 40 {
+		msg := "user:an ordinary day"
+		if i%3 == 0 {
+			msg = "user:a rare wombat day"
+		}
+		// Sessions 9 days apart: a year of them.
+		sessionFile(t, filepath.Join(dir, fmt.Sprintf("--p%d--", i), "s.jsonl"), "/w", day.AddDate(0, 0, 9*i), msg, "assistant:fine")
+	}
+	c, _ := newCatalogOf(t, dir)
+	r := c.Search("wombat", 100)
+	if r.Total != 14 || r.More || len(r.Notes) != 0 {
+		t.Errorf("wombat: total %d more %v notes %q, want 14 false none", r.Total, r.More, r.Notes)
+	}
+	was, wasWindow := searchBudget, firstWindow
+	t.Cleanup(func() { searchBudget, firstWindow = was, wasWindow })
+	// No time at all: the first window (here the newest two entries of a
+	// shard) is all it looks through.
+	searchBudget, firstWindow = 0, 2
+	r = c.Search("wombat", 100)
+	if r.Total != 1 || !r.More || len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "stopped") {
+		t.Errorf("past the deadline: total %d more %v notes %q", r.Total, r.More, r.Notes)
+	}
+	if newest := day.AddDate(0, 0, 9*39); r.Oldest.After(newest.Add(time.Hour)) || r.Oldest.Before(newest.AddDate(0, 0, -27)) {
+		t.Errorf("it says it stopped at %v, not about the newest session (%v)", r.Oldest, newest)
+	}
+}
+
+// Reading waits while a search runs, so that the search has the machine.
+func TestReadingYieldsToSearches(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := sessiongen.Sessions(dir, 20, 9); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Open(context.Background(), []string{dir}, Options{CacheDir: t.TempDir()})
+	must(t, err)
+	defer c.Close()
+	c.searching.Add(1) // a search under way
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Update(context.Background())
+		done <- err
+	}()
+	time.Sleep(200 * time.Millisecond)
+	if p := c.Progress(); p.Done != 0 {
+		t.Errorf("%d files were read while a search ran", p.Done)
+	}
+	c.searching.Add(-1)
+	select {
+	case err := <-done:
+		must(t, err)
+	case <-time.After(time.Minute):
+		t.Fatal("reading did not go on once the search was over")
+	}
+	if p := c.Progress(); p.Done != 20 {
+		t.Errorf("%d of 20 files read", p.Done)
 	}
 }

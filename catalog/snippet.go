@@ -1,6 +1,8 @@
 package catalog
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -13,32 +15,64 @@ const (
 	snippetLen    = 220
 )
 
+// word is a word of a text and where its folded form is in a buffer.
 type word struct {
 	start, end int
-	folded     string
+	fs, fe     int
 }
 
 // snippet cuts the part of text around the first match of terms, on one
 // line, and marks every match in it: byte ranges [start, end) of the
-// snippet, in order.
+// snippet, in order. Words are folded only as far as the snippet reaches:
+// an entry can be long, and a page of hits cuts fifty snippets.
 func snippet(text string, terms []queryTerm) (string, [][2]int) {
-	// The words as the index has them: stopwords are not there, so a
-	// phrase matches across them.
 	var words []word
-	forWords(text, func(s, e int) {
-		if w := foldWord(text[s:e]); !isStopword([]byte(w)) {
-			words = append(words, word{s, e, w})
-		}
-	})
+	var fold []byte
 	// matches are word index ranges [i, j).
 	var matches [][2]int
-	for i := range words {
+	stop := len(text) // words that start past it are not needed
+	for s := 0; s < len(text); {
+		// The next word, as forWords finds them.
+		r, n := rune(text[s]), 1
+		if r >= utf8.RuneSelf {
+			r, n = utf8.DecodeRuneInString(text[s:])
+		}
+		if !isWordRune(r) {
+			s += n
+			continue
+		}
+		e := s + n
+		for e < len(text) {
+			r, n := rune(text[e]), 1
+			if r >= utf8.RuneSelf {
+				r, n = utf8.DecodeRuneInString(text[e:])
+			}
+			if !isWordRune(r) {
+				break
+			}
+			e += n
+		}
+		if s >= stop {
+			break
+		}
+		fs := len(fold)
+		fold = appendFolded(fold, text[s:e])
+		fold = fold[:fs+truncLen(fold[fs:], maxWord)]
+		words = append(words, word{s, e, fs, len(fold)})
 		for _, t := range terms {
-			if j := matchAt(words, i, t); j > i {
-				matches = append(matches, [2]int{i, j})
+			if i := len(words) - len(t.words); i >= 0 && matchAt(words, fold, i, t) {
+				if len(matches) == 0 {
+					// The snippet ends about snippetLen past the first
+					// match; a little more for a phrase that began
+					// before it.
+					stop = min(len(text), words[i].start+snippetLen+64)
+				}
+				matches = append(matches, [2]int{i, len(words)})
 			}
 		}
+		s = e
 	}
+	slices.SortStableFunc(matches, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
 	first := 0
 	if len(matches) > 0 {
 		first = words[matches[0][0]].start
@@ -101,19 +135,16 @@ func snippet(text string, terms []queryTerm) (string, [][2]int) {
 	return b.String(), marks
 }
 
-// matchAt returns the end of t's match starting at word i, or i.
-func matchAt(words []word, i int, t queryTerm) int {
-	if i+len(t.words) > len(words) {
-		return i
-	}
+// matchAt says whether t matches the words from i on (all there are).
+func matchAt(words []word, fold []byte, i int, t queryTerm) bool {
 	for k, w := range t.words {
-		got := words[i+k].folded
+		got := fold[words[i+k].fs:words[i+k].fe]
 		last := k == len(t.words)-1
-		if got != w && !(last && t.prefix && strings.HasPrefix(got, w)) {
-			return i
+		if string(got) != w && !(last && t.prefix && strings.HasPrefix(string(got), w)) {
+			return false
 		}
 	}
-	return i + len(t.words)
+	return true
 }
 
 // oneLineText folds runs of white space into one space.

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"slices"
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -10,21 +11,16 @@ import (
 
 // The index's words are made here, not by FTS5's tokenizer: a word is a
 // run of letters and digits (as FTS5's unicode61 has it), folded to lower
-// case with its accents removed, and the commonest English words are left
-// out. The index is fed these words, one space apart, and FTS5's ascii
-// tokenizer only splits them again; queries and snippets use the same
-// functions, so what is searched, found and marked always agree.
+// case with its accents removed. The index is fed these words, one space
+// apart, and FTS5's ascii tokenizer only splits them again; queries and
+// snippets use the same functions, so what is searched, found and marked
+// always agree.
 //
 // Doing it in Go lets the reading goroutines do it, on every core, while
-// FTS5 works on one; and the stopwords are a fifth of the words of a
-// generated history ("the" alone a tenth), so leaving them out makes the
-// index smaller and phrase searches much cheaper: FTS5 checks a phrase
-// against the position lists of all its words, and those of "the" are
-// the longest of all.
-
-// Stopwords (isStopword) are not indexed. A phrase is matched without
-// them: "the lock iterator" finds "lock iterator" and "lock the iterator"
-// alike.
+// FTS5 works on one. Every word is indexed, the commonest English ones
+// ("the", "on", "will") too: ranking is done in Go (rank.go) from figures
+// kept at indexing time, so a common word costs a search no more than a
+// rare one, and a phrase keeps all its words.
 
 // maxWord bounds a word's bytes in the index: longer ones (base64, hashes)
 // are kept by their start, which is what a prefix search needs.
@@ -35,66 +31,93 @@ const maxWord = 64
 // over every byte of the history: ASCII, most of it, takes a table look-up
 // per byte.
 func appendIndexText(dst []byte, text string) []byte {
-	n := -1 // where the word under way starts in dst
-	end := func() {
-		if n < 0 {
-			return
-		}
-		w := dst[n:]
-		if len(w) > maxWord {
-			dst = dst[:n+truncLen(w, maxWord)]
-			w = dst[n:]
-		}
-		if isStopword(w) {
-			dst = dst[:n]
-		} else {
-			dst = append(dst, ' ')
-		}
-		n = -1
-	}
+	dst, _ = indexText(dst, nil, text)
+	return dst
+}
+
+// indexText is appendIndexText that also appends to ends where each word
+// ends in dst (at its space), when ends is not nil.
+func indexText(dst []byte, ends []int32, text string) ([]byte, []int32) {
+	// Folded ASCII is as long as its source, and a space ends each word:
+	// with room for both, ASCII is written by index, without append's
+	// checks.
+	dst = slices.Grow(dst, len(text)+1)
+	out := dst[:cap(dst)]
+	n := len(dst)
+	start := -1 // where the word under way starts in out
 	for i := 0; i < len(text); {
-		c := text[i]
-		if c < utf8.RuneSelf {
-			if asciiFold[c] == 0 {
-				end()
-				i++
-				continue
+		// A run of ASCII word bytes, folded as it is copied.
+		j := i
+		for ; j < len(text); j++ {
+			f := asciiFold[text[j]]
+			if f == 0 {
+				break
 			}
-			// A run of ASCII word bytes is copied whole and folded in
-			// place.
-			j := i + 1
-			for j < len(text) && text[j] < utf8.RuneSelf && asciiFold[text[j]] != 0 {
-				j++
-			}
-			if n < 0 {
-				n = len(dst)
-			}
-			k := len(dst)
-			dst = append(dst, text[i:j]...)
-			for ; k < len(dst); k++ {
-				dst[k] = asciiFold[dst[k]]
+			out[n] = f
+			n++
+		}
+		if j > i {
+			if start < 0 {
+				start = n - (j - i)
 			}
 			i = j
+			if i == len(text) {
+				break
+			}
+		}
+		if c := text[i]; c < utf8.RuneSelf {
+			// Not a word byte.
+			if start >= 0 {
+				n, start = endWord(out, n, start), -1
+				if ends != nil {
+					ends = append(ends, int32(n-1))
+				}
+			}
+			i++
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(text[i:])
 		i += size
 		if !isWordRune(r) {
-			end()
+			if start >= 0 {
+				n, start = endWord(out, n, start), -1
+				if ends != nil {
+					ends = append(ends, int32(n-1))
+				}
+			}
 			continue
 		}
-		if n < 0 {
-			n = len(dst)
+		if start < 0 {
+			start = n
 		}
-		dst = utf8.AppendRune(dst, foldRune(r))
+		// A folded rune may be longer than its source: append.
+		dst = utf8.AppendRune(out[:n], foldRune(r))
+		n = len(dst)
+		dst = slices.Grow(dst, len(text)-i+1)
+		out = dst[:cap(dst)]
 	}
-	end()
-	return dst
+	if start >= 0 {
+		n = endWord(out, n, start)
+		if ends != nil {
+			ends = append(ends, int32(n-1))
+		}
+	}
+	return out[:n], ends
 }
 
-// asciiFold maps an ASCII letter or digit to its folded form, anything
-// else to 0.
-var asciiFold = func() (t [utf8.RuneSelf]byte) {
+// endWord ends the word that starts at start of out[:n]: cut to
+// maxWord, and followed by a space. It returns the new length.
+func endWord(out []byte, n, start int) int {
+	if n-start > maxWord {
+		n = start + truncLen(out[start:n], maxWord)
+	}
+	out[n] = ' '
+	return n + 1
+}
+
+// asciiFold maps an ASCII letter or digit to its folded form, any other
+// byte to 0.
+var asciiFold = func() (t [256]byte) {
 	for c := byte('0'); c <= '9'; c++ {
 		t[c] = c
 	}
@@ -105,29 +128,10 @@ var asciiFold = func() (t [utf8.RuneSelf]byte) {
 	return t
 }()
 
-// isStopword says whether w is one of stopwords, without a map look-up
-// per word of the history.
-func isStopword(w []byte) bool {
-	switch len(w) {
-	case 1, 2, 3, 4, 5:
-		switch string(w) {
-		case "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "from",
-			"has", "have", "i", "if", "in", "is", "it", "its", "of", "on", "or",
-			"so", "that", "the", "this", "to", "was", "we", "were", "will", "with":
-			return true
-		}
-	}
-	return false
-}
-
-// indexWords returns the index's words of text, stopwords left out.
+// indexWords returns the index's words of text, in order, repeats kept.
 func indexWords(text string) []string {
 	var out []string
-	forWords(text, func(start, end int) {
-		if w := foldWord(text[start:end]); !isStopword([]byte(w)) {
-			out = append(out, w)
-		}
-	})
+	forWords(text, func(start, end int) { out = append(out, foldWord(text[start:end])) })
 	return out
 }
 
@@ -168,13 +172,34 @@ func appendFolded(dst []byte, w string) []byte {
 	return dst
 }
 
-// foldCache keeps the folded form of runes met outside ASCII.
-var foldCache sync.Map // rune → rune
+// foldCache keeps the folded form of runes met outside ASCII; those
+// below 0x800 (Latin, Greek, Cyrillic, Hebrew, Arabic…), the commonest,
+// are in a table made on first use.
+var (
+	foldCache     sync.Map // rune → rune
+	foldTableOnce sync.Once
+	foldTable     [0x800]rune
+)
 
 func foldRune(r rune) rune {
+	if r < 0x800 {
+		foldTableOnce.Do(func() {
+			for c := rune(0x80); c < 0x800; c++ {
+				foldTable[c] = foldSlow(c)
+			}
+		})
+		return foldTable[r]
+	}
 	if f, ok := foldCache.Load(r); ok {
 		return f.(rune)
 	}
+	f := foldSlow(r)
+	foldCache.Store(r, f)
+	return f
+}
+
+// foldSlow folds r to lower case without its accent.
+func foldSlow(r rune) rune {
 	f := unicode.ToLower(r)
 	if d := norm.NFD.String(string(f)); d != "" {
 		base, _ := utf8.DecodeRuneInString(d)
@@ -182,7 +207,6 @@ func foldRune(r rune) rune {
 			f = base
 		}
 	}
-	foldCache.Store(r, f)
 	return f
 }
 
@@ -219,6 +243,5 @@ func isWordRune(r rune) bool {
 }
 
 // Words returns the words of text as the index holds them: folded to
-// lower case with accents removed, the commonest English words left out.
-// A word's order and repeats are kept.
+// lower case with accents removed. A word's order and repeats are kept.
 func Words(text string) []string { return indexWords(text) }

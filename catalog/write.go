@@ -47,6 +47,10 @@ type batch struct {
 	// rowids: FTS5 also flushes whenever a rowid is lower than the one
 	// before.
 	texts []ftsText
+	// terms and the counts are what the batch adds to the terms and
+	// counts tables (see termstats.go).
+	terms          termCounts
+	entries, words int64
 }
 
 type ftsText struct {
@@ -78,6 +82,9 @@ func (b *batch) commit() error {
 		}
 		b.texts = nil
 	}
+	if err := b.writeTerms(); err != nil {
+		return err
+	}
 	if err := b.tx.Commit(); err != nil {
 		return err
 	}
@@ -85,6 +92,32 @@ func (b *batch) commit() error {
 	// the log too. A scrub that fails leaves the store dirty, for the
 	// next one.
 	b.st.scrub(context.Background())
+	return nil
+}
+
+// writeTerms adds the batch's word counts to the terms table, and its
+// entries and words to the counts.
+func (b *batch) writeTerms() error {
+	if kept := b.terms.kept(); len(kept) > 0 {
+		up, err := b.tx.Prepare(`INSERT INTO terms(term, df) VALUES(?, ?)
+			ON CONFLICT(term) DO UPDATE SET df = df + excluded.df`)
+		if err != nil {
+			return err
+		}
+		defer up.Close()
+		for _, t := range kept {
+			if _, err := up.Exec(t.word, int64(t.n)*dfSample); err != nil {
+				return err
+			}
+		}
+	}
+	b.terms = nil
+	if b.entries != 0 || b.words != 0 {
+		if _, err := b.tx.Exec(`UPDATE counts SET entries = entries + ?, words = words + ?`, b.entries, b.words); err != nil {
+			return err
+		}
+		b.entries, b.words = 0, 0
+	}
 	return nil
 }
 func (b *batch) rollback() { b.tx.Rollback() }
@@ -175,6 +208,9 @@ func (b *batch) addFile(ctx context.Context, d *fileData) error {
 		if b.st.prepared {
 			b.st.dirty.Store(true)
 		}
+		if err := b.forget(ctx, fid); err != nil {
+			return err
+		}
 		for _, q := range []string{
 			`DELETE FROM fts WHERE rowid IN (SELECT rid FROM entries WHERE fid = ?)`,
 			`DELETE FROM entries WHERE fid = ?`,
@@ -191,10 +227,34 @@ func (b *batch) addFile(ctx context.Context, d *fileData) error {
 	if err := b.writeEntries(ctx, fid, d.entries); err != nil {
 		return err
 	}
+	// A store of prepared sessions keeps no words of its own: a word
+	// found to be a secret only once a file grew must not stay in the
+	// cache (see store.scrub), and the terms table's counts outlive the
+	// entries they came from.
+	if len(d.terms) > 0 && !b.st.prepared {
+		if b.terms == nil {
+			b.terms = termCounts{}
+		}
+		b.terms.add(d.terms)
+	}
 	if err := writeUsage(ctx, tx, fid, d.usage); err != nil {
 		return err
 	}
 	r.FID = fid
+	return nil
+}
+
+// forget takes a file's entries out of the counts, before they are
+// deleted. The terms table keeps them: its counts are estimates that a
+// file read again only raises a little.
+func (b *batch) forget(ctx context.Context, fid int64) error {
+	var n, words int64
+	err := b.tx.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(words), 0) FROM entries WHERE fid = ? AND kind != ''`, fid).Scan(&n, &words)
+	if err != nil {
+		return err
+	}
+	b.entries -= n
+	b.words -= words
 	return nil
 }
 
@@ -212,8 +272,8 @@ func (b *batch) writeEntries(ctx context.Context, fid int64, entries []entryRow)
 	if len(entries) == 0 {
 		return nil
 	}
-	ins, err := b.tx.PrepareContext(ctx, `INSERT INTO entries(rid, fid, line, part, id, parent, branch, kind, off, len)
-		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(rid) DO NOTHING`)
+	ins, err := b.tx.PrepareContext(ctx, `INSERT INTO entries(rid, fid, line, part, id, parent, branch, kind, off, len, words, tf)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(rid) DO NOTHING`)
 	if err != nil {
 		return err
 	}
@@ -236,7 +296,7 @@ func (b *batch) writeEntries(ctx context.Context, fid int64, entries []entryRow)
 			}
 			next[base] = n + 1
 			rid = base | n
-			res, err := ins.ExecContext(ctx, rid, fid, e.Line, e.Part, e.ID, e.Parent, e.Branch, kind, e.Off, e.Len)
+			res, err := ins.ExecContext(ctx, rid, fid, e.Line, e.Part, e.ID, e.Parent, e.Branch, kind, e.Off, e.Len, e.Words, e.TF)
 			if err != nil {
 				return err
 			}
@@ -250,6 +310,8 @@ func (b *batch) writeEntries(ctx context.Context, fid int64, entries []entryRow)
 		}
 		if kind != "" {
 			b.texts = append(b.texts, ftsText{rid, e.Text})
+			b.entries++
+			b.words += int64(e.Words)
 		}
 	}
 	return nil

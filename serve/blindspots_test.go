@@ -21,7 +21,7 @@ import (
 // catalog reads the sessions before the server starts.
 func testServer(t *testing.T, dir, cache string, read bool, opt Options) (*server, *httptest.Server, *syncBuffer) {
 	t.Helper()
-	copt := catalog.Options{Program: "test", Prepare: opt.Prepare, PrepareKey: opt.PrepareKey, PrepareText: opt.PrepareText}
+	copt := catalog.Options{Prepare: opt.Prepare, PrepareKey: opt.PrepareKey, PrepareText: opt.PrepareText}
 	cat, err := catalog.Open(context.Background(), []string{dir}, copt)
 	must(t, err)
 	t.Cleanup(func() { cat.Close() })
@@ -35,7 +35,6 @@ func testServer(t *testing.T, dir, cache string, read bool, opt Options) (*serve
 		must(t, err)
 	}
 	log := &syncBuffer{}
-	opt.Program = "test"
 	s := newServer(cat, pages, opt, &logger{w: log}, "")
 	hs := httptest.NewServer(s.handler())
 	t.Cleanup(hs.Close)

@@ -21,7 +21,7 @@ import (
 func TestPageCache(t *testing.T) {
 	dir := project(t, "pi-v3-sdk-branches-labels.jsonl")
 	cache := t.TempDir()
-	srv := start(t, Options{Paths: []string{dir}, CacheDir: cache, Program: "test"})
+	srv := start(t, Options{Paths: []string{dir}, CacheDir: cache})
 	id := ids(t, srv)["Health endpoint"]
 
 	before := renders.Load()
@@ -41,7 +41,7 @@ func TestPageCache(t *testing.T) {
 	srv.cancel()
 	<-srv.done
 	srv.done <- nil
-	srv = start(t, Options{Paths: []string{dir}, CacheDir: cache, Program: "test"})
+	srv = start(t, Options{Paths: []string{dir}, CacheDir: cache})
 	before = renders.Load()
 	if _, after := get(t, srv.url+"s/"+id); after != first {
 		t.Error("the page after a restart differs")
@@ -117,7 +117,7 @@ func TestWritesOnlyCache(t *testing.T) {
 	dir := project(t, "pi-v3-sdk-branches-labels.jsonl", "pi-v3-earth0-a.jsonl")
 	cache := filepath.Join(t.TempDir(), "cache")
 	sessions := snapshot(t, dir)
-	srv := start(t, Options{Paths: []string{dir}, CacheDir: cache, Program: "test"})
+	srv := start(t, Options{Paths: []string{dir}, CacheDir: cache})
 	for title, id := range ids(t, srv) {
 		if res, _ := get(t, srv.url+"s/"+id); res.StatusCode != 200 {
 			t.Errorf("%s: %s", title, res.Status)
@@ -156,7 +156,7 @@ func TestWritesOnlyCache(t *testing.T) {
 func TestSharedCacheServers(t *testing.T) {
 	dir := project(t, "pi-v3-sdk-branches-labels.jsonl", "pi-v3-earth0-a.jsonl", "pi-v3-sdk-compaction-custom.jsonl")
 	cache := t.TempDir()
-	opt := Options{Paths: []string{dir}, CacheDir: cache, Program: "test"}
+	opt := Options{Paths: []string{dir}, CacheDir: cache}
 	a, b := start(t, opt), start(t, opt)
 	pages, err := catalog.OpenPages(cache, catalog.PagesBytes)
 	must(t, err)

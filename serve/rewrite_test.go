@@ -17,7 +17,7 @@ func TestSameSizeRewriteServed(t *testing.T) {
 	dir := project(t, "pi-v3-sdk-branches-labels.jsonl")
 	path := filepath.Join(dir, "--home-dev-projects-webapp--", "pi-v3-sdk-branches-labels.jsonl")
 	cache := t.TempDir()
-	srv := start(t, Options{Paths: []string{dir}, CacheDir: cache, Program: "test"})
+	srv := start(t, Options{Paths: []string{dir}, CacheDir: cache})
 	id := ids(t, srv)["Health endpoint"]
 	if _, page := get(t, srv.url+"s/"+id); !strings.Contains(page, "registered") {
 		t.Fatal("the page lacks the word the test replaces")
@@ -56,7 +56,7 @@ func TestSameSizeRewriteServed(t *testing.T) {
 	<-srv.done
 	srv.done <- nil
 	rewrite("marsupial7", "wombat4321")
-	srv = start(t, Options{Paths: []string{dir}, CacheDir: cache, Program: "test"})
+	srv = start(t, Options{Paths: []string{dir}, CacheDir: cache})
 	if !served("wombat4321") {
 		t.Error("after a restart: a same-size rewrite kept the old page")
 	}

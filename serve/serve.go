@@ -43,9 +43,6 @@ type Options struct {
 	// CacheDir is where the catalog and the rendered pages are kept (see
 	// catalog.Options.CacheDir); empty keeps nothing.
 	CacheDir string
-	// Program identifies the program, for the cache: what another program
-	// left there is made again.
-	Program string
 	// Progress, when set, is called while the catalog reads the sessions,
 	// about twice a second, and once more when it is done.
 	Progress func(catalog.Progress)
@@ -213,8 +210,8 @@ const redactingNotice = "Secrets are masked: this server shows every session red
 // then says so; where names what is served.
 func openCatalog(ctx context.Context, opt Options, logw *logger) (c *catalog.Catalog, notice, where string, err error) {
 	copt := catalog.Options{
-		CacheDir: opt.CacheDir, Program: opt.Program,
-		Prepare: opt.Prepare, PrepareKey: opt.PrepareKey, PrepareText: opt.PrepareText,
+		CacheDir: opt.CacheDir,
+		Prepare:  opt.Prepare, PrepareKey: opt.PrepareKey, PrepareText: opt.PrepareText,
 		Warn: func(msg string) { logw.printf("warning: %s", msg) },
 	}
 	if len(opt.Paths) > 0 {

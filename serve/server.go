@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -228,7 +229,8 @@ func (s *server) serveIndex(w http.ResponseWriter, r *http.Request) {
 // maxQuery bounds a search's length; longer ones are cut.
 const maxQuery = 200
 
-// maxHits bounds the entries a search page lists.
+// maxHits bounds the entries a search page lists; ?page=N shows the
+// next ones.
 const maxHits = 50
 
 func (s *server) serveSearch(w http.ResponseWriter, r *http.Request) {
@@ -236,10 +238,14 @@ func (s *server) serveSearch(w http.ResponseWriter, r *http.Request) {
 	if len(q) > maxQuery {
 		q = strings.ToValidUTF8(q[:maxQuery], "")
 	}
-	res := site.SearchResults{Query: q}
+	// Ranking looks at the newest thousand matches (catalog): pages
+	// past them are empty.
+	page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+	page = min(max(page, 1), 1000)
+	res := site.SearchResults{Query: q, PageSize: maxHits, Offset: (page - 1) * maxHits}
 	opt := s.indexOptions()
 	if q != "" {
-		found, err := s.cat.SearchContext(r.Context(), q, maxHits)
+		found, err := s.cat.SearchPage(r.Context(), q, res.Offset, maxHits)
 		if err != nil && r.Context().Err() == nil {
 			s.logf("warning: search %q: %v", q, err)
 		}
@@ -247,6 +253,7 @@ func (s *server) serveSearch(w http.ResponseWriter, r *http.Request) {
 			opt.Notice = strings.TrimSpace(opt.Notice + " " + why)
 		}
 		res.Total, res.Sessions, res.More = found.Total, found.Sessions, found.More
+		res.Oldest, res.Notes, res.Words = found.Oldest, found.Notes, found.Words
 		// Best first, and the hits of a session together: a session is
 		// where its best hit ranks.
 		bySession := map[string][]catalog.Hit{}

@@ -96,7 +96,7 @@ type IndexOptions struct {
 	// the page charts it in a usage report above the list. None: no
 	// report.
 	Usage []usage.Record
-	// StaticSearch is the directory of an archive's search index,
+	// StaticSearch is the meta file of an archive's search index,
 	// relative to the page (see package archive): the page's script
 	// searches it from file://, with no server. Without JavaScript the
 	// page lists every session all the same.

@@ -3,6 +3,7 @@ package site
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -148,7 +149,7 @@ func TestWriteSearchResultsMore(t *testing.T) {
 	}
 	out := buf.String()
 	for _, want := range []string{
-		"More than 1000 matching entries; the best 2 of the newest 1000, in 40 sessions, are shown.",
+		"More than 1000 matching entries; the newest 1000, in 40 sessions, are ranked; 1 to 2 are shown.",
 		`<span class="role">user · branch 2 of 3</span>`,
 		`<span class="role">user</span>`,
 	} {
@@ -158,9 +159,54 @@ func TestWriteSearchResultsMore(t *testing.T) {
 	}
 }
 
+// Results come in pages linked to each other; the last page of a search
+// that matched more than was ranked links to the older matches.
+func TestWriteSearchResultsPages(t *testing.T) {
+	items := indexItems()
+	hits := make([]SearchHit, 10)
+	for i := range hits {
+		hits[i] = SearchHit{Session: items[0], EntryID: fmt.Sprint(i), Role: "user", Snippet: "mux"}
+	}
+	oldest := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+	for _, tc := range []struct {
+		name         string
+		res          SearchResults
+		want, absent []string
+	}{
+		{"first", SearchResults{Total: 25, Offset: 0}, []string{"; 1 to 10 are shown.", `<a href="?page=2&amp;q=mux&#43;%22a&#43;b%22" rel="next">`}, []string{`rel="prev"`, "Older matches"}},
+		{"middle", SearchResults{Total: 25, Offset: 10}, []string{"; 11 to 20 are shown.", `<a href="?q=mux&#43;%22a&#43;b%22" rel="prev">`, `<a href="?page=3&amp;q=mux&#43;%22a&#43;b%22" rel="next">`}, nil},
+		{"last", SearchResults{Total: 1000, More: true, Oldest: oldest, Offset: 990}, []string{"; 991 to 1000 are shown.", `rel="prev"`,
+			`<a href="?q=mux&#43;%22a&#43;b%22&#43;before%3A2026-03-04">Older matches, from <time datetime="2026-03-04T05:06:07Z">`}, []string{`rel="next"`}},
+		{"past", SearchResults{Total: 25, Offset: 50}, []string{"; this page is past the last."}, []string{`rel="next"`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := tc.res
+			res.Query, res.PageSize, res.Sessions = `mux "a b"`, 10, 1
+			if res.Offset < res.Total {
+				res.Hits = hits
+			}
+			var buf bytes.Buffer
+			if err := WriteSearchResults(&buf, res, IndexOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			out := buf.String()
+			for _, w := range tc.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("lacks %s", w)
+				}
+			}
+			for _, a := range tc.absent {
+				if strings.Contains(out, a) {
+					t.Errorf("has %s", a)
+				}
+			}
+		})
+	}
+}
+
 func TestWriteSearchResults(t *testing.T) {
 	items := indexItems()
-	res := SearchResults{Query: `<b>"mux"</b>`, Total: 5, Sessions: 2, Hits: []SearchHit{
+	res := SearchResults{Query: `<b>"mux"</b>`, Total: 5, Sessions: 2, Words: []string{"mux"}, Hits: []SearchHit{
 		{Session: items[0], EntryID: "6eea0e7d", Role: "assistant", Snippet: "…registered on the default mux after…", Marks: [][2]int{{29, 32}}},
 		{Session: items[0], EntryID: "id~L40'", Role: "user", Snippet: "the Mux", Marks: [][2]int{{4, 7}, {2, 1}, {5, 99}}},
 		{Session: items[3], EntryID: hostile.ID, Role: hostile.Role, Snippet: hostile.Preview, Marks: [][2]int{{0, 9}}},
@@ -172,9 +218,9 @@ func TestWriteSearchResults(t *testing.T) {
 	out := buf.String()
 	doc := parseIndexHTML(t, out)
 	for _, want := range []string{
-		`<a href="web-1.html#6eea0e7d">…registered on the default <mark>mux</mark> after…</a>`,
-		`<a href="web-1.html#id~L40%27">the <mark>Mux</mark></a>`,
-		`5 matching entries in 2 sessions; the best 3 are shown.`,
+		`<a href="web-1.html?hl=mux#6eea0e7d">…registered on the default <mark>mux</mark> after…</a>`,
+		`<a href="web-1.html?hl=mux#id~L40%27">the <mark>Mux</mark></a>`,
+		`5 matching entries in 2 sessions; 1 to 3 are shown.`,
 		`<form class="search" method="get" action="/search" role="search">`,
 		`value="&lt;b&gt;&#34;mux&#34;&lt;/b&gt;"`,
 		`<h1><a href="./">pi sessions</a></h1>`,

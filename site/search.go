@@ -5,6 +5,8 @@ import (
 	"html/template"
 	"io"
 	"net/url"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/piexport/piexport/render"
@@ -16,10 +18,20 @@ type SearchResults struct {
 	Query string
 	// Total counts every matching entry and Sessions the sessions they are
 	// in; Hits may hold fewer. More says that more entries match than
-	// were counted: Total is then a lower bound, and the hits the best of
-	// the newest Total.
+	// were counted: Total is then a lower bound, the hits the best of the
+	// newest Total, and Oldest the time of the oldest of those.
 	Total, Sessions int
 	More            bool
+	Oldest          time.Time
+	// Offset is the rank of the first hit, from 0, and PageSize how many
+	// a page shows: the page links to the one before and after it.
+	Offset, PageSize int
+	// Notes say how the query was read where it was not as written.
+	Notes []string
+	// Words are the words the hits hold (catalog.Results.Words): a hit's
+	// link carries them (?hl=), for its page to mark them and open what
+	// is folded around them.
+	Words []string
 	// Hits are in the order to show, the entries of a session together.
 	Hits []SearchHit
 }
@@ -54,7 +66,33 @@ func WriteSearchResults(w io.Writer, res SearchResults, opt IndexOptions) error 
 	if res.Query != "" {
 		p.Title = res.Query + " · " + p.Title
 	}
-	v := &searchView{Total: res.Total, Sessions: res.Sessions, Shown: len(res.Hits), More: res.More}
+	v := &searchView{Total: res.Total, Sessions: res.Sessions, Shown: len(res.Hits), More: res.More,
+		First: res.Offset + 1, Last: res.Offset + len(res.Hits), Notes: res.Notes}
+	if res.PageSize > 0 && res.Query != "" {
+		page := func(offset int) string {
+			q := url.Values{"q": {res.Query}}
+			if offset > 0 {
+				q.Set("page", strconv.Itoa(offset/res.PageSize+1))
+			}
+			return "?" + q.Encode()
+		}
+		if res.Offset > 0 {
+			v.PrevURL = page(max(res.Offset-res.PageSize, 0))
+		}
+		if res.Offset+len(res.Hits) < res.Total {
+			v.NextURL = page(res.Offset + res.PageSize)
+		}
+		if res.More && !res.Oldest.IsZero() && v.NextURL == "" {
+			// The matches older than those ranked: the same search before
+			// the day of the oldest ranked (which before: includes).
+			v.OlderURL = "?" + url.Values{"q": {res.Query + " before:" + res.Oldest.Format(time.DateOnly)}}.Encode()
+			v.OlderThan = res.Oldest
+		}
+	}
+	hl := ""
+	if len(res.Words) > 0 {
+		hl = "?" + url.Values{"hl": {strings.Join(res.Words, " ")}}.Encode()
+	}
 	for _, h := range res.Hits {
 		s := h.Session
 		key := s.URL + "\x00" + s.Path
@@ -68,7 +106,7 @@ func WriteSearchResults(w io.Writer, res SearchResults, opt IndexOptions) error 
 			hv.Branch = fmt.Sprintf("branch %d of %d", h.Branch, h.Branches)
 		}
 		if s.URL != "" {
-			hv.Href = s.URL + "#" + url.PathEscape(h.EntryID)
+			hv.Href = s.URL + hl + "#" + url.PathEscape(h.EntryID)
 		}
 		g.Hits = append(g.Hits, hv)
 	}
@@ -93,7 +131,14 @@ func WriteNotFound(w io.Writer, what, homeURL string, opt IndexOptions) error {
 type searchView struct {
 	Total, Sessions, Shown int
 	More                   bool
-	Groups                 []searchGroup
+	// First and Last are the ranks of the hits shown, from 1.
+	First, Last int
+	Notes       []string
+	// PrevURL and NextURL are the pages before and after this one;
+	// OlderURL searches the matches older than those ranked.
+	PrevURL, NextURL, OlderURL string
+	OlderThan                  time.Time
+	Groups                     []searchGroup
 }
 
 type searchGroup struct {

@@ -82,6 +82,7 @@ func (c *config) archive(ctx context.Context, h *history, cache string, res *res
 		return fmt.Errorf("archive: %w", err)
 	}
 	res.add("archive: build", time.Since(start).Seconds(), "s")
+	res.add("archive: build, CPU time", cpuOf(cmd).Seconds(), "s")
 	total, err := du(out)
 	if err != nil {
 		return err
@@ -105,7 +106,70 @@ func (c *config) archive(ctx context.Context, h *history, cache string, res *res
 	res.add("archive search: first query, results after typing", times[0], "ms")
 	res.add("archive search: p50", pct(times, 50), "ms")
 	res.add("archive search: max", pct(times, 100), "ms")
+
+	// One session changes: the next run writes its page, its words as a
+	// segment of the search index, and the index page.
+	f := h.files[h.nearest(1<<20, 1)[0]]
+	if err := appendTurn(f, "archived"); err != nil {
+		return err
+	}
+	before, err := files(filepath.Join(out, "search"))
+	if err != nil {
+		return err
+	}
+	start = time.Now()
+	cmd = exec.CommandContext(ctx, c.piexport, "-q", "-o", out, "--cache-dir", cache, h.dir)
+	cmd.Stderr = log
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("archive, again: %w", err)
+	}
+	took := time.Since(start)
+	after, err := files(filepath.Join(out, "search"))
+	if err != nil {
+		return err
+	}
+	var written, index int64
+	for p, fi := range after {
+		index += fi.size
+		if b, ok := before[p]; !ok || b != fi {
+			written += fi.size
+		}
+	}
+	res.add("archive, one 1 MB session changed: run", took.Seconds(), "s")
+	res.add("archive, one 1 MB session changed: CPU time", cpuOf(cmd).Seconds(), "s")
+	res.add("archive, one 1 MB session changed: search index written", float64(written)/1e6, "MB")
+	res.add("archive, one 1 MB session changed: search index written, share of it", 100*float64(written)/float64(index), "%")
 	return nil
+}
+
+// fileState is what tells a file was written: its size and time.
+type fileState struct {
+	size  int64
+	mtime time.Time
+}
+
+// files returns the state of every file below dir.
+func files(dir string) (map[string]fileState, error) {
+	out := map[string]fileState{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		fi, err := d.Info()
+		if err == nil {
+			out[p] = fileState{fi.Size(), fi.ModTime()}
+		}
+		return err
+	})
+	return out, err
+}
+
+// cpuOf is the user and system time a finished command took.
+func cpuOf(cmd *exec.Cmd) time.Duration {
+	if cmd.ProcessState == nil {
+		return 0
+	}
+	return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 }
 
 // staticSearch types each query into the archive's index and returns, per

@@ -50,6 +50,8 @@ type config struct {
 	pagetime  string
 	browser   string
 	keepCache bool
+	// generateOnly stops once the histories are made.
+	generateOnly bool
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -66,6 +68,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&c.pagetime, "pagetime", "", "pagetime binary (default: built from this checkout)")
 	fs.StringVar(&c.browser, "browser", "", "Chromium (default: $PIEXPORT_BROWSER, then chromium)")
 	fs.BoolVar(&c.keepCache, "keep-cache", false, "start from the cache of an earlier run instead of an empty one")
+	fs.BoolVar(&c.generateOnly, "generate-only", false, "make the histories (or find them made) and stop")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return nil
@@ -88,6 +91,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if err := os.MkdirAll(c.dir, 0o755); err != nil {
 		return err
+	}
+	if c.generateOnly {
+		for _, size := range c.sizes {
+			n, err := sessiongen.ParseSize(size)
+			if err != nil {
+				return fmt.Errorf("--sizes: %w", err)
+			}
+			h, err := makeHistory(filepath.Join(c.dir, "history-"+size), n, stderr)
+			if err != nil {
+				return fmt.Errorf("%s: %w", size, err)
+			}
+			fmt.Fprintf(stdout, "%s: %d sessions, %d MB, in %s\n", size, len(h.files), h.bytes>>20, h.dir)
+		}
+		return nil
 	}
 	if err := c.buildTools(ctx, stderr); err != nil {
 		return err
@@ -143,17 +160,26 @@ func (c *config) measure(ctx context.Context, size string, bytes int64, res *res
 	if !c.keepCache {
 		os.RemoveAll(cache)
 	}
+	qs, err := makeQueries(h, c.queries)
+	if err != nil {
+		return err
+	}
 
-	// Cold start: the catalog is read while the server answers.
+	// Cold start: the catalog is read while the server answers, and
+	// searches of every kind run meanwhile, one every 250 ms.
+	res.add("load average (1 min) at the cold start", loadAverage(), "")
 	srv, err := c.startServer(ctx, cache, h.dir, stderr)
 	if err != nil {
 		return err
 	}
+	during := make(chan []float64, 1)
+	go func() { during <- srv.searchWhileReading(ctx, mixed(qs)) }()
 	cold, err := srv.waitCatalogued(ctx, 2*time.Hour)
 	if err != nil {
 		srv.stop()
 		return err
 	}
+	lat := <-during
 	start := "cold"
 	if c.keepCache {
 		start = "first start, cache kept"
@@ -165,14 +191,13 @@ func (c *config) measure(ctx context.Context, size string, bytes int64, res *res
 	res.add(start+": server CPU time", coldCPU.Seconds(), "s")
 	res.add(start+": MB of session files per CPU second", float64(h.bytes)/1e6/coldCPU.Seconds(), "MB/s")
 	res.add(start+": RSS max while reading", float64(srv.maxRSS())/1e6, "MB")
+	res.add(start+": searches while reading", float64(len(lat)), "")
+	res.add(start+": search while reading, p50", pct(lat, 50), "ms")
+	res.add(start+": search while reading, p99", pct(lat, 99), "ms")
+	res.add("load average (1 min) when the catalog was complete", loadAverage(), "")
 
-	// Searches.
-	qs, err := makeQueries(h, c.queries)
-	if err != nil {
-		srv.stop()
-		return err
-	}
-	for _, kind := range []string{"one word", "three words", "phrase"} {
+	// Searches, one after another, each kind in turn.
+	for _, kind := range queryKinds {
 		cpu := srv.cpu()
 		lat, zero, err := srv.search(ctx, qs[kind])
 		if err != nil {
@@ -184,6 +209,8 @@ func (c *config) measure(ctx context.Context, size string, bytes int64, res *res
 		res.add("search "+kind+": p99", pct(lat, 99), "ms")
 		res.add("search "+kind+": queries without hits", float64(zero), "")
 	}
+
+	res.add("load average (1 min) after the searches", loadAverage(), "")
 
 	// A session grows: how soon its new words are found.
 	grow, err := srv.appendAndFind(ctx, h)

@@ -229,23 +229,32 @@ func (s *server) search(ctx context.Context, queries []string) ([]float64, int, 
 	return lat, zero, nil
 }
 
+// searchWhileReading runs queries in turn, one every 250 ms, until the
+// server says its catalog is complete, and returns their times in ms.
+func (s *server) searchWhileReading(ctx context.Context, queries []string) []float64 {
+	var lat []float64
+	for i := 0; ; i++ {
+		s.mu.Lock()
+		done := !s.catalogued.IsZero()
+		s.mu.Unlock()
+		if done || ctx.Err() != nil {
+			return lat
+		}
+		t := time.Now()
+		if _, err := s.get(ctx, "search?q="+url.QueryEscape(queries[i%len(queries)])); err == nil {
+			lat = append(lat, float64(time.Since(t).Microseconds())/1000)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
 // appendAndFind appends a turn to a session and returns how long until a
 // search finds its new word.
 func (s *server) appendAndFind(ctx context.Context, h *history) (time.Duration, error) {
 	f := h.files[h.nearest(5<<20, 1)[0]]
 	word := fmt.Sprintf("zqx%d", time.Now().UnixNano()%1e9)
-	line := fmt.Sprintf(`{"type":"message","id":"%s","parentId":null,"timestamp":"%s","message":{"role":"user","content":"a late thought about %s"}}`+"\n",
-		word, time.Now().UTC().Format(time.RFC3339Nano), word)
-	fh, err := os.OpenFile(f, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		return 0, err
-	}
 	start := time.Now()
-	_, err = fh.WriteString(line)
-	if cerr := fh.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := appendTurn(f, word); err != nil {
 		return 0, err
 	}
 	for {
@@ -261,6 +270,21 @@ func (s *server) appendAndFind(ctx context.Context, h *history) (time.Duration, 
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// appendTurn appends a user's turn about word to a session file.
+func appendTurn(f, word string) error {
+	line := fmt.Sprintf(`{"type":"message","id":"%s","parentId":null,"timestamp":"%s","message":{"role":"user","content":"a late thought about %s"}}`+"\n",
+		word, time.Now().UTC().Format(time.RFC3339Nano), word)
+	fh, err := os.OpenFile(f, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	_, err = fh.WriteString(line)
+	if cerr := fh.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // idOf is the server's id of a session file: the catalog's (a hash of its

@@ -74,20 +74,6 @@ func versionLine(bi *debug.BuildInfo) string {
 	return line + ")"
 }
 
-// program identifies this build for the cache: what another build left
-// there is made again, since how it indexed or rendered may differ.
-func program() string {
-	p := "piexport " + version
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" || s.Key == "vcs.modified" {
-				p += " " + s.Key + "=" + s.Value
-			}
-		}
-	}
-	return p
-}
-
 // readProgress reports how far the catalog is in reading the sessions:
 // one line redrawn on a terminal, a line every few seconds otherwise, and
 // a last line when it is done.

@@ -230,7 +230,7 @@ func runServe(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 	sopt := serve.Options{
 		Addr: opt.addr, Paths: opt.files, Theme: opt.theme, Home: home,
 		Generator: "piexport " + version, Log: stderr, Quiet: opt.quiet, AllowHosts: opt.allowHosts,
-		CacheDir: opt.cache(), Program: program(), Progress: readProgress(stderr),
+		CacheDir: opt.cache(), Progress: readProgress(stderr),
 		Shared: newShareLinks().related,
 		Ready: func(url string) {
 			fmt.Fprintf(stdout, "piexport: serving on %s (Ctrl-C to stop)\n", url)

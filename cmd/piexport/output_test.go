@@ -232,8 +232,8 @@ func TestArchiveOutputIsInput(t *testing.T) {
 	}
 }
 
-// An input inside the archive's search directory was removed with the
-// index's old generation (exit 0): it is refused, and so is a link that
+// An input inside the archive's search directory was removed with an
+// old segment of the index (exit 0): it is refused, and so is a link that
 // leads there.
 func TestArchiveInputInSearchDir(t *testing.T) {
 	dir := t.TempDir()
@@ -243,9 +243,9 @@ func TestArchiveInputInSearchDir(t *testing.T) {
 	if _, errOut, code := runCLI(t, "-o", "site", "a.jsonl", "b.jsonl"); code != 0 {
 		t.Fatalf("the first build: exit %d: %s", code, errOut)
 	}
-	gens, err := filepath.Glob("site/search/[0-9]*")
+	gens, err := filepath.Glob("site/search/g[0-9]*")
 	if err != nil || len(gens) != 1 {
-		t.Fatalf("search generations: %v %v", gens, err)
+		t.Fatalf("search segments: %v %v", gens, err)
 	}
 	in := filepath.Join(gens[0], "t5.js")
 	copyCorpus(t, tiny, in)

@@ -60,8 +60,8 @@ func runUsage(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 		}
 	}
 	copt := catalog.Options{
-		CacheDir: opt.cache(), Program: program(),
-		Warn: func(msg string) { printWarnings(stderr, []session.Warning{{Text: msg}}) },
+		CacheDir: opt.cache(),
+		Warn:     func(msg string) { printWarnings(stderr, []session.Warning{{Text: msg}}) },
 	}
 	if red := opt.redactor; red != nil {
 		// Masked before the catalog keeps anything, as the server's:
