@@ -31,7 +31,8 @@ var githubMarkdown = goldmark.New(goldmark.WithExtensions(extension.GFM, extensi
 // is needed:
 //   - raw HTML gets a backslash before its "<" (in an HTML block, before
 //     the "<" of each line that could start a block), so it shows as the
-//     text it is;
+//     text it is; so does every "<" in text that could open HTML to
+//     another renderer (see opensHTML);
 //   - links, images, autolinks and link reference definitions whose URL
 //     is not http, https, mailto or relative get a backslash before their
 //     bracket: the text stays, the link goes;
@@ -151,6 +152,10 @@ func markdownEdits(src string) (edits []mdEdit, ok bool) {
 				case inCode(n):
 				case source[p] == '\\':
 					edits = append(edits, breakLinksBefore(source, p, broken)...)
+				case source[p] == '<' && opensHTML(source, p) && !escapedAt(source, p):
+					// Text to goldmark, but maybe raw HTML to GitHub: see
+					// opensHTML.
+					edits = append(edits, mdEdit{at: p, end: p, text: `\`})
 				case (source[p] == 'f' || source[p] == 'F') && p+6 <= len(src) && bytes.EqualFold(source[p:p+6], []byte("ftp://")) && !broken[p+3] && !escapedAt(source, p+3):
 					// GitHub links ftp:// in text; the allow-list has no ftp.
 					broken[p+3] = true
@@ -224,6 +229,25 @@ func breakLinksBefore(source []byte, p int, done map[int]bool) []mdEdit {
 		}
 	}
 	return edits
+}
+
+// opensHTML reports whether the "<" at source[p] is followed by what
+// could make it open raw HTML in a CommonMark renderer: a letter (a tag),
+// "/" (an end tag), "!" (a comment, declaration or CDATA) or "?" (a
+// processing instruction). Such a "<" gets a backslash even where
+// goldmark reads it as text, since GitHub's renderer (cmark-gfm) reads
+// more as HTML than goldmark does: goldmark takes no control character
+// into an unquoted attribute value and no vertical tab or form feed
+// between attributes ("<img src=x\x03 onerror=...>"), and its regular
+// expressions stop at U+FFFD, which is what invalid UTF-8 becomes here
+// ("<img src=x\uFFFD onerror=...>"); cmark-gfm takes both as a tag. A
+// "<" before anything else ("a < b", "x<3") opens nothing and stays.
+func opensHTML(source []byte, p int) bool {
+	if p+1 >= len(source) {
+		return false
+	}
+	c := source[p+1]
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '/' || c == '!' || c == '?'
 }
 
 // inCode reports whether n is inside a code span, where a backslash is

@@ -37,6 +37,15 @@ func TestSafeMarkdown(t *testing.T) {
 		{"hard break with spaces", "a  \nb", "a\\\nb"},
 		{"hard break after a backslash", "a\\  \nb", "a\\ \\\nb"},
 		{"footnote", "x[^1]\n\n[^1]: note <b>", "x[^1]\n\n[^1]: note \\<b>"},
+		// Regressions from FuzzSafeMarkdown: tags that goldmark reads as
+		// text and cmark-gfm as raw HTML; any "<" that could open a tag
+		// gets its backslash.
+		{"control character in an attribute value", "a <img src=x\x03 onerror=alert(1)>", "a \\<img src=x\x03 onerror=alert(1)>"},
+		{"form feed between attributes", "<img\fsrc=x onerror=alert(1)>", "\\<img\fsrc=x onerror=alert(1)>"},
+		{"invalid UTF-8 in an attribute value", "a <img src=x\xe8 onerror=alert(1)>", "a \\<img src=x\uFFFD onerror=alert(1)>"},
+		{"NUL in an attribute value", "a <img src=x\x00 onerror=alert(1)>", "a \\<img src=x\x00 onerror=alert(1)>"},
+		{"end tag, comment, declaration, processing instruction", "</b\x03> <!-\x03- <!X\uFFFD <?\uFFFD", "\\</b\x03> \\<!-\x03- \\<!X\uFFFD \\<?\uFFFD"},
+		{"a < that opens nothing stays", "a < b, x<3, <=, <<", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			want := tc.want
@@ -80,6 +89,14 @@ var mdHostileSeeds = []string{
 	"WWW.A.EXAMPLE/\\<input> HTTPS://A.EXAMPLE/x\\\\<input> ftp://a.example/\\<b>",
 	"![x](https://tracker.example/pixel.png) [![l](https://t.example/l.png)](https://a.example)",
 	"ftp://0 FTP://a.example/x ftp://0.a", // linked by GitHub, not allowed here
+	// FuzzSafeMarkdown's findings (testdata/fuzz): raw HTML to cmark-gfm,
+	// text to goldmark, for a control character in the tag (\x03, \x12)
+	// and for invalid UTF-8, which becomes U+FFFD, where goldmark's
+	// regular expressions stop.
+	"uee https://a.example/<img src=https://tracker\x03\xe8xample/p.png onerror=alert(1)>",
+	"see https://a.example/<img src=h\x9e\xf7\x12\x86ttps:img src=e/p.png onerror=alert(1)>",
+	"<img src=x\x03 onerror=alert(1)>\n\n<img\vsrc=x onerror=alert(1)>\n\n<img src=x\x00 onerror=alert(1)>",
+	"a <img src=x\xe8 onerror=alert(1)> </b\x03>",
 }
 
 // checkContained embeds safeMarkdown(in) in a <details> block followed by
