@@ -42,6 +42,9 @@ var githubMarkdown = goldmark.New(goldmark.WithExtensions(extension.GFM, extensi
 //   - a bare autolink followed by a backslash is broken ("https\://",
 //     "www\."): GitHub's renderer (cmark-gfm) takes the backslash into the
 //     link, and the "<" it escaped then opens raw HTML;
+//   - a table whose header row has fewer cells than its delimiter row,
+//     which GitHub reads as a paragraph, is kept from being a table (see
+//     unpaddedTable);
 //   - a fence left open at the end is closed, so that it does not swallow
 //     the rest of the document;
 //   - hard line breaks written as trailing spaces become backslashes, so
@@ -139,6 +142,12 @@ func markdownEdits(src string) (edits []mdEdit, ok bool) {
 			if !broken[start+i] {
 				broken[start+i] = true
 				edits = append(edits, mdEdit{at: start + i, end: start + i, text: `\`})
+			}
+		case *extast.TableHeader:
+			if e, found := unpaddedTable(source[:len(src)], n); !found {
+				ok = false
+			} else if e != nil {
+				edits = append(edits, *e)
 			}
 		case *ast.LinkReferenceDefinition:
 			// A definition applies to the whole document, so a bad one
@@ -248,6 +257,52 @@ func opensHTML(source []byte, p int) bool {
 	}
 	c := source[p+1]
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '/' || c == '!' || c == '?'
+}
+
+// unpaddedTable keeps a table from being read as one when its header row
+// has fewer cells than its delimiter row. goldmark pads such a header
+// with empty cells and makes a table; GitHub's renderer (cmark-gfm), as
+// the GFM spec says, reads the lines as a paragraph, in which code spans
+// pair their backticks across the cells' pipes, so that a "<" goldmark
+// sees inside a cell's code span can open raw HTML on GitHub:
+//
+//	a |
+//	|---|---|
+//	`x|`<img src=x onerror=alert(1)>`|`
+//
+// The edit is a backslash before the delimiter row's first "-": neither
+// renderer then sees a table, and the text reads as GitHub showed it.
+// found is false when the delimiter row is not where it should be.
+func unpaddedTable(src []byte, h *extast.TableHeader) (e *mdEdit, found bool) {
+	padded := false
+	for c := h.FirstChild(); c != nil; c = c.NextSibling() {
+		if c.Lines().Len() == 0 { // a cell of the text has a segment, if empty
+			padded = true
+		}
+	}
+	if !padded {
+		return nil, true
+	}
+	// The header is one line; the delimiter row is the next, after any
+	// blockquote markers and indentation.
+	p := h.Pos()
+	if p < 0 || p >= len(src) {
+		return nil, false
+	}
+	nl := bytes.IndexByte(src[p:], '\n')
+	if nl < 0 {
+		return nil, false
+	}
+	for i := p + nl + 1; i < len(src) && src[i] != '\n'; i++ {
+		switch src[i] {
+		case '-':
+			return &mdEdit{at: i, end: i, text: `\`}, true
+		case ' ', '\t', '>', '|', ':':
+		default:
+			return nil, false
+		}
+	}
+	return nil, false
 }
 
 // inCode reports whether n is inside a code span, where a backslash is
