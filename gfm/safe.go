@@ -35,7 +35,8 @@ var githubMarkdown = goldmark.New(goldmark.WithExtensions(extension.GFM, extensi
 //     another renderer (see opensHTML);
 //   - links, images, autolinks and link reference definitions whose URL
 //     is not http, https, mailto or relative get a backslash before their
-//     bracket: the text stays, the link goes;
+//     bracket: the text stays, the link goes; so do those that GitHub
+//     does not read as links (see linkKept);
 //   - an image becomes a link, "![x](u)" becoming "[image: x](u)", as on
 //     the HTML page: a document must not load anything when it is read
 //     (a remote image is a tracking pixel);
@@ -106,13 +107,13 @@ func markdownEdits(src string) (edits []mdEdit, ok bool) {
 		case *ast.RawHTML:
 			escape(n.Pos(), '<')
 		case *ast.Link:
-			if !markdownURLAllowed(n.Destination) {
+			if !linkKept(n.Destination) {
 				escape(n.Pos(), '[')
 			}
 		case *ast.Image:
 			p := n.Pos()
 			switch {
-			case !markdownURLAllowed(n.Destination):
+			case !linkKept(n.Destination):
 				if p >= 0 {
 					p++ // past the "!"
 				}
@@ -152,7 +153,7 @@ func markdownEdits(src string) (edits []mdEdit, ok bool) {
 		case *ast.LinkReferenceDefinition:
 			// A definition applies to the whole document, so a bad one
 			// must go even when this text does not use it.
-			if !markdownURLAllowed(n.Destination) {
+			if !linkKept(n.Destination) {
 				escape(n.Pos(), '[')
 			}
 		case *ast.Text:
@@ -385,6 +386,29 @@ func applyEdits(src string, edits []mdEdit) string {
 	}
 	b.WriteString(src[last:])
 	return b.String()
+}
+
+// linkKept reports whether a link, image or link definition with this
+// destination may stay: its URL is allowed, and GitHub's renderer reads
+// it as a link too. goldmark takes an unescaped "<" into a destination
+// written in angle brackets, and ASCII control characters into any; the
+// CommonMark spec allows neither there, and cmark-gfm reads such a "link"
+// as text, in which what goldmark took for its destination can be raw
+// HTML or an image:
+//
+//	[a](<x<img src=x onerror=alert(1)>)
+//
+// Such a link loses its bracket, as a disallowed one does, and the next
+// round escapes what its text then holds. (A "<" is allowed in a
+// destination not in angle brackets, "[a](x<y)", but goldmark's tree does
+// not say which form was written; that rare link is lost too.)
+func linkKept(dest []byte) bool {
+	for i, c := range dest {
+		if c < 0x20 || c == 0x7f || c == '<' && !escapedAt(dest, i) {
+			return false
+		}
+	}
+	return markdownURLAllowed(dest)
 }
 
 // markdownURLAllowed reports whether a link destination, as a renderer

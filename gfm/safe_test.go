@@ -51,6 +51,11 @@ func TestSafeMarkdown(t *testing.T) {
 		{"table whose header has fewer cells than its delimiter row", "a |\n|---|---|\n`x|`<img src=x onerror=alert(1)>`|`", "a |\n|\\---|---|\n`x|`\\<img src=x onerror=alert(1)>`|`"},
 		{"table in a quote, header short of cells", "> a\n> | :-- | --- |\n> b", "> a\n> | :\\-- | --- |\n> b"},
 		{"table whose body rows are short of cells stays", "a | b\n-|-\nc\n`<b>`", ""},
+		// goldmark takes into a destination what cmark-gfm does not.
+		{"destination in angle brackets holding a <", "[a](<x<img src=x onerror=alert(1)>)", `\[a](\<x\<img src=x onerror=alert(1)>)`},
+		{"definition in angle brackets holding a <", "[a]: <x<b>\n\n[a]", "\\[a]: \\<x\\<b>\n\n\\[a]"},
+		{"image with a control character in its destination", "![a](x\x03y)", "!\\[a](x\x03y)"},
+		{"destination with an escaped < stays", `[a](<x\<y>) [b](<c d>)`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			want := tc.want
@@ -105,6 +110,8 @@ var mdHostileSeeds = []string{
 	// A table to goldmark, a paragraph to cmark-gfm (testdata/fuzz).
 	"a |\n|---|---|\n`x|`<img src=x onerror=alert(1)>`|`",
 	"- a\n  |-|-|\n  `|`<img src=x onerror=alert(1)>`|`",
+	// A link to goldmark, text to cmark-gfm (testdata/fuzz).
+	"[a](<x<img src=x onerror=alert(1)>) [b](<x<![i](https://t.example/p.png)>)\n\n[c]: <x<img src=x onerror=alert(1)>",
 }
 
 // checkContained embeds safeMarkdown(in) in a <details> block followed by
