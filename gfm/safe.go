@@ -89,6 +89,16 @@ func markdownEdits(src string) (edits []mdEdit, ok bool) {
 	root := githubMarkdown.Parser().Parse(text.NewReader(source))
 	ok = true
 	broken := map[int]bool{}
+	lineStarts := htmlLineStarts(source[:len(src)])
+	inBlock := func(lines *text.Segments) {
+		for i := range lines.Len() {
+			// A line's "<" is at most three spaces in.
+			seg := lines.At(i)
+			for p := seg.Start; p < min(seg.Stop, seg.Start+4); p++ {
+				delete(lineStarts, p)
+			}
+		}
+	}
 	escape := func(pos int, want byte) {
 		if pos < 0 || pos >= len(src) || source[pos] != want || escapedAt(source, pos) {
 			ok = false
@@ -102,6 +112,7 @@ func markdownEdits(src string) (edits []mdEdit, ok bool) {
 		}
 		switch n := n.(type) {
 		case *ast.HTMLBlock:
+			inBlock(n.Lines())
 			edits = append(edits, htmlBlockEdits(source[:len(src)], n)...)
 			return ast.WalkSkipChildren, nil
 		case *ast.RawHTML:
@@ -123,7 +134,10 @@ func markdownEdits(src string) (edits []mdEdit, ok bool) {
 			default:
 				ok = false
 			}
+		case *ast.FencedCodeBlock, *ast.CodeBlock:
+			inBlock(n.Lines())
 		case *ast.AutoLink:
+			delete(lineStarts, n.Pos())
 			if n.AutoLinkType != ast.AutoLinkURL || markdownURLAllowed(n.URL(source)) {
 				break
 			}
@@ -178,6 +192,11 @@ func markdownEdits(src string) (edits []mdEdit, ok bool) {
 		}
 		return ast.WalkContinue, nil
 	})
+	for p := range lineStarts {
+		if !escapedAt(source, p) {
+			edits = append(edits, mdEdit{at: p, end: p, text: `\`})
+		}
+	}
 	if !ok || len(edits) > 0 {
 		return edits, ok
 	}
@@ -306,6 +325,41 @@ func unpaddedTable(src []byte, h *extast.TableHeader) (e *mdEdit, found bool) {
 	return nil, false
 }
 
+// htmlLineStarts returns the places of the "<" that begin a line, after
+// at most three spaces, and could open raw HTML (opensHTML). At such a
+// place cmark-gfm may start an HTML block where goldmark sees none: a
+// line that goldmark takes lazily into the paragraph of a quote or list
+// item before it ends that paragraph for cmark-gfm, which then starts an
+// HTML block even of the kind that cannot interrupt a paragraph:
+//
+//	> ``
+//	</j>
+//	> `` <img src=x onerror=alert(1)>
+//
+// To goldmark "</j>" is inside a code span, where nothing is escaped;
+// to cmark-gfm it opens an HTML block that runs on to a blank line. The
+// caller leaves out those in code and HTML blocks and autolinks, and
+// escapes the rest: a "<" in a code span or a link's destination there
+// then shows its backslash, where GitHub would have run raw HTML.
+func htmlLineStarts(src []byte) map[int]bool {
+	starts := map[int]bool{}
+	for i := 0; i < len(src); {
+		p := i
+		for p < len(src) && p-i < 3 && src[p] == ' ' {
+			p++
+		}
+		if p < len(src) && src[p] == '<' && opensHTML(src, p) {
+			starts[p] = true
+		}
+		nl := bytes.IndexByte(src[i:], '\n')
+		if nl < 0 {
+			break
+		}
+		i += nl + 1
+	}
+	return starts
+}
+
 // inCode reports whether n is inside a code span, where a backslash is
 // text and adding one would change the code.
 func inCode(n ast.Node) bool {
@@ -376,9 +430,12 @@ func applyEdits(src string, edits []mdEdit) string {
 	var b strings.Builder
 	b.Grow(len(src) + len(edits))
 	last := 0
-	for _, e := range edits {
-		if e.at < last {
-			continue // overlaps an edit already made; the next round rechecks
+	for i, e := range edits {
+		if e.at < last || i > 0 && e == edits[i-1] {
+			// Overlaps an edit already made (the next round rechecks), or
+			// is the same edit asked for twice: two backslashes before a
+			// "<" would escape each other and leave the "<" live.
+			continue
 		}
 		b.WriteString(src[last:e.at])
 		b.WriteString(e.text)

@@ -55,6 +55,12 @@ func TestSafeMarkdown(t *testing.T) {
 		{"destination in angle brackets holding a <", "[a](<x<img src=x onerror=alert(1)>)", `\[a](\<x\<img src=x onerror=alert(1)>)`},
 		{"definition in angle brackets holding a <", "[a]: <x<b>\n\n[a]", "\\[a]: \\<x\\<b>\n\n\\[a]"},
 		{"image with a control character in its destination", "![a](x\x03y)", "!\\[a](x\x03y)"},
+		// A lazy line: goldmark's paragraph goes on, cmark-gfm's ends and
+		// an HTML block starts.
+		{"lazy line opening HTML inside a code span", "> ``\n</j>\n> `` <img src=x onerror=alert(1)>", "> ``\n\\</j>\n> `` \\<img src=x onerror=alert(1)>"},
+		{"lazy line in a list item", "- ``\n  </j>\n``", "- ``\n  \\</j>\n``"},
+		{"HTML starting a line gets one backslash", "a\n<b>x</b>", "a\n\\<b>x\\</b>"},
+		{"code and autolinks starting a line stay", "- ```\n  <b>\n  ```\n\n<https://a.example>\n<a@b.example>", ""},
 		{"destination with an escaped < stays", `[a](<x\<y>) [b](<c d>)`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -112,6 +118,8 @@ var mdHostileSeeds = []string{
 	"- a\n  |-|-|\n  `|`<img src=x onerror=alert(1)>`|`",
 	// A link to goldmark, text to cmark-gfm (testdata/fuzz).
 	"[a](<x<img src=x onerror=alert(1)>) [b](<x<![i](https://t.example/p.png)>)\n\n[c]: <x<img src=x onerror=alert(1)>",
+	// An HTML block to cmark-gfm, a code span to goldmark (testdata/fuzz).
+	"> ``\n</j>\n> `` <img src=x onerror=alert(1)>\n\n- ``\n</j>\n  `` <img src=x onerror=alert(1)>",
 }
 
 // checkContained embeds safeMarkdown(in) in a <details> block followed by
