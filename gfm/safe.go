@@ -40,9 +40,11 @@ var githubMarkdown = goldmark.New(goldmark.WithExtensions(extension.GFM, extensi
 //   - an image becomes a link, "![x](u)" becoming "[image: x](u)", as on
 //     the HTML page: a document must not load anything when it is read
 //     (a remote image is a tracking pixel);
-//   - a bare autolink followed by a backslash is broken ("https\://",
-//     "www\."): GitHub's renderer (cmark-gfm) takes the backslash into the
-//     link, and the "<" it escaped then opens raw HTML;
+//   - a bare autolink followed by a backslash or a backtick is broken
+//     ("https\://", "www\."): GitHub's renderer (cmark-gfm) takes them
+//     into the link, and then the "<" the backslash escaped, or the "<"
+//     in what goldmark sees as a code span, opens raw HTML (see
+//     runOnLinkEdits);
 //   - a table whose header row has fewer cells than its delimiter row,
 //     which GitHub reads as a paragraph, is kept from being a table (see
 //     unpaddedTable);
@@ -89,16 +91,23 @@ func markdownEdits(src string) (edits []mdEdit, ok bool) {
 	root := githubMarkdown.Parser().Parse(text.NewReader(source))
 	ok = true
 	broken := map[int]bool{}
-	lineStarts := htmlLineStarts(source[:len(src)])
-	inBlock := func(lines *text.Segments) {
-		for i := range lines.Len() {
-			// A line's "<" is at most three spaces in.
-			seg := lines.At(i)
-			for p := seg.Start; p < min(seg.Stop, seg.Start+4); p++ {
-				delete(lineStarts, p)
-			}
+	// The bytes goldmark reads as code or as an HTML block (inBlock) and
+	// as code spans (inSpan), made when the first is seen.
+	var inBlock, inSpan []bool
+	mark := func(in *[]bool, seg text.Segment) {
+		if *in == nil {
+			*in = make([]bool, len(src))
+		}
+		for p := seg.Start; p < min(seg.Stop, len(src)); p++ {
+			(*in)[p] = true
 		}
 	}
+	markLines := func(lines *text.Segments) {
+		for i := range lines.Len() {
+			mark(&inBlock, lines.At(i))
+		}
+	}
+	var autolinks []int // where the "<" of each <scheme:...> is
 	escape := func(pos int, want byte) {
 		if pos < 0 || pos >= len(src) || source[pos] != want || escapedAt(source, pos) {
 			ok = false
@@ -112,7 +121,7 @@ func markdownEdits(src string) (edits []mdEdit, ok bool) {
 		}
 		switch n := n.(type) {
 		case *ast.HTMLBlock:
-			inBlock(n.Lines())
+			markLines(n.Lines())
 			edits = append(edits, htmlBlockEdits(source[:len(src)], n)...)
 			return ast.WalkSkipChildren, nil
 		case *ast.RawHTML:
@@ -135,9 +144,15 @@ func markdownEdits(src string) (edits []mdEdit, ok bool) {
 				ok = false
 			}
 		case *ast.FencedCodeBlock, *ast.CodeBlock:
-			inBlock(n.Lines())
+			markLines(n.Lines())
+		case *ast.CodeSpan:
+			for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+				if t, isText := c.(*ast.Text); isText {
+					mark(&inSpan, t.Segment)
+				}
+			}
 		case *ast.AutoLink:
-			delete(lineStarts, n.Pos())
+			autolinks = append(autolinks, n.Pos())
 			if n.AutoLinkType != ast.AutoLinkURL || markdownURLAllowed(n.URL(source)) {
 				break
 			}
@@ -174,8 +189,6 @@ func markdownEdits(src string) (edits []mdEdit, ok bool) {
 			for p := n.Segment.Start; p < min(n.Segment.Stop, len(src)); p++ {
 				switch {
 				case inCode(n):
-				case source[p] == '\\':
-					edits = append(edits, breakLinksBefore(source, p, broken)...)
 				case source[p] == '<' && opensHTML(source, p) && !escapedAt(source, p):
 					// Text to goldmark, but maybe raw HTML to GitHub: see
 					// opensHTML.
@@ -192,8 +205,13 @@ func markdownEdits(src string) (edits []mdEdit, ok bool) {
 		}
 		return ast.WalkContinue, nil
 	})
-	for p := range lineStarts {
-		if !escapedAt(source, p) {
+	edits = append(edits, runOnLinkEdits(source[:len(src)], inBlock, inSpan, broken)...)
+	starts := htmlLineStarts(source[:len(src)])
+	for _, p := range autolinks {
+		delete(starts, p)
+	}
+	for p := range starts {
+		if (inBlock == nil || !inBlock[p]) && !escapedAt(source, p) {
 			edits = append(edits, mdEdit{at: p, end: p, text: `\`})
 		}
 	}
@@ -226,36 +244,42 @@ func markdownEdits(src string) (edits []mdEdit, ok bool) {
 	return nil, false
 }
 
-// breakLinksBefore keeps any autolink from running on through the
-// backslash at source[p]: GitHub's renderer (cmark-gfm) runs an autolink
-// on through backslashes, so in "https://a.example/\<img onerror=...>"
-// the "<" is no longer escaped and opens raw HTML. It escapes the colon
-// of every "://" and the dot of every "www." (in any case: cmark-gfm
-// ignores case there) in the word that ends at p, which then is text in
-// every renderer, and reads the same. done holds the places already
+// runOnLinkEdits keeps any autolink from running on over a backslash
+// or a backtick. GitHub's renderer (cmark-gfm) runs a bare link on from
+// its "://" or "www." to the next space or "<", whatever lies between:
+//   - in "https://a.example/\<img onerror=...>" the backslash goes into
+//     the link, and the "<" it escaped opens raw HTML;
+//   - in "https://a.ex`mple/<img onerror=...> `" the backtick goes into
+//     the link, and the code span that goldmark sees, in which the <img>
+//     is left alone, is not one.
+//
+// It escapes the colon of every such "://" and the dot of every such
+// "www." (in any case: cmark-gfm ignores case there), which then is text
+// in every renderer, and reads the same; a backslash in a destination
+// changes nothing. Those in code (inBlock, inSpan: nil when there is
+// none) are no links and stay as written. done holds the places already
 // escaped in this round.
-func breakLinksBefore(source []byte, p int, done map[int]bool) []mdEdit {
-	w := p
-	for w > 0 && strings.IndexByte(" \t\n<`", source[w-1]) < 0 {
-		w--
-	}
-	if w == p {
-		return nil
-	}
+func runOnLinkEdits(src []byte, inBlock, inSpan []bool, done map[int]bool) []mdEdit {
 	var edits []mdEdit
-	word := source[w:p]
-	for i := range word {
-		at := -1
-		switch {
-		case bytes.HasPrefix(word[i:], []byte("://")):
-			at = w + i
-		case i+4 <= len(word) && bytes.EqualFold(word[i:i+4], []byte("www.")):
-			at = w + i + 3
+	// From the end back, so that one pass knows whether a backslash or a
+	// backtick lies between each place and the next space or "<".
+	runsOn := false
+	for at := len(src) - 1; at >= 0; at-- {
+		switch src[at] {
+		case ' ', '\t', '\n', '\r', '<':
+			// Not a vertical tab or form feed: the link runs on over those.
+			runsOn = false
+		case '\\', '`':
+			runsOn = true
 		}
-		if at >= 0 && !done[at] && !escapedAt(source, at) {
-			done[at] = true
-			edits = append(edits, mdEdit{at: at, end: at, text: `\`})
+		if !runsOn || !bytes.HasPrefix(src[at:], []byte("://")) && (at < 3 || !bytes.EqualFold(src[at-3:at+1], []byte("www."))) {
+			continue
 		}
+		if done[at] || escapedAt(src, at) || inBlock != nil && inBlock[at] || inSpan != nil && inSpan[at] {
+			continue
+		}
+		done[at] = true
+		edits = append(edits, mdEdit{at: at, end: at, text: `\`})
 	}
 	return edits
 }

@@ -61,6 +61,12 @@ func TestSafeMarkdown(t *testing.T) {
 		{"lazy line in a list item", "- ``\n  </j>\n``", "- ``\n  \\</j>\n``"},
 		{"HTML starting a line gets one backslash", "a\n<b>x</b>", "a\n\\<b>x\\</b>"},
 		{"code and autolinks starting a line stay", "- ```\n  <b>\n  ```\n\n<https://a.example>\n<a@b.example>", ""},
+		// cmark-gfm's autolink runs on through a backtick that is text.
+		{"autolink through an unmatched backtick", "see https://a.ex`mple/<img src=x>", "see https\\://a.ex`mple/\\<img src=x>"},
+		{"autolink through a code span", "see https://a.example/`c`<img src=x>", "see https\\://a.example/`c`\\<img src=x>"},
+		{"autolink through a vertical tab and a form feed", "https://a.example/x\vy\\<b> www.a.example/x\fy`<b>`", "https\\://a.example/x\vy\\<b> www\\.a.example/x\fy`<b>`"},
+		{"a link before a space and code stays", "see https://a.example/ `<b>` www.a.example/x", ""},
+		{"a link in a code span stays", "see `https://a.example/`<img src=x>", "see `https://a.example/`\\<img src=x>"},
 		{"destination with an escaped < stays", `[a](<x\<y>) [b](<c d>)`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -120,6 +126,9 @@ var mdHostileSeeds = []string{
 	"[a](<x<img src=x onerror=alert(1)>) [b](<x<![i](https://t.example/p.png)>)\n\n[c]: <x<img src=x onerror=alert(1)>",
 	// An HTML block to cmark-gfm, a code span to goldmark (testdata/fuzz).
 	"> ``\n</j>\n> `` <img src=x onerror=alert(1)>\n\n- ``\n</j>\n  `` <img src=x onerror=alert(1)>",
+	// An autolink through a backtick (testdata/fuzz).
+	"see https://a.ex`mple/<img src=x onerror=alert(1)> www.a`b.example/<img src=x onerror=alert(1)>",
+	"https://a.example/x\vy<img src=x onerror=alert(1)> https://a.example/x\fy<img src=x onerror=alert(1)>",
 }
 
 // checkContained embeds safeMarkdown(in) in a <details> block followed by
