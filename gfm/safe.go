@@ -189,6 +189,20 @@ func markdownEdits(src string) (edits []mdEdit, ok bool) {
 			for p := n.Segment.Start; p < min(n.Segment.Stop, len(src)); p++ {
 				switch {
 				case inCode(n):
+				case source[p] == '`' && !escapedAt(source, p):
+					// A backtick that opens no code span, each of a run.
+					// cmark-gfm notes, per paragraph, where it last saw
+					// a run of each length, to give up early on one that
+					// has no closer; once one has none, a later code
+					// span of a length seen since is read as a lone
+					// backtick, so that in
+					//	``
+					//	`a` `<b>`
+					// the <b> is in a code span for goldmark (and the
+					// spec) and raw HTML on GitHub. Escaped, it opens
+					// nothing, cmark-gfm never gives up, and the two read
+					// the same code spans.
+					edits = append(edits, mdEdit{at: p, end: p, text: `\`})
 				case source[p] == '<' && opensHTML(source, p) && !escapedAt(source, p):
 					// Text to goldmark, but maybe raw HTML to GitHub: see
 					// opensHTML.

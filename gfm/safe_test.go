@@ -48,7 +48,7 @@ func TestSafeMarkdown(t *testing.T) {
 		{"a < that opens nothing stays", "a < b, x<3, <=, <<", ""},
 		// goldmark pads a header short of cells and makes a table;
 		// cmark-gfm reads a paragraph, whose code spans pair differently.
-		{"table whose header has fewer cells than its delimiter row", "a |\n|---|---|\n`x|`<img src=x onerror=alert(1)>`|`", "a |\n|\\---|---|\n`x|`\\<img src=x onerror=alert(1)>`|`"},
+		{"table whose header has fewer cells than its delimiter row", "a |\n|---|---|\n`x|`<img src=x onerror=alert(1)>`|`", "a |\n|\\---|---|\n\\`x|`<img src=x onerror=alert(1)>`|\\`"},
 		{"table in a quote, header short of cells", "> a\n> | :-- | --- |\n> b", "> a\n> | :\\-- | --- |\n> b"},
 		{"table whose body rows are short of cells stays", "a | b\n-|-\nc\n`<b>`", ""},
 		// goldmark takes into a destination what cmark-gfm does not.
@@ -62,11 +62,15 @@ func TestSafeMarkdown(t *testing.T) {
 		{"HTML starting a line gets one backslash", "a\n<b>x</b>", "a\n\\<b>x\\</b>"},
 		{"code and autolinks starting a line stay", "- ```\n  <b>\n  ```\n\n<https://a.example>\n<a@b.example>", ""},
 		// cmark-gfm's autolink runs on through a backtick that is text.
-		{"autolink through an unmatched backtick", "see https://a.ex`mple/<img src=x>", "see https\\://a.ex`mple/\\<img src=x>"},
+		{"autolink through an unmatched backtick", "see https://a.ex`mple/<img src=x>", "see https\\://a.ex\\`mple/\\<img src=x>"},
 		{"autolink through a code span", "see https://a.example/`c`<img src=x>", "see https\\://a.example/`c`\\<img src=x>"},
 		{"autolink through a vertical tab and a form feed", "https://a.example/x\vy\\<b> www.a.example/x\fy`<b>`", "https\\://a.example/x\vy\\<b> www\\.a.example/x\fy`<b>`"},
 		{"a link before a space and code stays", "see https://a.example/ `<b>` www.a.example/x", ""},
 		{"a link in a code span stays", "see `https://a.example/`<img src=x>", "see `https://a.example/`\\<img src=x>"},
+		// cmark-gfm gives up on code spans after a backtick run with no
+		// closer; escaped, such a run opens nothing.
+		{"backticks that open no code span", "``\n`a` `<b>` it's `x", "\\`\\`\n`a` `<b>` it's \\`x"},
+		{"code spans stay", "`a` ``b`c`` ```<d>```", ""},
 		{"destination with an escaped < stays", `[a](<x\<y>) [b](<c d>)`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -129,6 +133,8 @@ var mdHostileSeeds = []string{
 	// An autolink through a backtick (testdata/fuzz).
 	"see https://a.ex`mple/<img src=x onerror=alert(1)> www.a`b.example/<img src=x onerror=alert(1)>",
 	"https://a.example/x\vy<img src=x onerror=alert(1)> https://a.example/x\fy<img src=x onerror=alert(1)>",
+	// Code spans that cmark-gfm gives up on (testdata/fuzz).
+	"``\n`a` `<img src=x onerror=alert(1)>`\n\nb ``` `c` ``d`` `<img src=x onerror=alert(1)>`",
 }
 
 // checkContained embeds safeMarkdown(in) in a <details> block followed by
