@@ -32,7 +32,10 @@ var githubMarkdown = goldmark.New(goldmark.WithExtensions(extension.GFM, extensi
 //   - raw HTML gets a backslash before its "<" (in an HTML block, before
 //     the "<" of each line that could start a block), so it shows as the
 //     text it is; so does every "<" in text that could open HTML to
-//     another renderer (see opensHTML);
+//     another renderer (see opensHTML), and every such "<" that begins a
+//     line, code span or not (see htmlLineStarts);
+//   - a backtick that opens no code span gets a backslash, since after
+//     one GitHub's renderer reads some later code spans as text;
 //   - links, images, autolinks and link reference definitions whose URL
 //     is not http, https, mailto or relative get a backslash before their
 //     bracket: the text stays, the link goes; so do those that GitHub
@@ -258,146 +261,6 @@ func markdownEdits(src string) (edits []mdEdit, ok bool) {
 	return nil, false
 }
 
-// runOnLinkEdits keeps any autolink from running on over a backslash
-// or a backtick. GitHub's renderer (cmark-gfm) runs a bare link on from
-// its "://" or "www." to the next space or "<", whatever lies between:
-//   - in "https://a.example/\<img onerror=...>" the backslash goes into
-//     the link, and the "<" it escaped opens raw HTML;
-//   - in "https://a.ex`mple/<img onerror=...> `" the backtick goes into
-//     the link, and the code span that goldmark sees, in which the <img>
-//     is left alone, is not one.
-//
-// It escapes the colon of every such "://" and the dot of every such
-// "www." (in any case: cmark-gfm ignores case there), which then is text
-// in every renderer, and reads the same; a backslash in a destination
-// changes nothing. Those in code (inBlock, inSpan: nil when there is
-// none) are no links and stay as written. done holds the places already
-// escaped in this round.
-func runOnLinkEdits(src []byte, inBlock, inSpan []bool, done map[int]bool) []mdEdit {
-	var edits []mdEdit
-	// From the end back, so that one pass knows whether a backslash or a
-	// backtick lies between each place and the next space or "<".
-	runsOn := false
-	for at := len(src) - 1; at >= 0; at-- {
-		switch src[at] {
-		case ' ', '\t', '\n', '\r', '<':
-			// Not a vertical tab or form feed: the link runs on over those.
-			runsOn = false
-		case '\\', '`':
-			runsOn = true
-		}
-		if !runsOn || !bytes.HasPrefix(src[at:], []byte("://")) && (at < 3 || !bytes.EqualFold(src[at-3:at+1], []byte("www."))) {
-			continue
-		}
-		if done[at] || escapedAt(src, at) || inBlock != nil && inBlock[at] || inSpan != nil && inSpan[at] {
-			continue
-		}
-		done[at] = true
-		edits = append(edits, mdEdit{at: at, end: at, text: `\`})
-	}
-	return edits
-}
-
-// opensHTML reports whether the "<" at source[p] is followed by what
-// could make it open raw HTML in a CommonMark renderer: a letter (a tag),
-// "/" (an end tag), "!" (a comment, declaration or CDATA) or "?" (a
-// processing instruction). Such a "<" gets a backslash even where
-// goldmark reads it as text, since GitHub's renderer (cmark-gfm) reads
-// more as HTML than goldmark does: goldmark takes no control character
-// into an unquoted attribute value and no vertical tab or form feed
-// between attributes ("<img src=x\x03 onerror=...>"), and its regular
-// expressions stop at U+FFFD, which is what invalid UTF-8 becomes here
-// ("<img src=x\uFFFD onerror=...>"); cmark-gfm takes both as a tag. A
-// "<" before anything else ("a < b", "x<3") opens nothing and stays.
-func opensHTML(source []byte, p int) bool {
-	if p+1 >= len(source) {
-		return false
-	}
-	c := source[p+1]
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '/' || c == '!' || c == '?'
-}
-
-// unpaddedTable keeps a table from being read as one when its header row
-// has fewer cells than its delimiter row. goldmark pads such a header
-// with empty cells and makes a table; GitHub's renderer (cmark-gfm), as
-// the GFM spec says, reads the lines as a paragraph, in which code spans
-// pair their backticks across the cells' pipes, so that a "<" goldmark
-// sees inside a cell's code span can open raw HTML on GitHub:
-//
-//	a |
-//	|---|---|
-//	`x|`<img src=x onerror=alert(1)>`|`
-//
-// The edit is a backslash before the delimiter row's first "-": neither
-// renderer then sees a table, and the text reads as GitHub showed it.
-// found is false when the delimiter row is not where it should be.
-func unpaddedTable(src []byte, h *extast.TableHeader) (e *mdEdit, found bool) {
-	padded := false
-	for c := h.FirstChild(); c != nil; c = c.NextSibling() {
-		if c.Lines().Len() == 0 { // a cell of the text has a segment, if empty
-			padded = true
-		}
-	}
-	if !padded {
-		return nil, true
-	}
-	// The header is one line; the delimiter row is the next, after any
-	// blockquote markers and indentation.
-	p := h.Pos()
-	if p < 0 || p >= len(src) {
-		return nil, false
-	}
-	nl := bytes.IndexByte(src[p:], '\n')
-	if nl < 0 {
-		return nil, false
-	}
-	for i := p + nl + 1; i < len(src) && src[i] != '\n'; i++ {
-		switch src[i] {
-		case '-':
-			return &mdEdit{at: i, end: i, text: `\`}, true
-		case ' ', '\t', '>', '|', ':':
-		default:
-			return nil, false
-		}
-	}
-	return nil, false
-}
-
-// htmlLineStarts returns the places of the "<" that begin a line, after
-// at most three spaces, and could open raw HTML (opensHTML). At such a
-// place cmark-gfm may start an HTML block where goldmark sees none: a
-// line that goldmark takes lazily into the paragraph of a quote or list
-// item before it ends that paragraph for cmark-gfm, which then starts an
-// HTML block even of the kind that cannot interrupt a paragraph:
-//
-//	> ``
-//	</j>
-//	> `` <img src=x onerror=alert(1)>
-//
-// To goldmark "</j>" is inside a code span, where nothing is escaped;
-// to cmark-gfm it opens an HTML block that runs on to a blank line. The
-// caller leaves out those in code and HTML blocks and autolinks, and
-// escapes the rest: a "<" in a code span or a link's destination there
-// then shows its backslash, where GitHub would have run raw HTML.
-func htmlLineStarts(src []byte) map[int]bool {
-	starts := map[int]bool{}
-	for i := 0; i < len(src); {
-		p := i
-		for p < len(src) && p-i < 3 && src[p] == ' ' {
-			p++
-		}
-		if p < len(src) && src[p] == '<' && opensHTML(src, p) {
-			starts[p] = true
-		}
-		nl := bytes.IndexByte(src[i:], '\n')
-		if nl < 0 {
-			break
-		}
-		i += nl + 1
-	}
-	return starts
-}
-
 // inCode reports whether n is inside a code span, where a backslash is
 // text and adding one would change the code.
 func inCode(n ast.Node) bool {
@@ -481,29 +344,6 @@ func applyEdits(src string, edits []mdEdit) string {
 	}
 	b.WriteString(src[last:])
 	return b.String()
-}
-
-// linkKept reports whether a link, image or link definition with this
-// destination may stay: its URL is allowed, and GitHub's renderer reads
-// it as a link too. goldmark takes an unescaped "<" into a destination
-// written in angle brackets, and ASCII control characters into any; the
-// CommonMark spec allows neither there, and cmark-gfm reads such a "link"
-// as text, in which what goldmark took for its destination can be raw
-// HTML or an image:
-//
-//	[a](<x<img src=x onerror=alert(1)>)
-//
-// Such a link loses its bracket, as a disallowed one does, and the next
-// round escapes what its text then holds. (A "<" is allowed in a
-// destination not in angle brackets, "[a](x<y)", but goldmark's tree does
-// not say which form was written; that rare link is lost too.)
-func linkKept(dest []byte) bool {
-	for i, c := range dest {
-		if c < 0x20 || c == 0x7f || c == '<' && !escapedAt(dest, i) {
-			return false
-		}
-	}
-	return markdownURLAllowed(dest)
 }
 
 // markdownURLAllowed reports whether a link destination, as a renderer
