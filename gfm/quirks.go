@@ -58,12 +58,12 @@ func runOnLinkEdits(src []byte, inBlock, inSpan []bool, done map[int]bool) []mdE
 // "/" (an end tag), "!" (a comment, declaration or CDATA) or "?" (a
 // processing instruction). Such a "<" gets a backslash even where
 // goldmark reads it as text, since GitHub's renderer (cmark-gfm) reads
-// more as HTML than goldmark does: goldmark takes no control character
-// into an unquoted attribute value and no vertical tab or form feed
-// between attributes ("<img src=x\x03 onerror=...>"), and its regular
-// expressions stop at U+FFFD, which is what invalid UTF-8 becomes here
-// ("<img src=x\uFFFD onerror=...>"); cmark-gfm takes both as a tag. A
-// "<" before anything else ("a < b", "x<3") opens nothing and stays.
+// more as HTML than goldmark does: goldmark's regular expressions stop
+// at U+FFFD, which is what invalid UTF-8 becomes here, and cmark-gfm
+// takes "<img src=x\uFFFD onerror=...>" as a tag. (So it did with a
+// control character in an attribute value, "<img src=x\x03 ...>", or a
+// form feed between attributes, before showControls.) A "<" before
+// anything else ("a < b", "x<3") opens nothing and stays.
 func opensHTML(source []byte, p int) bool {
 	if p+1 >= len(source) {
 		return false
@@ -156,10 +156,9 @@ func htmlLineStarts(src []byte) map[int]bool {
 // linkKept reports whether a link, image or link definition with this
 // destination may stay: its URL is allowed, and GitHub's renderer reads
 // it as a link too. goldmark takes an unescaped "<" into a destination
-// written in angle brackets, and ASCII control characters into any; the
-// CommonMark spec allows neither there, and cmark-gfm reads such a "link"
-// as text, in which what goldmark took for its destination can be raw
-// HTML or an image:
+// written in angle brackets; the CommonMark spec does not, and cmark-gfm
+// reads such a "link" as text, in which what goldmark took for its
+// destination can be raw HTML or an image:
 //
 //	[a](<x<img src=x onerror=alert(1)>)
 //
@@ -169,7 +168,7 @@ func htmlLineStarts(src []byte) map[int]bool {
 // not say which form was written; that rare link is lost too.)
 func linkKept(dest []byte) bool {
 	for i, c := range dest {
-		if c < 0x20 || c == 0x7f || c == '<' && !escapedAt(dest, i) {
+		if c == '<' && !escapedAt(dest, i) {
 			return false
 		}
 	}

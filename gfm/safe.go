@@ -56,10 +56,11 @@ var githubMarkdown = goldmark.New(goldmark.WithExtensions(extension.GFM, extensi
 //   - hard line breaks written as trailing spaces become backslashes, so
 //     the document has no trailing whitespace.
 //
-// Text that still needs edits after mdFixRounds rounds is shown as its
-// source, fenced.
+// Control characters but tab and newline are shown as their control
+// pictures first (see showControls). Text that still needs edits after
+// mdFixRounds rounds is shown as its source, fenced.
 func safeMarkdown(src string) string {
-	src = trimBlankLines(normaliseNewlines(src))
+	src = trimBlankLines(showControls(normaliseNewlines(src)))
 	if src == "" {
 		return ""
 	}

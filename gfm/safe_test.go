@@ -39,12 +39,14 @@ func TestSafeMarkdown(t *testing.T) {
 		{"footnote", "x[^1]\n\n[^1]: note <b>", "x[^1]\n\n[^1]: note \\<b>"},
 		// Regressions from FuzzSafeMarkdown: tags that goldmark reads as
 		// text and cmark-gfm as raw HTML; any "<" that could open a tag
-		// gets its backslash.
-		{"control character in an attribute value", "a <img src=x\x03 onerror=alert(1)>", "a \\<img src=x\x03 onerror=alert(1)>"},
-		{"form feed between attributes", "<img\fsrc=x onerror=alert(1)>", "\\<img\fsrc=x onerror=alert(1)>"},
+		// gets its backslash, and control characters are shown as their
+		// pictures.
+		{"control character in an attribute value", "a <img src=x\x03 onerror=alert(1)>", "a \\<img src=x\u2403 onerror=alert(1)>"},
+		{"form feed between attributes", "<img\fsrc=x onerror=alert(1)>", "\\<img\u240csrc=x onerror=alert(1)>"},
 		{"invalid UTF-8 in an attribute value", "a <img src=x\xe8 onerror=alert(1)>", "a \\<img src=x\uFFFD onerror=alert(1)>"},
-		{"NUL in an attribute value", "a <img src=x\x00 onerror=alert(1)>", "a \\<img src=x\x00 onerror=alert(1)>"},
-		{"end tag, comment, declaration, processing instruction", "</b\x03> <!-\x03- <!X\uFFFD <?\uFFFD", "\\</b\x03> \\<!-\x03- \\<!X\uFFFD \\<?\uFFFD"},
+		{"NUL and DEL in an attribute value", "a <img src=x\x00\x7f onerror=alert(1)>", "a \\<img src=x\u2400\u2421 onerror=alert(1)>"},
+		{"end tag, comment, declaration, processing instruction", "</b\uFFFD> <!-\uFFFD- <!X\uFFFD <?\uFFFD", "\\</b\uFFFD> \\<!-\uFFFD- \\<!X\uFFFD \\<?\uFFFD"},
+		{"tab and newline stay", "a\tb\nc", ""},
 		{"a < that opens nothing stays", "a < b, x<3, <=, <<", ""},
 		// goldmark pads a header short of cells and makes a table;
 		// cmark-gfm reads a paragraph, whose code spans pair differently.
@@ -54,7 +56,6 @@ func TestSafeMarkdown(t *testing.T) {
 		// goldmark takes into a destination what cmark-gfm does not.
 		{"destination in angle brackets holding a <", "[a](<x<img src=x onerror=alert(1)>)", `\[a](\<x\<img src=x onerror=alert(1)>)`},
 		{"definition in angle brackets holding a <", "[a]: <x<b>\n\n[a]", "\\[a]: \\<x\\<b>\n\n\\[a]"},
-		{"image with a control character in its destination", "![a](x\x03y)", "!\\[a](x\x03y)"},
 		// A lazy line: goldmark's paragraph goes on, cmark-gfm's ends and
 		// an HTML block starts.
 		{"lazy line opening HTML inside a code span", "> ``\n</j>\n> `` <img src=x onerror=alert(1)>", "> ``\n\\</j>\n> `` \\<img src=x onerror=alert(1)>"},
@@ -64,7 +65,11 @@ func TestSafeMarkdown(t *testing.T) {
 		// cmark-gfm's autolink runs on through a backtick that is text.
 		{"autolink through an unmatched backtick", "see https://a.ex`mple/<img src=x>", "see https\\://a.ex\\`mple/\\<img src=x>"},
 		{"autolink through a code span", "see https://a.example/`c`<img src=x>", "see https\\://a.example/`c`\\<img src=x>"},
-		{"autolink through a vertical tab and a form feed", "https://a.example/x\vy\\<b> www.a.example/x\fy`<b>`", "https\\://a.example/x\vy\\<b> www\\.a.example/x\fy`<b>`"},
+		{"autolink through a vertical tab and a form feed", "https://a.example/x\vy\\<b> www.a.example/x\fy`<b>`", "https\\://a.example/x\u240by\\<b> www\\.a.example/x\u240cy`<b>`"},
+		// A form feed or vertical tab in a table's rows made a table for
+		// cmark-gfm and a paragraph with a code span for goldmark; as a
+		// picture, it makes a paragraph for both.
+		{"form feed in a table's delimiter row", "| a`| <b> |\n\f---|---|\n| <i>`x|y |", "| a`| <b> |\n\u240c---|---|\n| <i>`x|y |"},
 		{"a link before a space and code stays", "see https://a.example/ `<b>` www.a.example/x", ""},
 		{"a link in a code span stays", "see `https://a.example/`<img src=x>", "see `https://a.example/`\\<img src=x>"},
 		// cmark-gfm gives up on code spans after a backtick run with no
@@ -133,6 +138,8 @@ var mdHostileSeeds = []string{
 	// An autolink through a backtick (testdata/fuzz).
 	"see https://a.ex`mple/<img src=x onerror=alert(1)> www.a`b.example/<img src=x onerror=alert(1)>",
 	"https://a.example/x\vy<img src=x onerror=alert(1)> https://a.example/x\fy<img src=x onerror=alert(1)>",
+	// Vertical tabs and form feeds in tables (testdata/fuzz).
+	"| a`| <img src=x onerror=alert(1)> |\n\f---|---|\n| <b>`x|y |\n\n| a | b |\f\n---|\v---|\n| `<img src=x onerror=alert(1)>` | c |",
 	// Code spans that cmark-gfm gives up on (testdata/fuzz).
 	"``\n`a` `<img src=x onerror=alert(1)>`\n\nb ``` `c` ``d`` `<img src=x onerror=alert(1)>`",
 }
