@@ -3,6 +3,7 @@ package gfm
 import (
 	"bytes"
 
+	"github.com/yuin/goldmark/ast"
 	extast "github.com/yuin/goldmark/extension/ast"
 )
 
@@ -173,4 +174,37 @@ func linkKept(dest []byte) bool {
 		}
 	}
 	return markdownURLAllowed(dest)
+}
+
+// strayBracketEdits escapes the "[" that goldmark left as text (opening
+// no link) in each block of 998 bytes or more. At each "]", goldmark
+// measures the link label as the distance from the first to the last "["
+// still open before it, which is no label at all, and refuses the link
+// when that is over 998 bytes: after two unclosed "[" that far apart in
+// a paragraph, every link and image after them is text to goldmark and a
+// link or image to cmark-gfm, unchecked:
+//
+//	[a (a thousand bytes) [b [c](javascript:x) ![i](https://t.example/p.png)
+//
+// An escaped "[" opens nothing, so goldmark's measure stays short; in a
+// shorter block it cannot reach 998. The text reads the same.
+func strayBracketEdits(brackets map[ast.Node][]int) []mdEdit {
+	var edits []mdEdit
+	for blk, at := range brackets {
+		if lines := blk.Lines(); lines.Len() == 0 || lines.At(lines.Len()-1).Stop-lines.At(0).Start < 998 {
+			continue
+		}
+		for _, p := range at {
+			edits = append(edits, mdEdit{at: p, end: p, text: `\`})
+		}
+	}
+	return edits
+}
+
+// blockOf is the block that holds the inline n.
+func blockOf(n ast.Node) ast.Node {
+	for n.Type() != ast.TypeBlock && n.Parent() != nil {
+		n = n.Parent()
+	}
+	return n
 }

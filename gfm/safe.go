@@ -112,6 +112,8 @@ func markdownEdits(src string) (edits []mdEdit, ok bool) {
 		}
 	}
 	var autolinks []int // where the "<" of each <scheme:...> is
+	// The "[" goldmark left as text, by the block they are in.
+	brackets := map[ast.Node][]int{}
 	escape := func(pos int, want byte) {
 		if pos < 0 || pos >= len(src) || source[pos] != want || escapedAt(source, pos) {
 			ok = false
@@ -207,6 +209,8 @@ func markdownEdits(src string) (edits []mdEdit, ok bool) {
 					// nothing, cmark-gfm never gives up, and the two read
 					// the same code spans.
 					edits = append(edits, mdEdit{at: p, end: p, text: `\`})
+				case source[p] == '[' && !escapedAt(source, p):
+					brackets[blockOf(n)] = append(brackets[blockOf(n)], p)
 				case source[p] == '<' && opensHTML(source, p) && !escapedAt(source, p):
 					// Text to goldmark, but maybe raw HTML to GitHub: see
 					// opensHTML.
@@ -224,6 +228,7 @@ func markdownEdits(src string) (edits []mdEdit, ok bool) {
 		return ast.WalkContinue, nil
 	})
 	edits = append(edits, runOnLinkEdits(source[:len(src)], inBlock, inSpan, broken)...)
+	edits = append(edits, strayBracketEdits(brackets)...)
 	starts := htmlLineStarts(source[:len(src)])
 	for _, p := range autolinks {
 		delete(starts, p)

@@ -76,6 +76,10 @@ func TestSafeMarkdown(t *testing.T) {
 		// closer; escaped, such a run opens nothing.
 		{"backticks that open no code span", "``\n`a` `<b>` it's `x", "\\`\\`\n`a` `<b>` it's \\`x"},
 		{"code spans stay", "`a` ``b`c`` ```<d>```", ""},
+		// goldmark refuses every link after two unclosed "[" 998 bytes
+		// apart; cmark-gfm does not.
+		{"unclosed brackets far apart", "[a " + strings.Repeat("x", 998) + " [b [c](javascript:x)", "\\[a " + strings.Repeat("x", 998) + " \\[b \\[c](javascript:x)"},
+		{"unclosed brackets in a short paragraph stay", "[a [b [c](https://a.example) x[0]", ""},
 		{"destination with an escaped < stays", `[a](<x\<y>) [b](<c d>)`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -138,6 +142,8 @@ var mdHostileSeeds = []string{
 	// An autolink through a backtick (testdata/fuzz).
 	"see https://a.ex`mple/<img src=x onerror=alert(1)> www.a`b.example/<img src=x onerror=alert(1)>",
 	"https://a.example/x\vy<img src=x onerror=alert(1)> https://a.example/x\fy<img src=x onerror=alert(1)>",
+	// Links and images after unclosed brackets far apart (testdata/fuzz).
+	"[a " + strings.Repeat("x", 1000) + " [b [c](javascript:x) ![i](https://t.example/p.png) [y [z](javascript:x)](https://a.example)",
 	// Vertical tabs and form feeds in tables (testdata/fuzz).
 	"| a`| <img src=x onerror=alert(1)> |\n\f---|---|\n| <b>`x|y |\n\n| a | b |\f\n---|\v---|\n| `<img src=x onerror=alert(1)>` | c |",
 	// Code spans that cmark-gfm gives up on (testdata/fuzz).
