@@ -25,6 +25,17 @@ const mdFixRounds = 32
 // stateless.
 var githubMarkdown = goldmark.New(goldmark.WithExtensions(extension.GFM, extension.Footnote))
 
+// withoutTables is githubMarkdown without tables (extension.GFM less
+// extension.Table): the second reading of text with a "|" in it, for
+// where GitHub's renderer reads no table and goldmark does, or the other
+// way round. GitHub's renderer and goldmark disagree on what is a table
+// (lines a list item or quote takes lazily, a header row short of cells,
+// control characters): content goldmark puts in a cell, or drops as a
+// cell past the header's, is then a paragraph on GitHub, where backticks
+// pair across the pipes and a "<" in what was a cell's code span, or in
+// a dropped cell, is raw HTML.
+var withoutTables = goldmark.New(goldmark.WithExtensions(extension.Linkify, extension.Strikethrough, extension.TaskList, extension.Footnote))
+
 // safeMarkdown returns session text as Markdown that renders as written
 // and stays inside the place it is written to. It parses the text as
 // GitHub would and edits it where needed, then parses again, until no edit
@@ -51,6 +62,8 @@ var githubMarkdown = goldmark.New(goldmark.WithExtensions(extension.GFM, extensi
 //   - a table whose header row has fewer cells than its delimiter row,
 //     which GitHub reads as a paragraph, is kept from being a table (see
 //     unpaddedTable);
+//   - text with a "|" in it is read a second time, without tables, and
+//     the edits of both readings are made (see withoutTables);
 //   - a fence left open at the end is closed, so that it does not swallow
 //     the rest of the document;
 //   - hard line breaks written as trailing spaces become backslashes, so
@@ -93,6 +106,27 @@ const mdSentinel = "piexport-end-of-text"
 func markdownEdits(src string) (edits []mdEdit, ok bool) {
 	source := []byte(src + "\n\n" + mdSentinel + "\n")
 	root := githubMarkdown.Parser().Parse(text.NewReader(source))
+	edits, ok = treeEdits(source, len(src), root)
+	if bytes.IndexByte(source[:len(src)], '|') >= 0 {
+		// Where GitHub might not read a table, as where goldmark does not,
+		// what goldmark takes for cells is a paragraph: read it so too.
+		// Both readings' edits are made; where they agree, they are the
+		// same edits, made once.
+		more, moreOK := treeEdits(source, len(src), withoutTables.Parser().Parse(text.NewReader(source)))
+		edits, ok = append(edits, more...), ok && moreOK
+	}
+	if !ok || len(edits) > 0 {
+		return edits, ok
+	}
+	return containedEdits(source, len(src), root)
+}
+
+// treeEdits lists the edits that the text source[:n] needs where root,
+// goldmark's reading of source, finds raw HTML, a bad link or image, or a
+// place GitHub reads otherwise; ok is false when it needs a change this
+// function cannot make.
+func treeEdits(source []byte, n int, root ast.Node) (edits []mdEdit, ok bool) {
+	src := source[:n]
 	ok = true
 	broken := map[int]bool{}
 	// The bytes goldmark reads as code or as an HTML block (inBlock) and
@@ -238,9 +272,15 @@ func markdownEdits(src string) (edits []mdEdit, ok bool) {
 			edits = append(edits, mdEdit{at: p, end: p, text: `\`})
 		}
 	}
-	if !ok || len(edits) > 0 {
-		return edits, ok
-	}
+	return edits, ok
+}
+
+// containedEdits checks that the text source[:n] ends where it should in
+// root, goldmark's reading of source: the sentinel after it is still a
+// paragraph of its own. It returns the edit that closes a fence the text
+// left open, and ok false when the text runs on in some other way.
+func containedEdits(source []byte, n int, root ast.Node) (edits []mdEdit, ok bool) {
+	src := source[:n]
 	last := root.LastChild()
 	for last != nil && last.Kind() == extast.KindFootnoteList {
 		// The footnote extension moves definitions to the end.

@@ -50,7 +50,7 @@ func TestSafeMarkdown(t *testing.T) {
 		{"a < that opens nothing stays", "a < b, x<3, <=, <<", ""},
 		// goldmark pads a header short of cells and makes a table;
 		// cmark-gfm reads a paragraph, whose code spans pair differently.
-		{"table whose header has fewer cells than its delimiter row", "a |\n|---|---|\n`x|`<img src=x onerror=alert(1)>`|`", "a |\n|\\---|---|\n\\`x|`<img src=x onerror=alert(1)>`|\\`"},
+		{"table whose header has fewer cells than its delimiter row", "a |\n|---|---|\n`x|`<img src=x onerror=alert(1)>`|`", "a |\n|\\---|---|\n\\`x|`\\<img src=x onerror=alert(1)>`|\\`"},
 		{"table in a quote, header short of cells", "> a\n> | :-- | --- |\n> b", "> a\n> | :\\-- | --- |\n> b"},
 		{"table whose body rows are short of cells stays", "a | b\n-|-\nc\n`<b>`", ""},
 		// goldmark takes into a destination what cmark-gfm does not.
@@ -69,6 +69,10 @@ func TestSafeMarkdown(t *testing.T) {
 		// A form feed or vertical tab in a table's rows made a table for
 		// cmark-gfm and a paragraph with a code span for goldmark; as a
 		// picture, it makes a paragraph for both.
+		// A table to goldmark, a list item's lazy lines to cmark-gfm: the
+		// cell past the header's, which goldmark drops, holds a tag.
+		{"lazy table in a list item", "- a\n|(\n-|\nb|<b>|`x|`", "- a\n|(\n-|\nb|\\<b>|`x|`"},
+		{"a table in a list item stays", "- a\n\n  | x | `<y>` |\n  |---|---|\n  | 1 | 2 |", ""},
 		{"form feed in a table's delimiter row", "| a`| <b> |\n\f---|---|\n| <i>`x|y |", "| a`| <b> |\n\u240c---|---|\n| <i>`x|y |"},
 		{"a link before a space and code stays", "see https://a.example/ `<b>` www.a.example/x", ""},
 		{"a link in a code span stays", "see `https://a.example/`<img src=x>", "see `https://a.example/`\\<img src=x>"},
@@ -144,6 +148,8 @@ var mdHostileSeeds = []string{
 	"https://a.example/x\vy<img src=x onerror=alert(1)> https://a.example/x\fy<img src=x onerror=alert(1)>",
 	// Links and images after unclosed brackets far apart (testdata/fuzz).
 	"[a " + strings.Repeat("x", 1000) + " [b [c](javascript:x) ![i](https://t.example/p.png) [y [z](javascript:x)](https://a.example)",
+	// Tables of lazy lines (testdata/fuzz).
+	"- a\n|(\n-|\nb|<img src=x onerror=alert(1)>|\n\n> a\n|x|\n|-|-|\n|`y|`<img src=x onerror=alert(1)>`|`",
 	// Vertical tabs and form feeds in tables (testdata/fuzz).
 	"| a`| <img src=x onerror=alert(1)> |\n\f---|---|\n| <b>`x|y |\n\n| a | b |\f\n---|\v---|\n| `<img src=x onerror=alert(1)>` | c |",
 	// Code spans that cmark-gfm gives up on (testdata/fuzz).
