@@ -208,3 +208,33 @@ func blockOf(n ast.Node) ast.Node {
 	}
 	return n
 }
+
+// definitionBeforeTable reports whether the link reference definition d
+// runs on, with no blank line, into a table's header row. goldmark takes
+// the definition out of the paragraph and makes a table of the rest;
+// cmark-gfm makes the table first and leaves the lines before its header
+// as a paragraph, never read for definitions, so the definition is text
+// there: a destination in angle brackets ("[a]: <b>") is raw HTML, a
+// title ("[a]: /u '<img ...>'") too. Such a definition does nothing on
+// GitHub; it loses its bracket and the next round reads it as text.
+func definitionBeforeTable(src []byte, d *ast.LinkReferenceDefinition) bool {
+	next := d.NextSibling()
+	for next != nil && next.Kind() == ast.KindLinkReferenceDefinition {
+		next = next.NextSibling()
+	}
+	t, isTable := next.(*extast.Table)
+	if !isTable || t.FirstChild() == nil {
+		return false
+	}
+	// The line before the header row is the definitions' last.
+	p := t.FirstChild().Pos()
+	if p <= 0 || p > len(src) {
+		return false
+	}
+	start := bytes.LastIndexByte(src[:p], '\n')
+	if start < 0 {
+		return false
+	}
+	before := src[:start]
+	return len(bytes.TrimSpace(before[bytes.LastIndexByte(before, '\n')+1:])) > 0
+}

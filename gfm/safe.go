@@ -222,7 +222,7 @@ func treeEdits(source []byte, n int, root ast.Node) (edits []mdEdit, ok bool) {
 		case *ast.LinkReferenceDefinition:
 			// A definition applies to the whole document, so a bad one
 			// must go even when this text does not use it.
-			if !linkKept(n.Destination) {
+			if !linkKept(n.Destination) || definitionBeforeTable(src, n) {
 				escape(n.Pos(), '[')
 			}
 		case *ast.Text:

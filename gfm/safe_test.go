@@ -73,6 +73,10 @@ func TestSafeMarkdown(t *testing.T) {
 		// cell past the header's, which goldmark drops, holds a tag.
 		{"lazy table in a list item", "- a\n|(\n-|\nb|<b>|`x|`", "- a\n|(\n-|\nb|\\<b>|`x|`"},
 		{"a table in a list item stays", "- a\n\n  | x | `<y>` |\n  |---|---|\n  | 1 | 2 |", ""},
+		// cmark-gfm leaves the definitions before a table's header as
+		// text; goldmark takes them out.
+		{"definitions running into a table", "[a]: <b>\n[c]: /d '<i>'\n| x |\n|---|", "\\[a]: \\<b>\n\\[c]: /d '\\<i>'\n| x |\n|---|"},
+		{"a definition apart from a table stays", "[a]: /u '<b>'\n\n| x |\n|---|\n\n[a]", ""},
 		{"form feed in a table's delimiter row", "| a`| <b> |\n\f---|---|\n| <i>`x|y |", "| a`| <b> |\n\u240c---|---|\n| <i>`x|y |"},
 		{"a link before a space and code stays", "see https://a.example/ `<b>` www.a.example/x", ""},
 		{"a link in a code span stays", "see `https://a.example/`<img src=x>", "see `https://a.example/`\\<img src=x>"},
@@ -148,6 +152,8 @@ var mdHostileSeeds = []string{
 	"https://a.example/x\vy<img src=x onerror=alert(1)> https://a.example/x\fy<img src=x onerror=alert(1)>",
 	// Links and images after unclosed brackets far apart (testdata/fuzz).
 	"[a " + strings.Repeat("x", 1000) + " [b [c](javascript:x) ![i](https://t.example/p.png) [y [z](javascript:x)](https://a.example)",
+	// Definitions that run into a table.
+	"[a]: <img src=x onerror=alert(1)>\n[b]: /u '<img src=x onerror=alert(1)>'\n| x |\n|---|",
 	// Tables of lazy lines (testdata/fuzz).
 	"- a\n|(\n-|\nb|<img src=x onerror=alert(1)>|\n\n> a\n|x|\n|-|-|\n|`y|`<img src=x onerror=alert(1)>`|`",
 	// Vertical tabs and form feeds in tables (testdata/fuzz).
