@@ -25,16 +25,33 @@ const mdFixRounds = 32
 // stateless.
 var githubMarkdown = goldmark.New(goldmark.WithExtensions(extension.GFM, extension.Footnote))
 
-// withoutTables is githubMarkdown without tables (extension.GFM less
-// extension.Table): the second reading of text with a "|" in it, for
-// where GitHub's renderer reads no table and goldmark does, or the other
-// way round. GitHub's renderer and goldmark disagree on what is a table
+// otherReadings are githubMarkdown less tables, less footnotes, and less
+// both: the other ways a renderer may read text that holds a "|" or a
+// "[^", each made when the text holds what it is for. safeMarkdown makes
+// the edits of every reading.
+//
+// GitHub's renderer (cmark-gfm) and goldmark disagree on what is a table
 // (lines a list item or quote takes lazily, a header row short of cells,
 // control characters): content goldmark puts in a cell, or drops as a
 // cell past the header's, is then a paragraph on GitHub, where backticks
 // pair across the pipes and a "<" in what was a cell's code span, or in
-// a dropped cell, is raw HTML.
-var withoutTables = goldmark.New(goldmark.WithExtensions(extension.Linkify, extension.Strikethrough, extension.TaskList, extension.Footnote))
+// a dropped cell, is raw HTML. And many renderers (cmark-gfm's own
+// command, by default) have no footnotes: there "[^1]: x" is a link
+// definition, and the lines after it may be definitions too, where with
+// footnotes they are the note's text.
+var otherReadings = []struct {
+	md    goldmark.Markdown
+	needs func(src []byte) bool
+}{
+	{goldmark.New(goldmark.WithExtensions(extension.Linkify, extension.Strikethrough, extension.TaskList, extension.Footnote)), hasTableChar},
+	{goldmark.New(goldmark.WithExtensions(extension.GFM)), hasFootnoteChars},
+	{goldmark.New(goldmark.WithExtensions(extension.Linkify, extension.Strikethrough, extension.TaskList)), func(src []byte) bool {
+		return hasTableChar(src) && hasFootnoteChars(src)
+	}},
+}
+
+func hasTableChar(src []byte) bool     { return bytes.IndexByte(src, '|') >= 0 }
+func hasFootnoteChars(src []byte) bool { return bytes.Contains(src, []byte("[^")) }
 
 // safeMarkdown returns session text as Markdown that renders as written
 // and stays inside the place it is written to. It parses the text as
@@ -62,8 +79,9 @@ var withoutTables = goldmark.New(goldmark.WithExtensions(extension.Linkify, exte
 //   - a table whose header row has fewer cells than its delimiter row,
 //     which GitHub reads as a paragraph, is kept from being a table (see
 //     unpaddedTable);
-//   - text with a "|" in it is read a second time, without tables, and
-//     the edits of both readings are made (see withoutTables);
+//   - text with a "|" or a "[^" in it is read again, without tables or
+//     footnotes, and the edits of every reading are made (see
+//     otherReadings);
 //   - a fence left open at the end is closed, so that it does not swallow
 //     the rest of the document;
 //   - hard line breaks written as trailing spaces become backslashes, so
@@ -107,13 +125,12 @@ func markdownEdits(src string) (edits []mdEdit, ok bool) {
 	source := []byte(src + "\n\n" + mdSentinel + "\n")
 	root := githubMarkdown.Parser().Parse(text.NewReader(source))
 	edits, ok = treeEdits(source, len(src), root)
-	if bytes.IndexByte(source[:len(src)], '|') >= 0 {
-		// Where GitHub might not read a table, as where goldmark does not,
-		// what goldmark takes for cells is a paragraph: read it so too.
-		// Both readings' edits are made; where they agree, they are the
-		// same edits, made once.
-		more, moreOK := treeEdits(source, len(src), withoutTables.Parser().Parse(text.NewReader(source)))
-		edits, ok = append(edits, more...), ok && moreOK
+	for _, r := range otherReadings {
+		// Where the readings agree, their edits are the same, made once.
+		if r.needs(source[:len(src)]) {
+			more, moreOK := treeEdits(source, len(src), r.md.Parser().Parse(text.NewReader(source)))
+			edits, ok = append(edits, more...), ok && moreOK
+		}
 	}
 	if !ok || len(edits) > 0 {
 		return edits, ok

@@ -37,6 +37,9 @@ func TestSafeMarkdown(t *testing.T) {
 		{"hard break with spaces", "a  \nb", "a\\\nb"},
 		{"hard break after a backslash", "a\\  \nb", "a\\ \\\nb"},
 		{"footnote", "x[^1]\n\n[^1]: note <b>", "x[^1]\n\n[^1]: note \\<b>"},
+		// Without footnotes, the lines after "[^y]: ..." can be link
+		// definitions; with them, the note's text (testdata/fuzz).
+		{"definition after a footnote", "[^y]: ip\n[y]: javascript:x\n\n[y]", "[^y]: ip\n\\[y]: javascript:x\n\n\\[y]"},
 		// Regressions from FuzzSafeMarkdown: tags that goldmark reads as
 		// text and cmark-gfm as raw HTML; any "<" that could open a tag
 		// gets its backslash, and control characters are shown as their
