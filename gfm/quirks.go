@@ -219,22 +219,28 @@ func blockOf(n ast.Node) ast.Node {
 // GitHub; it loses its bracket and the next round reads it as text.
 func definitionBeforeTable(src []byte, d *ast.LinkReferenceDefinition) bool {
 	next := d.NextSibling()
-	for next != nil && next.Kind() == ast.KindLinkReferenceDefinition {
+	for next != nil && (next.Kind() == ast.KindLinkReferenceDefinition || next.Kind() == ast.KindParagraph) {
 		next = next.NextSibling()
 	}
 	t, isTable := next.(*extast.Table)
 	if !isTable || t.FirstChild() == nil {
 		return false
 	}
-	// The line before the header row is the definitions' last.
-	p := t.FirstChild().Pos()
-	if p <= 0 || p > len(src) {
+	from, to := d.Pos(), t.FirstChild().Pos()
+	if from < 0 || to <= from || to > len(src) {
 		return false
 	}
-	start := bytes.LastIndexByte(src[:p], '\n')
-	if start < 0 {
+	// The lines from the definition's to the header row's, not counting
+	// the header's: one paragraph to cmark-gfm when none is blank.
+	from = bytes.LastIndexByte(src[:from], '\n') + 1
+	to = bytes.LastIndexByte(src[:to], '\n')
+	if to < from {
 		return false
 	}
-	before := src[:start]
-	return len(bytes.TrimSpace(before[bytes.LastIndexByte(before, '\n')+1:])) > 0
+	for _, line := range bytes.Split(src[from:to], []byte("\n")) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -79,6 +79,7 @@ func TestSafeMarkdown(t *testing.T) {
 		// cmark-gfm leaves the definitions before a table's header as
 		// text; goldmark takes them out.
 		{"definitions running into a table", "[a]: <b>\n[c]: /d '<i>'\n| x |\n|---|", "\\[a]: \\<b>\n\\[c]: /d '\\<i>'\n| x |\n|---|"},
+		{"a definition, a line, then a table", "[a]: <b>\nx\n| y |\n|---|", "\\[a]: \\<b>\nx\n| y |\n|---|"},
 		{"a definition apart from a table stays", "[a]: /u '<b>'\n\n| x |\n|---|\n\n[a]", ""},
 		{"form feed in a table's delimiter row", "| a`| <b> |\n\f---|---|\n| <i>`x|y |", "| a`| <b> |\n\u240c---|---|\n| <i>`x|y |"},
 		{"a link before a space and code stays", "see https://a.example/ `<b>` www.a.example/x", ""},
