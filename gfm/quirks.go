@@ -210,37 +210,56 @@ func blockOf(n ast.Node) ast.Node {
 }
 
 // definitionBeforeTable reports whether the link reference definition d
-// runs on, with no blank line, into a table's header row. goldmark takes
-// the definition out of the paragraph and makes a table of the rest;
-// cmark-gfm makes the table first and leaves the lines before its header
-// as a paragraph, never read for definitions, so the definition is text
-// there: a destination in angle brackets ("[a]: <b>") is raw HTML, a
-// title ("[a]: /u '<img ...>'") too. Such a definition does nothing on
-// GitHub; it loses its bracket and the next round reads it as text.
+// is followed, with no blank line between, by a line that could be a
+// table's delimiter row. goldmark takes the definition out of its
+// paragraph first; cmark-gfm makes the table first, of the line before
+// the delimiter row (which may be the definition itself) and the lines
+// after, and leaves the lines before the header as a paragraph that is
+// never read for definitions. On GitHub the definition is then text, or
+// a header cell: a destination in angle brackets ("[a]: <b>") is raw
+// HTML there, a title ("[a]: /u '<img ...>'") too. Such a definition
+// does nothing on GitHub; it loses its bracket, and the next round reads
+// it as text. The lines are read from the source, for goldmark may see
+// no table at all ("[a]: <b>" and then ":---").
 func definitionBeforeTable(src []byte, d *ast.LinkReferenceDefinition) bool {
-	next := d.NextSibling()
-	for next != nil && (next.Kind() == ast.KindLinkReferenceDefinition || next.Kind() == ast.KindParagraph) {
-		next = next.NextSibling()
-	}
-	t, isTable := next.(*extast.Table)
-	if !isTable || t.FirstChild() == nil {
+	p := d.Pos()
+	if p < 0 || p >= len(src) {
 		return false
 	}
-	from, to := d.Pos(), t.FirstChild().Pos()
-	if from < 0 || to <= from || to > len(src) {
-		return false
-	}
-	// The lines from the definition's to the header row's, not counting
-	// the header's: one paragraph to cmark-gfm when none is blank.
-	from = bytes.LastIndexByte(src[:from], '\n') + 1
-	to = bytes.LastIndexByte(src[:to], '\n')
-	if to < from {
-		return false
-	}
-	for _, line := range bytes.Split(src[from:to], []byte("\n")) {
+	p = bytes.IndexByte(src[p:], '\n') + p + 1 // the line after the definition's first
+	for p > 0 && p < len(src) {
+		end := bytes.IndexByte(src[p:], '\n')
+		if end < 0 {
+			end = len(src) - p
+		}
+		line := bytes.TrimLeft(src[p:p+end], " \t>")
 		if len(bytes.TrimSpace(line)) == 0 {
 			return false
 		}
+		if delimiterLike(line) {
+			return true
+		}
+		p += end + 1
 	}
-	return true
+	return false
+}
+
+// delimiterLike reports whether line, without its indentation or quote
+// markers, could be a table's delimiter row to cmark-gfm: dashes, colons,
+// pipes and spaces, with a dash and a pipe or colon ("---" alone is a
+// heading's underline or a rule).
+func delimiterLike(line []byte) bool {
+	dash, pipeOrColon := false, false
+	for _, c := range line {
+		switch c {
+		case '-':
+			dash = true
+		case '|', ':':
+			pipeOrColon = true
+		case ' ', '\t':
+		default:
+			return false
+		}
+	}
+	return dash && pipeOrColon
 }

@@ -80,6 +80,8 @@ func TestSafeMarkdown(t *testing.T) {
 		// text; goldmark takes them out.
 		{"definitions running into a table", "[a]: <b>\n[c]: /d '<i>'\n| x |\n|---|", "\\[a]: \\<b>\n\\[c]: /d '\\<i>'\n| x |\n|---|"},
 		{"a definition, a line, then a table", "[a]: <b>\nx\n| y |\n|---|", "\\[a]: \\<b>\nx\n| y |\n|---|"},
+		{"a definition as a table's header", "[a]: <b>\n:---\n\n> [c]: <d>\n> | - |", "\\[a]: \\<b>\n:---\n\n> \\[c]: \\<d>\n> | - |"},
+		{"a definition before a rule stays", "[a]: <b>\n---", ""},
 		{"a definition apart from a table stays", "[a]: /u '<b>'\n\n| x |\n|---|\n\n[a]", ""},
 		{"form feed in a table's delimiter row", "| a`| <b> |\n\f---|---|\n| <i>`x|y |", "| a`| <b> |\n\u240c---|---|\n| <i>`x|y |"},
 		{"a link before a space and code stays", "see https://a.example/ `<b>` www.a.example/x", ""},
@@ -156,6 +158,8 @@ var mdHostileSeeds = []string{
 	"https://a.example/x\vy<img src=x onerror=alert(1)> https://a.example/x\fy<img src=x onerror=alert(1)>",
 	// Links and images after unclosed brackets far apart (testdata/fuzz).
 	"[a " + strings.Repeat("x", 1000) + " [b [c](javascript:x) ![i](https://t.example/p.png) [y [z](javascript:x)](https://a.example)",
+	// Definitions that run into a table, or are its header.
+	"[a]: <img src=x onerror=alert(1)>\n|---|\n\n[b]: <img src=x onerror=alert(1)>\n:---",
 	// Definitions that run into a table.
 	"[a]: <img src=x onerror=alert(1)>\n[b]: /u '<img src=x onerror=alert(1)>'\n| x |\n|---|",
 	// Tables of lazy lines (testdata/fuzz).
