@@ -263,3 +263,31 @@ func delimiterLike(line []byte) bool {
 	}
 	return dash && pipeOrColon
 }
+
+// backslashesBeforeNewline mends a line of text that ends, at stop, in
+// an odd number of backslashes, three or more: escaped backslashes, then
+// one that makes a hard line break. goldmark takes a line for a hard
+// break only when the one backslash before the newline has none before
+// it; here it reads the last backslash as escaping the newline, and
+// carries that escape on to the next line, whose first character it then
+// skips: in
+//
+//	\\\
+//	\\[a](javascript:x)
+//
+// goldmark sees no link and cmark-gfm does. The edit writes the escaped
+// backslash before the break as a character reference, "&#92;", which
+// reads as the same backslash in both, so that goldmark sees the break.
+func backslashesBeforeNewline(src []byte, stop int) []mdEdit {
+	if stop >= len(src) || src[stop] != '\n' {
+		return nil
+	}
+	n := 0
+	for n < stop && src[stop-1-n] == '\\' {
+		n++
+	}
+	if n < 3 || n%2 == 0 {
+		return nil
+	}
+	return []mdEdit{{at: stop - 3, end: stop - 1, text: "&#92;"}}
+}

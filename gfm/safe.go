@@ -165,6 +165,9 @@ func treeEdits(source []byte, n int, root ast.Node) (edits []mdEdit, ok bool) {
 	var autolinks []int // where the "<" of each <scheme:...> is
 	// The "[" goldmark left as text, by the block they are in.
 	brackets := map[ast.Node][]int{}
+	// Edits after which goldmark reads the lines as they are: the rest of
+	// this reading is wrong until they are made.
+	var misread []mdEdit
 	escape := func(pos int, want byte) {
 		if pos < 0 || pos >= len(src) || source[pos] != want || escapedAt(source, pos) {
 			ok = false
@@ -274,10 +277,15 @@ func treeEdits(source []byte, n int, root ast.Node) (edits []mdEdit, ok bool) {
 			}
 			if n.HardLineBreak() {
 				edits = append(edits, hardBreakEdit(source, n.Segment.Stop)...)
+			} else if !inCode(n) {
+				misread = append(misread, backslashesBeforeNewline(src, n.Segment.Stop)...)
 			}
 		}
 		return ast.WalkContinue, nil
 	})
+	if len(misread) > 0 {
+		return misread, true
+	}
 	edits = append(edits, runOnLinkEdits(source[:len(src)], inBlock, inSpan, broken)...)
 	edits = append(edits, strayBracketEdits(brackets)...)
 	starts := htmlLineStarts(source[:len(src)])

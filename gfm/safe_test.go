@@ -36,6 +36,11 @@ func TestSafeMarkdown(t *testing.T) {
 		{"open tilde fence", "~~~~\nx\n~~~", "~~~~\nx\n~~~\n~~~~"},
 		{"hard break with spaces", "a  \nb", "a\\\nb"},
 		{"hard break after a backslash", "a\\  \nb", "a\\ \\\nb"},
+		// goldmark misses a hard break after escaped backslashes, and
+		// carries the escape to the next line (testdata/fuzz).
+		{"hard break after escaped backslashes", "a\\\\\\\n\\\\[b](javascript:x)", "a&#92;\\\n\\\\\\[b](javascript:x)"},
+		{"hard break with spaces after an escaped backslash", "a\\\\  \nb", "a&#92;\\\nb"},
+		{"escaped backslashes before a newline stay", "a\\\\\nb", ""},
 		{"footnote", "x[^1]\n\n[^1]: note <b>", "x[^1]\n\n[^1]: note \\<b>"},
 		// Without footnotes, the lines after "[^y]: ..." can be link
 		// definitions; with them, the note's text (testdata/fuzz).
@@ -158,6 +163,8 @@ var mdHostileSeeds = []string{
 	"https://a.example/x\vy<img src=x onerror=alert(1)> https://a.example/x\fy<img src=x onerror=alert(1)>",
 	// Links and images after unclosed brackets far apart (testdata/fuzz).
 	"[a " + strings.Repeat("x", 1000) + " [b [c](javascript:x) ![i](https://t.example/p.png) [y [z](javascript:x)](https://a.example)",
+	// A hard break after escaped backslashes (testdata/fuzz).
+	"\\\\\\\n\\\\[a](javascript:x) ![i](https://t.example/p.png)",
 	// Definitions that run into a table, or are its header.
 	"[a]: <img src=x onerror=alert(1)>\n|---|\n\n[b]: <img src=x onerror=alert(1)>\n:---",
 	// Definitions that run into a table.
