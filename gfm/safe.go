@@ -25,31 +25,73 @@ const mdFixRounds = 32
 // stateless.
 var githubMarkdown = goldmark.New(goldmark.WithExtensions(extension.GFM, extension.Footnote))
 
+// otherReadings are githubMarkdown less tables, less footnotes, and less
+// both: the other ways a renderer may read text that holds a "|" or a
+// "[^", each made when the text holds what it is for. safeMarkdown makes
+// the edits of every reading.
+//
+// GitHub's renderer (cmark-gfm) and goldmark disagree on what is a table
+// (lines a list item or quote takes lazily, a header row short of cells,
+// control characters): content goldmark puts in a cell, or drops as a
+// cell past the header's, is then a paragraph on GitHub, where backticks
+// pair across the pipes and a "<" in what was a cell's code span, or in
+// a dropped cell, is raw HTML. And many renderers (cmark-gfm's own
+// command, by default) have no footnotes: there "[^1]: x" is a link
+// definition, and the lines after it may be definitions too, where with
+// footnotes they are the note's text.
+var otherReadings = []struct {
+	md    goldmark.Markdown
+	needs func(src []byte) bool
+}{
+	{goldmark.New(goldmark.WithExtensions(extension.Linkify, extension.Strikethrough, extension.TaskList, extension.Footnote)), hasTableChar},
+	{goldmark.New(goldmark.WithExtensions(extension.GFM)), hasFootnoteChars},
+	{goldmark.New(goldmark.WithExtensions(extension.Linkify, extension.Strikethrough, extension.TaskList)), func(src []byte) bool {
+		return hasTableChar(src) && hasFootnoteChars(src)
+	}},
+}
+
+func hasTableChar(src []byte) bool     { return bytes.IndexByte(src, '|') >= 0 }
+func hasFootnoteChars(src []byte) bool { return bytes.Contains(src, []byte("[^")) }
+
 // safeMarkdown returns session text as Markdown that renders as written
 // and stays inside the place it is written to. It parses the text as
 // GitHub would and edits it where needed, then parses again, until no edit
 // is needed:
 //   - raw HTML gets a backslash before its "<" (in an HTML block, before
 //     the "<" of each line that could start a block), so it shows as the
-//     text it is;
+//     text it is; so does every "<" in text that could open HTML to
+//     another renderer (see opensHTML), and every such "<" that begins a
+//     line, code span or not (see htmlLineStarts);
+//   - a backtick that opens no code span gets a backslash, since after
+//     one GitHub's renderer reads some later code spans as text;
 //   - links, images, autolinks and link reference definitions whose URL
 //     is not http, https, mailto or relative get a backslash before their
-//     bracket: the text stays, the link goes;
+//     bracket: the text stays, the link goes; so do those that GitHub
+//     does not read as links (see linkKept);
 //   - an image becomes a link, "![x](u)" becoming "[image: x](u)", as on
 //     the HTML page: a document must not load anything when it is read
 //     (a remote image is a tracking pixel);
-//   - a bare autolink followed by a backslash is broken ("https\://",
-//     "www\."): GitHub's renderer (cmark-gfm) takes the backslash into the
-//     link, and the "<" it escaped then opens raw HTML;
+//   - a bare autolink followed by a backslash or a backtick is broken
+//     ("https\://", "www\."): GitHub's renderer (cmark-gfm) takes them
+//     into the link, and then the "<" the backslash escaped, or the "<"
+//     in what goldmark sees as a code span, opens raw HTML (see
+//     runOnLinkEdits);
+//   - a table whose header row has fewer cells than its delimiter row,
+//     which GitHub reads as a paragraph, is kept from being a table (see
+//     unpaddedTable);
+//   - text with a "|" or a "[^" in it is read again, without tables or
+//     footnotes, and the edits of every reading are made (see
+//     otherReadings);
 //   - a fence left open at the end is closed, so that it does not swallow
 //     the rest of the document;
 //   - hard line breaks written as trailing spaces become backslashes, so
 //     the document has no trailing whitespace.
 //
-// Text that still needs edits after mdFixRounds rounds is shown as its
-// source, fenced.
+// Control characters but tab and newline are shown as their control
+// pictures first (see showControls). Text that still needs edits after
+// mdFixRounds rounds is shown as its source, fenced.
 func safeMarkdown(src string) string {
-	src = trimBlankLines(normaliseNewlines(src))
+	src = trimBlankLines(showControls(normaliseNewlines(src)))
 	if src == "" {
 		return ""
 	}
@@ -82,8 +124,50 @@ const mdSentinel = "piexport-end-of-text"
 func markdownEdits(src string) (edits []mdEdit, ok bool) {
 	source := []byte(src + "\n\n" + mdSentinel + "\n")
 	root := githubMarkdown.Parser().Parse(text.NewReader(source))
+	edits, ok = treeEdits(source, len(src), root)
+	for _, r := range otherReadings {
+		// Where the readings agree, their edits are the same, made once.
+		if r.needs(source[:len(src)]) {
+			more, moreOK := treeEdits(source, len(src), r.md.Parser().Parse(text.NewReader(source)))
+			edits, ok = append(edits, more...), ok && moreOK
+		}
+	}
+	if !ok || len(edits) > 0 {
+		return edits, ok
+	}
+	return containedEdits(source, len(src), root)
+}
+
+// treeEdits lists the edits that the text source[:n] needs where root,
+// goldmark's reading of source, finds raw HTML, a bad link or image, or a
+// place GitHub reads otherwise; ok is false when it needs a change this
+// function cannot make.
+func treeEdits(source []byte, n int, root ast.Node) (edits []mdEdit, ok bool) {
+	src := source[:n]
 	ok = true
 	broken := map[int]bool{}
+	// The bytes goldmark reads as code or as an HTML block (inBlock) and
+	// as code spans (inSpan), made when the first is seen.
+	var inBlock, inSpan []bool
+	mark := func(in *[]bool, seg text.Segment) {
+		if *in == nil {
+			*in = make([]bool, len(src))
+		}
+		for p := seg.Start; p < min(seg.Stop, len(src)); p++ {
+			(*in)[p] = true
+		}
+	}
+	markLines := func(lines *text.Segments) {
+		for i := range lines.Len() {
+			mark(&inBlock, lines.At(i))
+		}
+	}
+	var autolinks []int // where the "<" of each <scheme:...> is
+	// The "[" goldmark left as text, by the block they are in.
+	brackets := map[ast.Node][]int{}
+	// Edits after which goldmark reads the lines as they are: the rest of
+	// this reading is wrong until they are made.
+	var misread []mdEdit
 	escape := func(pos int, want byte) {
 		if pos < 0 || pos >= len(src) || source[pos] != want || escapedAt(source, pos) {
 			ok = false
@@ -97,18 +181,19 @@ func markdownEdits(src string) (edits []mdEdit, ok bool) {
 		}
 		switch n := n.(type) {
 		case *ast.HTMLBlock:
+			markLines(n.Lines())
 			edits = append(edits, htmlBlockEdits(source[:len(src)], n)...)
 			return ast.WalkSkipChildren, nil
 		case *ast.RawHTML:
 			escape(n.Pos(), '<')
 		case *ast.Link:
-			if !markdownURLAllowed(n.Destination) {
+			if !linkKept(n.Destination) {
 				escape(n.Pos(), '[')
 			}
 		case *ast.Image:
 			p := n.Pos()
 			switch {
-			case !markdownURLAllowed(n.Destination):
+			case !linkKept(n.Destination):
 				if p >= 0 {
 					p++ // past the "!"
 				}
@@ -118,7 +203,16 @@ func markdownEdits(src string) (edits []mdEdit, ok bool) {
 			default:
 				ok = false
 			}
+		case *ast.FencedCodeBlock, *ast.CodeBlock:
+			markLines(n.Lines())
+		case *ast.CodeSpan:
+			for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+				if t, isText := c.(*ast.Text); isText {
+					mark(&inSpan, t.Segment)
+				}
+			}
 		case *ast.AutoLink:
+			autolinks = append(autolinks, n.Pos())
 			if n.AutoLinkType != ast.AutoLinkURL || markdownURLAllowed(n.URL(source)) {
 				break
 			}
@@ -139,18 +233,42 @@ func markdownEdits(src string) (edits []mdEdit, ok bool) {
 				broken[start+i] = true
 				edits = append(edits, mdEdit{at: start + i, end: start + i, text: `\`})
 			}
+		case *extast.TableHeader:
+			if e, found := unpaddedTable(source[:len(src)], n); !found {
+				ok = false
+			} else if e != nil {
+				edits = append(edits, *e)
+			}
 		case *ast.LinkReferenceDefinition:
 			// A definition applies to the whole document, so a bad one
 			// must go even when this text does not use it.
-			if !markdownURLAllowed(n.Destination) {
+			if !linkKept(n.Destination) || definitionBeforeTable(src, n) {
 				escape(n.Pos(), '[')
 			}
 		case *ast.Text:
 			for p := n.Segment.Start; p < min(n.Segment.Stop, len(src)); p++ {
 				switch {
 				case inCode(n):
-				case source[p] == '\\':
-					edits = append(edits, breakLinksBefore(source, p, broken)...)
+				case source[p] == '`' && !escapedAt(source, p):
+					// A backtick that opens no code span, each of a run.
+					// cmark-gfm notes, per paragraph, where it last saw
+					// a run of each length, to give up early on one that
+					// has no closer; once one has none, a later code
+					// span of a length seen since is read as a lone
+					// backtick, so that in
+					//	``
+					//	`a` `<b>`
+					// the <b> is in a code span for goldmark (and the
+					// spec) and raw HTML on GitHub. Escaped, it opens
+					// nothing, cmark-gfm never gives up, and the two read
+					// the same code spans.
+					edits = append(edits, mdEdit{at: p, end: p, text: `\`})
+				case source[p] == '[' && !escapedAt(source, p):
+					brackets[blockOf(n)] = append(brackets[blockOf(n)], p)
+				case source[p] == '<' && opensHTML(source, p) && !escapedAt(source, p):
+					// Text to goldmark, but maybe raw HTML to GitHub: see
+					// opensHTML.
+					edits = append(edits, mdEdit{at: p, end: p, text: `\`})
 				case (source[p] == 'f' || source[p] == 'F') && p+6 <= len(src) && bytes.EqualFold(source[p:p+6], []byte("ftp://")) && !broken[p+3] && !escapedAt(source, p+3):
 					// GitHub links ftp:// in text; the allow-list has no ftp.
 					broken[p+3] = true
@@ -159,13 +277,35 @@ func markdownEdits(src string) (edits []mdEdit, ok bool) {
 			}
 			if n.HardLineBreak() {
 				edits = append(edits, hardBreakEdit(source, n.Segment.Stop)...)
+			} else if !inCode(n) {
+				misread = append(misread, backslashesBeforeNewline(src, n.Segment.Stop)...)
 			}
 		}
 		return ast.WalkContinue, nil
 	})
-	if !ok || len(edits) > 0 {
-		return edits, ok
+	if len(misread) > 0 {
+		return misread, true
 	}
+	edits = append(edits, runOnLinkEdits(source[:len(src)], inBlock, inSpan, broken)...)
+	edits = append(edits, strayBracketEdits(brackets)...)
+	starts := htmlLineStarts(source[:len(src)])
+	for _, p := range autolinks {
+		delete(starts, p)
+	}
+	for p := range starts {
+		if (inBlock == nil || !inBlock[p]) && !escapedAt(source, p) {
+			edits = append(edits, mdEdit{at: p, end: p, text: `\`})
+		}
+	}
+	return edits, ok
+}
+
+// containedEdits checks that the text source[:n] ends where it should in
+// root, goldmark's reading of source: the sentinel after it is still a
+// paragraph of its own. It returns the edit that closes a fence the text
+// left open, and ok false when the text runs on in some other way.
+func containedEdits(source []byte, n int, root ast.Node) (edits []mdEdit, ok bool) {
+	src := source[:n]
 	last := root.LastChild()
 	for last != nil && last.Kind() == extast.KindFootnoteList {
 		// The footnote extension moves definitions to the end.
@@ -190,40 +330,6 @@ func markdownEdits(src string) (edits []mdEdit, ok bool) {
 		return []mdEdit{{at: len(src), end: len(src), text: "\n" + strings.Repeat(string(source[p]), n)}}, true
 	}
 	return nil, false
-}
-
-// breakLinksBefore keeps any autolink from running on through the
-// backslash at source[p]: GitHub's renderer (cmark-gfm) runs an autolink
-// on through backslashes, so in "https://a.example/\<img onerror=...>"
-// the "<" is no longer escaped and opens raw HTML. It escapes the colon
-// of every "://" and the dot of every "www." (in any case: cmark-gfm
-// ignores case there) in the word that ends at p, which then is text in
-// every renderer, and reads the same. done holds the places already
-// escaped in this round.
-func breakLinksBefore(source []byte, p int, done map[int]bool) []mdEdit {
-	w := p
-	for w > 0 && strings.IndexByte(" \t\n<`", source[w-1]) < 0 {
-		w--
-	}
-	if w == p {
-		return nil
-	}
-	var edits []mdEdit
-	word := source[w:p]
-	for i := range word {
-		at := -1
-		switch {
-		case bytes.HasPrefix(word[i:], []byte("://")):
-			at = w + i
-		case i+4 <= len(word) && bytes.EqualFold(word[i:i+4], []byte("www.")):
-			at = w + i + 3
-		}
-		if at >= 0 && !done[at] && !escapedAt(source, at) {
-			done[at] = true
-			edits = append(edits, mdEdit{at: at, end: at, text: `\`})
-		}
-	}
-	return edits
 }
 
 // inCode reports whether n is inside a code span, where a backslash is
@@ -296,9 +402,12 @@ func applyEdits(src string, edits []mdEdit) string {
 	var b strings.Builder
 	b.Grow(len(src) + len(edits))
 	last := 0
-	for _, e := range edits {
-		if e.at < last {
-			continue // overlaps an edit already made; the next round rechecks
+	for i, e := range edits {
+		if e.at < last || i > 0 && e == edits[i-1] {
+			// Overlaps an edit already made (the next round rechecks), or
+			// is the same edit asked for twice: two backslashes before a
+			// "<" would escape each other and leave the "<" live.
+			continue
 		}
 		b.WriteString(src[last:e.at])
 		b.WriteString(e.text)

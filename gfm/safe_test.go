@@ -36,7 +36,70 @@ func TestSafeMarkdown(t *testing.T) {
 		{"open tilde fence", "~~~~\nx\n~~~", "~~~~\nx\n~~~\n~~~~"},
 		{"hard break with spaces", "a  \nb", "a\\\nb"},
 		{"hard break after a backslash", "a\\  \nb", "a\\ \\\nb"},
+		// goldmark misses a hard break after escaped backslashes, and
+		// carries the escape to the next line (testdata/fuzz).
+		{"hard break after escaped backslashes", "a\\\\\\\n\\\\[b](javascript:x)", "a&#92;\\\n\\\\\\[b](javascript:x)"},
+		{"hard break with spaces after an escaped backslash", "a\\\\  \nb", "a&#92;\\\nb"},
+		{"escaped backslashes before a newline stay", "a\\\\\nb", ""},
 		{"footnote", "x[^1]\n\n[^1]: note <b>", "x[^1]\n\n[^1]: note \\<b>"},
+		// Without footnotes, the lines after "[^y]: ..." can be link
+		// definitions; with them, the note's text (testdata/fuzz).
+		{"definition after a footnote", "[^y]: ip\n[y]: javascript:x\n\n[y]", "[^y]: ip\n\\[y]: javascript:x\n\n\\[y]"},
+		// Regressions from FuzzSafeMarkdown: tags that goldmark reads as
+		// text and cmark-gfm as raw HTML; any "<" that could open a tag
+		// gets its backslash, and control characters are shown as their
+		// pictures.
+		{"control character in an attribute value", "a <img src=x\x03 onerror=alert(1)>", "a \\<img src=x\u2403 onerror=alert(1)>"},
+		{"form feed between attributes", "<img\fsrc=x onerror=alert(1)>", "\\<img\u240csrc=x onerror=alert(1)>"},
+		{"invalid UTF-8 in an attribute value", "a <img src=x\xe8 onerror=alert(1)>", "a \\<img src=x\uFFFD onerror=alert(1)>"},
+		{"NUL and DEL in an attribute value", "a <img src=x\x00\x7f onerror=alert(1)>", "a \\<img src=x\u2400\u2421 onerror=alert(1)>"},
+		{"end tag, comment, declaration, processing instruction", "</b\uFFFD> <!-\uFFFD- <!X\uFFFD <?\uFFFD", "\\</b\uFFFD> \\<!-\uFFFD- \\<!X\uFFFD \\<?\uFFFD"},
+		{"tab and newline stay", "a\tb\nc", ""},
+		{"a < that opens nothing stays", "a < b, x<3, <=, <<", ""},
+		// goldmark pads a header short of cells and makes a table;
+		// cmark-gfm reads a paragraph, whose code spans pair differently.
+		{"table whose header has fewer cells than its delimiter row", "a |\n|---|---|\n`x|`<img src=x onerror=alert(1)>`|`", "a |\n|\\---|---|\n\\`x|`\\<img src=x onerror=alert(1)>`|\\`"},
+		{"table in a quote, header short of cells", "> a\n> | :-- | --- |\n> b", "> a\n> | :\\-- | --- |\n> b"},
+		{"table whose body rows are short of cells stays", "a | b\n-|-\nc\n`<b>`", ""},
+		// goldmark takes into a destination what cmark-gfm does not.
+		{"destination in angle brackets holding a <", "[a](<x<img src=x onerror=alert(1)>)", `\[a](\<x\<img src=x onerror=alert(1)>)`},
+		{"definition in angle brackets holding a <", "[a]: <x<b>\n\n[a]", "\\[a]: \\<x\\<b>\n\n\\[a]"},
+		// A lazy line: goldmark's paragraph goes on, cmark-gfm's ends and
+		// an HTML block starts.
+		{"lazy line opening HTML inside a code span", "> ``\n</j>\n> `` <img src=x onerror=alert(1)>", "> ``\n\\</j>\n> `` \\<img src=x onerror=alert(1)>"},
+		{"lazy line in a list item", "- ``\n  </j>\n``", "- ``\n  \\</j>\n``"},
+		{"HTML starting a line gets one backslash", "a\n<b>x</b>", "a\n\\<b>x\\</b>"},
+		{"code and autolinks starting a line stay", "- ```\n  <b>\n  ```\n\n<https://a.example>\n<a@b.example>", ""},
+		// cmark-gfm's autolink runs on through a backtick that is text.
+		{"autolink through an unmatched backtick", "see https://a.ex`mple/<img src=x>", "see https\\://a.ex\\`mple/\\<img src=x>"},
+		{"autolink through a code span", "see https://a.example/`c`<img src=x>", "see https\\://a.example/`c`\\<img src=x>"},
+		{"autolink through a vertical tab and a form feed", "https://a.example/x\vy\\<b> www.a.example/x\fy`<b>`", "https\\://a.example/x\u240by\\<b> www\\.a.example/x\u240cy`<b>`"},
+		// A form feed or vertical tab in a table's rows made a table for
+		// cmark-gfm and a paragraph with a code span for goldmark; as a
+		// picture, it makes a paragraph for both.
+		// A table to goldmark, a list item's lazy lines to cmark-gfm: the
+		// cell past the header's, which goldmark drops, holds a tag.
+		{"lazy table in a list item", "- a\n|(\n-|\nb|<b>|`x|`", "- a\n|(\n-|\nb|\\<b>|`x|`"},
+		{"a table in a list item stays", "- a\n\n  | x | `<y>` |\n  |---|---|\n  | 1 | 2 |", ""},
+		// cmark-gfm leaves the definitions before a table's header as
+		// text; goldmark takes them out.
+		{"definitions running into a table", "[a]: <b>\n[c]: /d '<i>'\n| x |\n|---|", "\\[a]: \\<b>\n\\[c]: /d '\\<i>'\n| x |\n|---|"},
+		{"a definition, a line, then a table", "[a]: <b>\nx\n| y |\n|---|", "\\[a]: \\<b>\nx\n| y |\n|---|"},
+		{"a definition as a table's header", "[a]: <b>\n:---\n\n> [c]: <d>\n> | - |", "\\[a]: \\<b>\n:---\n\n> \\[c]: \\<d>\n> | - |"},
+		{"a definition before a rule stays", "[a]: <b>\n---", ""},
+		{"a definition apart from a table stays", "[a]: /u '<b>'\n\n| x |\n|---|\n\n[a]", ""},
+		{"form feed in a table's delimiter row", "| a`| <b> |\n\f---|---|\n| <i>`x|y |", "| a`| <b> |\n\u240c---|---|\n| <i>`x|y |"},
+		{"a link before a space and code stays", "see https://a.example/ `<b>` www.a.example/x", ""},
+		{"a link in a code span stays", "see `https://a.example/`<img src=x>", "see `https://a.example/`\\<img src=x>"},
+		// cmark-gfm gives up on code spans after a backtick run with no
+		// closer; escaped, such a run opens nothing.
+		{"backticks that open no code span", "``\n`a` `<b>` it's `x", "\\`\\`\n`a` `<b>` it's \\`x"},
+		{"code spans stay", "`a` ``b`c`` ```<d>```", ""},
+		// goldmark refuses every link after two unclosed "[" 998 bytes
+		// apart; cmark-gfm does not.
+		{"unclosed brackets far apart", "[a " + strings.Repeat("x", 998) + " [b [c](javascript:x)", "\\[a " + strings.Repeat("x", 998) + " \\[b \\[c](javascript:x)"},
+		{"unclosed brackets in a short paragraph stay", "[a [b [c](https://a.example) x[0]", ""},
+		{"destination with an escaped < stays", `[a](<x\<y>) [b](<c d>)`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			want := tc.want
@@ -80,6 +143,38 @@ var mdHostileSeeds = []string{
 	"WWW.A.EXAMPLE/\\<input> HTTPS://A.EXAMPLE/x\\\\<input> ftp://a.example/\\<b>",
 	"![x](https://tracker.example/pixel.png) [![l](https://t.example/l.png)](https://a.example)",
 	"ftp://0 FTP://a.example/x ftp://0.a", // linked by GitHub, not allowed here
+	// FuzzSafeMarkdown's findings (testdata/fuzz): raw HTML to cmark-gfm,
+	// text to goldmark, for a control character in the tag (\x03, \x12)
+	// and for invalid UTF-8, which becomes U+FFFD, where goldmark's
+	// regular expressions stop.
+	"uee https://a.example/<img src=https://tracker\x03\xe8xample/p.png onerror=alert(1)>",
+	"see https://a.example/<img src=h\x9e\xf7\x12\x86ttps:img src=e/p.png onerror=alert(1)>",
+	"<img src=x\x03 onerror=alert(1)>\n\n<img\vsrc=x onerror=alert(1)>\n\n<img src=x\x00 onerror=alert(1)>",
+	"a <img src=x\xe8 onerror=alert(1)> </b\x03>",
+	// A table to goldmark, a paragraph to cmark-gfm (testdata/fuzz).
+	"a |\n|---|---|\n`x|`<img src=x onerror=alert(1)>`|`",
+	"- a\n  |-|-|\n  `|`<img src=x onerror=alert(1)>`|`",
+	// A link to goldmark, text to cmark-gfm (testdata/fuzz).
+	"[a](<x<img src=x onerror=alert(1)>) [b](<x<![i](https://t.example/p.png)>)\n\n[c]: <x<img src=x onerror=alert(1)>",
+	// An HTML block to cmark-gfm, a code span to goldmark (testdata/fuzz).
+	"> ``\n</j>\n> `` <img src=x onerror=alert(1)>\n\n- ``\n</j>\n  `` <img src=x onerror=alert(1)>",
+	// An autolink through a backtick (testdata/fuzz).
+	"see https://a.ex`mple/<img src=x onerror=alert(1)> www.a`b.example/<img src=x onerror=alert(1)>",
+	"https://a.example/x\vy<img src=x onerror=alert(1)> https://a.example/x\fy<img src=x onerror=alert(1)>",
+	// Links and images after unclosed brackets far apart (testdata/fuzz).
+	"[a " + strings.Repeat("x", 1000) + " [b [c](javascript:x) ![i](https://t.example/p.png) [y [z](javascript:x)](https://a.example)",
+	// A hard break after escaped backslashes (testdata/fuzz).
+	"\\\\\\\n\\\\[a](javascript:x) ![i](https://t.example/p.png)",
+	// Definitions that run into a table, or are its header.
+	"[a]: <img src=x onerror=alert(1)>\n|---|\n\n[b]: <img src=x onerror=alert(1)>\n:---",
+	// Definitions that run into a table.
+	"[a]: <img src=x onerror=alert(1)>\n[b]: /u '<img src=x onerror=alert(1)>'\n| x |\n|---|",
+	// Tables of lazy lines (testdata/fuzz).
+	"- a\n|(\n-|\nb|<img src=x onerror=alert(1)>|\n\n> a\n|x|\n|-|-|\n|`y|`<img src=x onerror=alert(1)>`|`",
+	// Vertical tabs and form feeds in tables (testdata/fuzz).
+	"| a`| <img src=x onerror=alert(1)> |\n\f---|---|\n| <b>`x|y |\n\n| a | b |\f\n---|\v---|\n| `<img src=x onerror=alert(1)>` | c |",
+	// Code spans that cmark-gfm gives up on (testdata/fuzz).
+	"``\n`a` `<img src=x onerror=alert(1)>`\n\nb ``` `c` ``d`` `<img src=x onerror=alert(1)>`",
 }
 
 // checkContained embeds safeMarkdown(in) in a <details> block followed by

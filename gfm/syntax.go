@@ -152,6 +152,38 @@ func normaliseNewlines(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
 }
 
+// showControls shows each control character of s but tab and newline
+// (which normaliseNewlines leaves alone) as its Unicode control picture:
+// "\f" as "␌", NUL as "␀", DEL as "␡". In Markdown they mean nothing a
+// reader can see, and GitHub's renderer (cmark-gfm) and goldmark read
+// them apart: a vertical tab or form feed is a space to one and text to
+// the other where a table's rows are split, an attribute value ends, or
+// a tag's attributes are separated, which changes what is a table, a
+// code span or raw HTML. A control picture is text to both.
+func showControls(s string) string {
+	i := strings.IndexFunc(s, isShownControl)
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 2*8)
+	b.WriteString(s[:i])
+	for _, r := range s[i:] {
+		switch {
+		case r == 0x7f:
+			r = '\u2421'
+		case isShownControl(r):
+			r += 0x2400
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isShownControl(r rune) bool {
+	return r < ' ' && r != '\t' && r != '\n' || r == 0x7f
+}
+
 // trimBlankLines drops whitespace-only lines at the start (keeping the
 // first line's indentation, which can make it code) and any trailing
 // whitespace.

@@ -21,7 +21,9 @@
 //     first rule that matches, and every token, is chroma's.
 //   - Alternatives inside a pattern are skipped the same way, which makes
 //     keyword lists cheap.
-//   - Token values are slices of the text, not copies; nested lexers
+//   - Token values are slices of the text, not copies (of the text as
+//     chroma reads it: where it is not valid UTF-8, each bad byte is a
+//     U+FFFD, as in chroma's []rune(text)); nested lexers
 //     (Using, UsingSelf, UsingByGroup) run on fastlex too, sharing the
 //     work bound of the text they are part of.
 //

@@ -110,6 +110,47 @@ func TestSameTokensAsChroma(t *testing.T) {
 	}
 }
 
+// TestSameTokensOnInvalidUTF8: chroma lexes the runes of a text, in which
+// each byte of invalid UTF-8 is a U+FFFD of its own, and its tokens hold
+// U+FFFD there; fastlex must give the same tokens. It gave the bytes
+// themselves (FuzzSameTokens' finding, testdata/fuzz), and panicked where
+// the text held multi-byte characters too, its rune offsets no longer
+// being the text's.
+func TestSameTokensOnInvalidUTF8(t *testing.T) {
+	for _, tc := range []struct{ name, lexer, text string }{
+		{"fuzz finding: an error token", "css", ":root {\n  --variable-name:\xf8~ #fff;\n}\n"},
+		{"invalid bytes after a multi-byte character", "css", "a { --v:é\xf8~ #fff; }"},
+		{"a cut multi-byte character in a string", "go", "s := \"é\xe8\x80\" // ü\n"},
+		{"in a nested lexer", "html", "<p>é</p><script>let s = '\xff';</script><style>a{b:\xfe}</style>"},
+		{"in a delegating lexer", "php", "<b>\xc3</b><?php echo \"ü\xc3\"; ?>"},
+		{"in markdown's front matter", "markdown", "---\nk: \xf8é\n---\n# T\xf8\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := lexers.Get(tc.lexer)
+			want, werr := tokens(chromaref.Untimed(l), tc.text)
+			got, gerr := tokens(Wrap(l), tc.text)
+			if werr != nil || gerr != nil {
+				t.Fatalf("chroma's error %v, fastlex's %v", werr, gerr)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("tokens differ (-chroma +fastlex):\n%s", diff)
+			}
+			toks, rest, err := Lex(Wrap(l), tc.text, 1<<30, nil)
+			if err != nil || rest != "" {
+				t.Fatalf("Lex: rest %q, error %v", rest, err)
+			}
+			var b strings.Builder
+			for _, tok := range toks {
+				b.WriteString(tok.Value)
+			}
+			// The text as chroma reads it, and a newline some lexers add.
+			if read := string([]rune(tc.text)); b.String() != read && b.String() != read+"\n" {
+				t.Errorf("Lex's tokens make %q, not %q", b.String(), read)
+			}
+		})
+	}
+}
+
 // TestWrapTakesOverCommonLexers guards against chroma changing how its
 // registry wraps lexers, which would silently turn fastlex off.
 func TestWrapTakesOverCommonLexers(t *testing.T) {

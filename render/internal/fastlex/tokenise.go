@@ -26,6 +26,11 @@ var ErrNotFastlex = errors.New("fastlex: not a fastlex lexer")
 // and the rest of the text, "" when the whole of it was lexed. The tokens
 // are not coalesced.
 // A lexer panic is returned as an error.
+//
+// Text that is not valid UTF-8 is read as chroma reads it, each byte that
+// is not part of a character a U+FFFD of its own: the tokens, like
+// chroma's, hold U+FFFD there, and so does rest, but for a lexer built of
+// others (wrappers.go), whose rest is the text as given.
 func Lex(l chroma.Lexer, text string, maxSteps int64, dst []chroma.Token) (toks []chroma.Token, rest string, err error) {
 	fl, ok := l.(*Lexer)
 	if c, isC := l.(*coalescing); isC {
@@ -182,6 +187,13 @@ func newTokeniser(l *Lexer, options *chroma.TokeniseOptions, text string, out []
 	if !options.Nested && l.base.Config().EnsureNL && (text == "" || text[len(text)-1] != '\n') {
 		text += "\n"
 		newlineAdded = true
+	}
+	if !utf8.ValidString(text) {
+		// chroma lexes []rune(text), in which each byte of invalid UTF-8
+		// is a U+FFFD of its own, and its token values are strings of
+		// those runes. Lex that text too: token values are slices of
+		// src at the runes' offsets, which must be src's own.
+		text = string([]rune(text))
 	}
 	t := tokenisers.Get().(*tokeniser)
 	runes := t.runes[:0]
