@@ -109,8 +109,9 @@ func (c *Catalog) SearchPage(ctx context.Context, q string, offset, limit int) (
 				return Results{}, err
 			}
 			if cut {
-				res.Notes = append(res.Notes, fmt.Sprintf("%s* stands for the %d commonest words that start with %q.",
-					strings.Join(ts[i].words, " "), maxExpansions, ts[i].words[len(ts[i].words)-1]))
+				res.Notes = append(res.Notes, fmt.Sprintf("%s* stands for the %s that start with %q.",
+					strings.Join(ts[i].words, " "), session.Count(maxExpansions, "commonest word", "commonest words"),
+					ts[i].words[len(ts[i].words)-1]))
 			}
 		}
 	}
