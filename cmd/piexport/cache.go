@@ -38,15 +38,25 @@ func buildInfo() *debug.BuildInfo {
 	return bi
 }
 
-// versionLine is what --version prints: the version (set at build time,
-// else the module's when it was installed at a version) and the commit
-// it was built from, with whether the tree had changes, so that two
-// builds of "devel" can be told apart.
-func versionLine(bi *debug.BuildInfo) string {
-	v := version
-	if v == "devel" && bi != nil && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		v = bi.Main.Version
+// versionOf is the program's version: the one set at build time, else
+// the module's (a release's tag when installed at one, or the pseudo-version
+// Go derives from the commit when built in a clone).
+func versionOf(bi *debug.BuildInfo) string {
+	if version == "devel" && bi != nil && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
 	}
+	return version
+}
+
+// generator names piexport in what it writes (a page's footer, a
+// document's last line) as --version does.
+func generator() string { return "piexport " + versionOf(buildInfo()) }
+
+// versionLine is what --version prints: the version and the commit it was
+// built from, with whether the tree had changes, so that two builds of
+// "devel" can be told apart.
+func versionLine(bi *debug.BuildInfo) string {
+	v := versionOf(bi)
 	var rev, at string
 	modified := false
 	if bi != nil {

@@ -83,7 +83,7 @@ func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 	home, _ := os.UserHomeDir()
 	p := newProgress(stderr)
 	aopt := archive.Options{
-		Theme: opt.theme, Home: home, Generator: "piexport " + version,
+		Theme: opt.theme, Home: home, Generator: generator(),
 		Format: opt.format, Progress: p.update, EmbedJSONL: opt.embedJSONL,
 		Shared: newShareLinks().related,
 	}
@@ -229,7 +229,7 @@ func runServe(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 	}
 	sopt := serve.Options{
 		Addr: opt.addr, Paths: opt.files, Theme: opt.theme, Home: home,
-		Generator: "piexport " + version, Log: stderr, Quiet: opt.quiet, AllowHosts: opt.allowHosts,
+		Generator: generator(), Log: stderr, Quiet: opt.quiet, AllowHosts: opt.allowHosts,
 		CacheDir: opt.cache(), Progress: readProgress(stderr),
 		Shared: newShareLinks().related,
 		Ready: func(url string) {

@@ -221,9 +221,8 @@ func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) erro
 		opt.leaf = leaf.ID
 	}
 	home, _ := os.UserHomeDir()
-	generator := "piexport " + version
 	write := func(w io.Writer) error {
-		return gfm.WriteMarkdown(w, s, gfm.Options{Leaf: opt.leaf, Home: home, Generator: generator, SubAgents: agents})
+		return gfm.WriteMarkdown(w, s, gfm.Options{Leaf: opt.leaf, Home: home, Generator: generator(), SubAgents: agents})
 	}
 	if err := ctx.Err(); err != nil {
 		return err
@@ -233,7 +232,7 @@ func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) erro
 		// are dropped with the process.
 		s.Compact()
 		paceCollector()
-		po := page.Options{Theme: opt.theme, Leaf: opt.leaf, Home: home, Generator: generator, SubAgents: agents,
+		po := page.Options{Theme: opt.theme, Leaf: opt.leaf, Home: home, Generator: generator(), SubAgents: agents,
 			ParentPath: localParent(s, file, home, opt.redactor)}
 		if opt.embedJSONL {
 			po.JSONL, po.JSONLName = raw, filepath.Base(file)

@@ -116,7 +116,6 @@ func runShare(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 	}
 	defer s.Close()
 	home, _ := os.UserHomeDir()
-	generator := "piexport " + version
 
 	dir, err := os.MkdirTemp("", "piexport-share-")
 	if err != nil {
@@ -133,7 +132,7 @@ func runShare(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 	if !opt.sharing.encrypt {
 		md := filepath.Join(dir, stem+".md")
 		var buf bytes.Buffer
-		if err := gfm.WriteMarkdown(&buf, s, gfm.Options{Leaf: opt.leaf, Home: home, Generator: generator, SubAgents: agents}); err != nil {
+		if err := gfm.WriteMarkdown(&buf, s, gfm.Options{Leaf: opt.leaf, Home: home, Generator: generator(), SubAgents: agents}); err != nil {
 			return err
 		}
 		if err := os.WriteFile(md, buf.Bytes(), 0o600); err != nil {
@@ -145,7 +144,7 @@ func runShare(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 	if opt.sharing.encrypt {
 		htmlName = stem + ".encrypted.html"
 	}
-	p, err := page.NewPage(s, page.Options{Theme: opt.theme, Leaf: opt.leaf, Home: home, Generator: generator, SubAgents: agents})
+	p, err := page.NewPage(s, page.Options{Theme: opt.theme, Leaf: opt.leaf, Home: home, Generator: generator(), SubAgents: agents})
 	if err != nil {
 		return err
 	}
