@@ -31,8 +31,8 @@ type Options struct {
 	// Leaf is the ID of the entry whose path is written; empty means the
 	// session's leaf.
 	Leaf string
-	// Home is the home directory of the machine the session was written on,
-	// shown as ~. Empty: guessed from the session's working directory.
+	// Home is the reader's home directory, shown as ~. Empty: guessed
+	// from the session's working directory (see session.HomeOf).
 	Home string
 	// Generator names the program in the document's last line.
 	Generator string
