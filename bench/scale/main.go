@@ -40,16 +40,18 @@ func main() {
 
 // config is the command line.
 type config struct {
-	dir       string
-	sizes     []string
-	queries   int
-	views     int
-	pageRuns  int
-	skip      map[string]bool
-	piexport  string
-	pagetime  string
-	browser   string
-	keepCache bool
+	dir        string
+	sizes      []string
+	queries    int
+	views      int
+	pageRuns   int
+	largeSize  string
+	largeBytes int64
+	skip       map[string]bool
+	piexport   string
+	pagetime   string
+	browser    string
+	keepCache  bool
 	// generateOnly stops once the histories are made.
 	generateOnly bool
 }
@@ -63,6 +65,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&c.queries, "queries", 200, "searches of each kind")
 	fs.IntVar(&c.views, "views", 1000, "page views before memory is measured")
 	fs.IntVar(&c.pageRuns, "page-runs", 3, "large sessions whose first and cached views are timed")
+	fs.StringVar(&c.largeSize, "large-size", "40MB", "size of the generated sessions whose first and cached views are timed too (0: none)")
 	fs.StringVar(&skip, "skip", "", "steps to skip: views, browser, archive (comma-separated)")
 	fs.StringVar(&c.piexport, "piexport", "", "piexport binary (default: built from this checkout)")
 	fs.StringVar(&c.pagetime, "pagetime", "", "pagetime binary (default: built from this checkout)")
@@ -76,6 +79,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	c.sizes = strings.Fields(sizes)
+	if c.largeSize != "0" {
+		n, err := sessiongen.ParseSize(c.largeSize)
+		if err != nil {
+			return fmt.Errorf("--large-size: %w", err)
+		}
+		c.largeBytes = n
+	}
 	c.skip = map[string]bool{}
 	for _, s := range strings.Split(skip, ",") {
 		if s = strings.TrimSpace(s); s != "" {
@@ -230,6 +240,17 @@ func (c *config) measure(ctx context.Context, size string, bytes int64, res *res
 		for i := range first {
 			res.add(fmt.Sprintf("8 MB session %d: first view, leaf visible", i+1), first[i], "ms")
 			res.add(fmt.Sprintf("8 MB session %d: cached view, leaf visible", i+1), cached[i], "ms")
+		}
+		if c.largeBytes > 0 {
+			first, cached, err := c.largeViews(ctx, srv, h, stderr)
+			if err != nil {
+				srv.stop()
+				return err
+			}
+			for i := range first {
+				res.add(fmt.Sprintf("%s session %d: first view, leaf visible", c.largeSize, i+1), first[i], "ms")
+				res.add(fmt.Sprintf("%s session %d: cached view, leaf visible", c.largeSize, i+1), cached[i], "ms")
+			}
 		}
 	}
 

@@ -257,6 +257,11 @@ func (s *server) appendAndFind(ctx context.Context, h *history) (time.Duration, 
 	if err := appendTurn(f, word); err != nil {
 		return 0, err
 	}
+	return s.found(ctx, word, start)
+}
+
+// found waits until a search finds word, and returns how long after start.
+func (s *server) found(ctx context.Context, word string, start time.Time) (time.Duration, error) {
 	for {
 		body, err := s.get(ctx, "search?q="+word)
 		if err != nil {
@@ -266,7 +271,7 @@ func (s *server) appendAndFind(ctx context.Context, h *history) (time.Duration, 
 			return time.Since(start), nil
 		}
 		if time.Since(start) > time.Minute {
-			return 0, errors.New("the appended turn was not found in a minute")
+			return 0, fmt.Errorf("%s was not found in a minute", word)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -274,8 +279,12 @@ func (s *server) appendAndFind(ctx context.Context, h *history) (time.Duration, 
 
 // appendTurn appends a user's turn about word to a session file.
 func appendTurn(f, word string) error {
-	line := fmt.Sprintf(`{"type":"message","id":"%s","parentId":null,"timestamp":"%s","message":{"role":"user","content":"a late thought about %s"}}`+"\n",
-		word, time.Now().UTC().Format(time.RFC3339Nano), word)
+	return appendLine(f, fmt.Sprintf(`{"type":"message","id":"%s","parentId":null,"timestamp":"%s","message":{"role":"user","content":"a late thought about %s"}}`+"\n",
+		word, time.Now().UTC().Format(time.RFC3339Nano), word))
+}
+
+// appendLine appends one line to a file.
+func appendLine(f, line string) error {
 	fh, err := os.OpenFile(f, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		return err
