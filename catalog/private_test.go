@@ -285,3 +285,37 @@ func TestSearchSaysWhenUnread(t *testing.T) {
 		t.Errorf("a shard rebuilt: %d unread, %d hits; want them to add up to 6", r.Unread, r.Total)
 	}
 }
+
+// TestSearchKeepsHitsOfAShardThatWorks: a shard whose database fails a
+// search leaves the other's hits, which come back with the error.
+func TestSearchKeepsHitsOfAShardThatWorks(t *testing.T) {
+	src := t.TempDir()
+	for i := range 8 {
+		sessionFile(t, filepath.Join(src, "--p--", fmt.Sprintf("s%d.jsonl", i)), "/w", time.Now(), "user:the lighthouse keeper")
+	}
+	c, err := Open(context.Background(), []string{src}, Options{})
+	must(t, err)
+	defer c.Close()
+	_, err = c.Update(context.Background())
+	must(t, err)
+	inShard := [shards]int{}
+	c.mu.RLock()
+	for _, r := range c.records {
+		inShard[r.row.Shard]++
+	}
+	c.mu.RUnlock()
+	if inShard[0] == 0 || inShard[1] == 0 {
+		t.Fatalf("the files went to one shard only (%v): the test needs both", inShard)
+	}
+	// The second shard's readers fail from now on.
+	st, err := c.store(1)
+	must(t, err)
+	must(t, st.r.Close())
+	r, err := c.SearchContext(context.Background(), "lighthouse", 10)
+	if err == nil {
+		t.Error("a failing shard: no error")
+	}
+	if r.Total != inShard[0] || len(r.Hits) != inShard[0] {
+		t.Errorf("a failing shard: %d hits (%d shown); want the other shard's %d", r.Total, len(r.Hits), inShard[0])
+	}
+}
