@@ -185,6 +185,7 @@
       editBadges(el);
       code.decorate(el);
       applyModes(el);
+      markLinked(i);
     }
 
     var fetching = new Set();
@@ -504,6 +505,7 @@
     var searchTimer = 0;
     var query = '';
     var searchWords = [];
+    var linked = null; // {i, words}: the entry a link named, and its ?hl= words
     var searchAgain = false; // the page was still loading when it searched
 
     function runSearch(then) {
@@ -588,11 +590,12 @@
     function clearMarks() {
       if (canMark) CSS.highlights.delete(HIGHLIGHT);
     }
-    function showHits(i) {
+    function showHits(i, words) {
+      words = words || searchWords;
       clearMarks();
       var owner = ownerOf(i);
       var article = path.element(owner);
-      if (!searchWords.length || !article) return;
+      if (!words.length || !article) return;
       openFolds(article);
       var scope = (owner !== i && doc.getElementById(ENTRY + ids[i])) || article;
       var ranges = [];
@@ -601,8 +604,8 @@
         var text = node.data.toLowerCase();
         // Letters whose lowercase is longer would shift the offsets.
         if (text.length !== node.data.length) continue;
-        for (var k = 0; k < searchWords.length; k++) {
-          var w = searchWords[k];
+        for (var k = 0; k < words.length; k++) {
+          var w = words[k];
           for (var at = text.indexOf(w); at >= 0; at = text.indexOf(w, at + w.length)) {
             var r = doc.createRange();
             r.setStart(node, at);
@@ -828,14 +831,35 @@
       return j === undefined ? -1 : j;
     }
     window.addEventListener('hashchange', function () {
+      linked = null;
       var j = indexOfHash(location.hash);
       if (j >= 0) open(j, { hash: false, flash: true });
     });
 
+    // A search's hit links to its entry with the words it found
+    // (?hl=words, as the index folds them; a prefix ends in *): they are
+    // marked there, and the folds that hide them opened, once the entry
+    // is drawn (which, early in a large page, waits for its block).
+    function markLinked(owner) {
+      if (!linked || ownerOf(linked.i) !== owner) return;
+      var l = linked;
+      linked = null;
+      setTimeout(function () { showHits(l.i, l.words); }, 0);
+    }
+    function linkedWords() {
+      var hl = null;
+      try { hl = new URLSearchParams(location.search).get('hl'); } catch (e) { /* no query */ }
+      return hl ? lib.searchWords(hl.replace(/\*/g, ' ')) : [];
+    }
+
     setPath(viewEnd);
     var target = indexOfHash(location.hash);
     if (target >= 0) {
-      open(target, { hash: false, flash: true });
+      var words = linkedWords();
+      if (words.length) linked = { i: target, words: words };
+      open(target, { hash: false, flash: true, then: function (el) {
+        if (el) markLinked(ownerOf(target));
+      } });
     } else if (path.short()) {
       // A path that fits in a few screens opens at its start; a longer
       // one at its end, where the session left off.
