@@ -109,14 +109,17 @@
   // foldRune folds one character as catalog's foldRune does: to lower
   // case, one character for one (Go's unicode.ToLower: İ becomes i, Σ is
   // σ wherever it stands), then to the first character of its canonical
-  // decomposition when that is a letter or digit (é to e).
+  // decomposition when that is a letter or digit and the rest are marks
+  // (é to e; a Hangul syllable stays whole).
+  var MARKS = /^\p{M}*$/u;
   var folded = new Map();
   function foldRune(c) {
     var f = folded.get(c);
     if (f !== undefined) return f;
     f = String.fromCodePoint(c.toLowerCase().codePointAt(0));
-    var base = String.fromCodePoint(f.normalize('NFD').codePointAt(0));
-    if (WORD.test(base)) f = base;
+    var d = f.normalize('NFD');
+    var base = String.fromCodePoint(d.codePointAt(0));
+    if (WORD.test(base) && MARKS.test(d.slice(base.length))) f = base;
     folded.set(c, f);
     return f;
   }
