@@ -56,7 +56,7 @@ import (
 // hold all its words.
 
 // searchVersion names the format; another one is rebuilt from scratch.
-const searchVersion = 2
+const searchVersion = 3
 
 const (
 	searchDir = "search"

@@ -1,7 +1,9 @@
 // Index script: sorts and filters the list of sessions, and shows dates in
 // the reader's time zone. The page is complete without it: the server (or
 // the archive) writes the list already grouped and sorted, newest first.
-(function () {
+// localDate, a copy of Go's, and the filters hang on piexportLib, for
+// search.js and for the tests that run them beside Go.
+(function (lib) {
   'use strict';
 
   var doc = document;
@@ -156,24 +158,31 @@
 
   // localDate reads 2026-03-01, 2026-03 or 2026 as the start of that
   // day, month or year in the reader's time zone, or its end (the start of
-  // the next) with end set; null when it is not a date.
+  // the next) with end set, in Unix seconds; null when it is not a date
+  // (2026-02-30, 2026-13, 2026-3-1). It is catalog's parseDate, which the
+  // server's search reads after: and before: with (catalog/js_test.go
+  // runs the same dates through both); search.js reads them with it too.
   function localDate(text, end) {
-    var m = /^(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?$/.exec(text);
+    var m = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/.exec(text);
     if (!m) return null;
-    var y = Number(m[1]), mo = m[2] ? Number(m[2]) - 1 : 0, d = m[3] ? Number(m[3]) : 1;
+    var y = Number(m[1]), mo = m[2] ? Number(m[2]) : 1, d = m[3] ? Number(m[3]) : 1;
+    var days = [31, y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    if (mo < 1 || mo > 12 || d < 1 || d > days[mo - 1]) return null;
     if (end) {
       if (m[3]) d++;
       else if (m[2]) mo++;
       else y++;
     }
-    var t = new Date(y, mo, d);
-    return isNaN(t.getTime()) ? null : t.getTime() / 1000;
+    // setFullYear, as new Date(y, …) reads years below 100 as 19xx.
+    var t = new Date(2000, 0, 1);
+    t.setFullYear(y, mo - 1, d);
+    return t.getTime() / 1000;
   }
 
   // count says how many of something there are, singular for one, as
-  // every message of piexport does.
+  // every message of piexport does (session.Count).
   function count(n, one, many) {
-    return n + ' ' + (n === 1 ? one : many);
+    return n + ' ' + (n === 1 || n === -1 ? one : many);
   }
 
   // parseFilter turns a word into a test of a row; null for a word to
@@ -297,4 +306,6 @@
       figure: function (col) { return Number(cells[col].getAttribute('data-v')) || 0; }
     };
   }
-})();
+  lib.localDate = localDate;
+  lib.index = { parseFilter: parseFilter, figure: figure, count: count };
+})(window.piexportLib = window.piexportLib || {});

@@ -15,7 +15,13 @@
 // the segment's number of shards. An entry matches when it holds every
 // word; a phrase's words need not be next to each other here, as they
 // must on the server.
-(function () {
+//
+// The words, their hash and the query's syntax are copies of Go code
+// (catalog/tokens.go, catalog/query.go, archive/search.go): they hang on
+// piexportLib.search, and catalog/js_test.go and archive/js_test.go run
+// the same cases through both. The dates are index.js's
+// (piexportLib.localDate), which is always loaded first.
+(function (lib) {
   'use strict';
 
   var doc = document;
@@ -94,21 +100,51 @@
 
   // ---- words ---------------------------------------------------------------
 
-  function fold(s) {
-    return s.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '');
+  // A word is a run of letters, numbers and private-use characters
+  // (isWordRune in catalog/tokens.go); anything else, combining marks
+  // too, ends it.
+  var WORD = /^[\p{L}\p{N}\p{Co}]$/u;
+  var WORDS = /[\p{L}\p{N}\p{Co}]+/gu;
+
+  // foldRune folds one character as catalog's foldRune does: to lower
+  // case, one character for one (Go's unicode.ToLower: İ becomes i, Σ is
+  // σ wherever it stands), then to the first character of its canonical
+  // decomposition when that is a letter or digit and the rest are marks
+  // (é to e; a Hangul syllable stays whole).
+  var MARKS = /^\p{M}*$/u;
+  var folded = new Map();
+  function foldRune(c) {
+    var f = folded.get(c);
+    if (f !== undefined) return f;
+    f = String.fromCodePoint(c.toLowerCase().codePointAt(0));
+    var d = f.normalize('NFD');
+    var base = String.fromCodePoint(d.codePointAt(0));
+    if (WORD.test(base) && MARKS.test(d.slice(base.length))) f = base;
+    folded.set(c, f);
+    return f;
   }
 
+  // fold folds each character of s (catalog's appendFolded).
+  function fold(s) {
+    var out = '';
+    for (var c of s) out += c < '\x80' ? c.toLowerCase() : foldRune(c);
+    return out;
+  }
+
+  // words returns the index's words of text, in order, repeats kept
+  // (catalog.Words).
   function words(text) {
-    var m = fold(text).match(/[\p{L}\p{N}\p{Co}]+/gu) || [];
+    var m = text.match(WORDS) || [];
     var out = [];
-    for (var i = 0; i < m.length; i++) out.push(truncate(m[i]));
+    for (var i = 0; i < m.length; i++) out.push(truncate(fold(m[i])));
     return out;
   }
 
   var enc = new TextEncoder();
   var dec = new TextDecoder();
 
-  // truncate keeps a word's first 64 bytes, as the index does.
+  // truncate keeps a word's first 64 bytes, as the index does, without
+  // cutting a character.
   function truncate(w) {
     var b = enc.encode(w);
     if (b.length <= 64) return w;
@@ -117,6 +153,7 @@
     return dec.decode(b.subarray(0, n));
   }
 
+  // hash is FNV-1a of w's UTF-8 bytes (archive's wordHash).
   function hash(w) {
     var b = enc.encode(w);
     var h = 0x811c9dc5;
@@ -133,36 +170,78 @@
 
   // ---- the query -------------------------------------------------------------
 
-  // parse reads the query as the server does: words, "phrases", -word,
-  // project:, after: and before:. A phrase's words are all required.
-  function parse(q) {
-    var r = { must: [], not: [], project: [], after: 0, before: 0 };
-    var re = /(-?)(?:(\w+):)?(?:"([^"]*)"?|(\S+))/g;
-    var m;
-    while ((m = re.exec(q))) {
-      var neg = m[1] === '-', key = (m[2] || '').toLowerCase(), val = m[3] !== undefined ? m[3] : m[4];
-      if (key === 'project') { r.project.push(val.toLowerCase()); continue; }
-      if (key === 'after' || key === 'before') {
-        var t = dateOf(val, key === 'before');
-        if (t) { r[key] = t; continue; }
-      }
-      if (key) val = key + ':' + val;
-      var ws = words(val.replace(/\*+$/, ''));
-      (neg ? r.not : r.must).push.apply(neg ? r.not : r.must, ws);
-    }
-    return r;
+  // SPACE is what Go's unicode.IsSpace calls space (JavaScript's \s also
+  // takes U+FEFF and not U+0085).
+  var SPACE = /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/;
+
+  // lower is Go's strings.ToLower: one character for one.
+  function lower(s) {
+    var out = '';
+    for (var c of s) out += c < '\x80' ? c.toLowerCase() : String.fromCodePoint(c.toLowerCase().codePointAt(0));
+    return out;
   }
 
-  // dateOf reads 2026-03-01, 2026-03 or 2026 in local time, as Unix
-  // seconds: the start of the period, or its end for before:.
-  function dateOf(s, end) {
-    var m = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/.exec(s);
-    if (!m) return 0;
-    var y = +m[1], mo = m[2] ? +m[2] - 1 : 0, d = m[3] ? +m[3] : 1;
-    if (end) {
-      if (m[3]) d++; else if (m[2]) mo++; else y++;
+  // split cuts q at white space outside double quotes; a quoted part is
+  // one token, also after a filter's colon (project:"docs site"), as
+  // catalog's splitQuery does.
+  function split(q) {
+    var out = [];
+    for (;;) {
+      var i = 0;
+      while (i < q.length && SPACE.test(q[i])) i++;
+      q = q.slice(i);
+      if (!q) return out;
+      var close;
+      if (q[0] === '"') {
+        close = q.indexOf('"', 1);
+        out.push({ text: close < 0 ? q.slice(1) : q.slice(1, close), quoted: true });
+        q = close < 0 ? '' : q.slice(close + 1);
+        continue;
+      }
+      var end = q.search(SPACE);
+      if (end < 0) end = q.length;
+      var word = q.slice(0, end);
+      var at = word.indexOf(':"');
+      if (at >= 0 && word.slice(0, at).indexOf('"') < 0) {
+        var rest = q.slice(at + 2);
+        close = rest.indexOf('"');
+        out.push({ text: word.slice(0, at) + ':' + (close < 0 ? rest : rest.slice(0, close)), quoted: false });
+        q = close < 0 ? '' : rest.slice(close + 1);
+        continue;
+      }
+      out.push({ text: word, quoted: false });
+      q = q.slice(end);
     }
-    return new Date(y, mo, d).getTime() / 1000;
+  }
+
+  // parse reads the query as the server does (catalog's parseQuery):
+  // words, "phrases", -word, word*, project:, model:, after: and before:.
+  // Terms are lists of words (a phrase's, or those of main.go), each with
+  // whether its last word is a prefix; after and before are Unix seconds
+  // or null.
+  function parse(q) {
+    var r = { terms: [], not: [], project: [], model: [], after: null, before: null };
+    split(q).forEach(function (tok) {
+      var text = tok.text;
+      if (!tok.quoted) {
+        var colon = text.indexOf(':');
+        if (colon >= 0 && colon < text.length - 1) {
+          var key = lower(text.slice(0, colon)), val = text.slice(colon + 1);
+          if (key === 'project' || key === 'model') { r[key].push(lower(val)); return; }
+          if (key === 'after' || key === 'before') {
+            var t = lib.localDate(val, key === 'before');
+            if (t !== null) { r[key] = t; return; }
+          }
+        }
+      }
+      var negate = !tok.quoted && text.length > 1 && text[0] === '-';
+      if (negate) text = text.slice(1);
+      var prefix = !tok.quoted && /\*$/.test(text);
+      if (prefix) text = text.replace(/\*+$/, '');
+      var ws = words(text);
+      if (ws.length) (negate ? r.not : r.terms).push({ words: ws, prefix: prefix });
+    });
+    return r;
   }
 
   function keysOf(b64) {
@@ -216,21 +295,39 @@
     return out;
   }
 
+  // search finds the entries that hold every word of each term and not
+  // all the words of any negated one. A prefix (word*) finds that word
+  // only: the index cannot list the words that start with it without
+  // loading all of it.
   function search(q) {
     var p = parse(q);
     return load('meta', base + metaFile).then(function (meta) {
-      if (!p.must.length) return { meta: meta, p: p, keys: [] };
-      var all = p.must.concat(p.not);
-      return Promise.all(all.map(function (w) { return postings(meta, w); })).then(function (lists) {
-        var keys = lists[0];
-        for (var i = 1; i < p.must.length; i++) keys = intersect(keys, lists[i]);
-        for (i = p.must.length; i < lists.length; i++) keys = subtract(keys, lists[i]);
+      if (!p.terms.length) return { meta: meta, p: p, keys: [] };
+      var lists = {};
+      var all = [];
+      p.terms.concat(p.not).forEach(function (t) {
+        t.words.forEach(function (w) {
+          if (!lists[w]) { lists[w] = true; all.push(w); }
+        });
+      });
+      return Promise.all(all.map(function (w) {
+        return postings(meta, w).then(function (l) { lists[w] = l; });
+      })).then(function () {
+        function holding(t) {
+          var keys = lists[t.words[0]];
+          for (var i = 1; i < t.words.length; i++) keys = intersect(keys, lists[t.words[i]]);
+          return keys;
+        }
+        var keys = holding(p.terms[0]);
+        for (var i = 1; i < p.terms.length; i++) keys = intersect(keys, holding(p.terms[i]));
+        p.not.forEach(function (t) { keys = subtract(keys, holding(t)); });
         keys = keys.filter(function (k) {
           var s = meta.s[Math.floor(k / ENTRY)];
           if (!s || !s[0]) return false;
-          for (var j = 0; j < p.project.length; j++) if (s[2].toLowerCase().indexOf(p.project[j]) < 0) return false;
-          if (p.after && s[3] < p.after) return false;
-          if (p.before && s[3] >= p.before) return false;
+          var project = lower(s[2]);
+          for (var j = 0; j < p.project.length; j++) if (project.indexOf(p.project[j]) < 0) return false;
+          if (p.after !== null && s[3] < p.after) return false;
+          if (p.before !== null && s[3] >= p.before) return false;
           return true;
         });
         // Newest first: sessions by their start, entries last first.
@@ -318,17 +415,23 @@
     var n = Object.keys(sessions).length;
     var first = page * SHOWN + 1, last = page * SHOWN + shown.length;
     var summary;
-    if (!r.p.must.length) summary = 'Type a word to search.';
+    if (!r.p.terms.length) summary = 'Type a word to search.';
     else if (!r.keys.length) summary = 'Nothing matches.';
     else summary = r.keys.length + (r.keys.length === 1 ? ' matching entry' : ' matching entries') + ' in ' +
       n + (n === 1 ? ' session' : ' sessions') + ', newest first' +
       (r.keys.length > SHOWN ? '; ' + first + ' to ' + last + ' are shown.' : '.');
     out.appendChild(el('p', 'index-summary', summary));
-    var want = {};
-    r.p.must.forEach(function (w) { want[w] = true; });
+    // An archive's index does not hold the sessions' models.
+    if (r.p.model.length) summary += ' An archive does not index models: model: is left out.';
+    var want = {}, found = [];
+    r.p.terms.forEach(function (t) {
+      t.words.forEach(function (w) {
+        if (!want[w]) { want[w] = true; found.push(w); }
+      });
+    });
     // The page opens at the entry and can mark the words there (and open
     // a folded block that holds them): ?hl= carries them.
-    var hl = r.p.must.length ? '?hl=' + encodeURIComponent(r.p.must.join(' ')) : '';
+    var hl = found.length ? '?hl=' + encodeURIComponent(found.join(' ')) : '';
     var group = null, current = -1;
     shown.forEach(function (k) {
       var num = Math.floor(k / ENTRY), s = r.meta.s[num];
@@ -385,4 +488,5 @@
     });
     return b;
   }
-})();
+  lib.search = { fold: fold, words: words, truncate: truncate, hash: hash, shardOf: shardOf, lower: lower, split: split, parse: parse };
+})(window.piexportLib = window.piexportLib || {});

@@ -162,21 +162,46 @@ func splitQuery(q string) []queryToken {
 
 // parseDate reads 2026-03-01, 2026-03 or 2026 in local time. end asks for
 // the end of the period (for before:, which then includes it).
-func parseDate(s string, end bool) (time.Time, bool) {
+func parseDate(s string, end bool) (time.Time, bool) { return parseDateIn(s, end, time.Local) }
+
+// parseDateIn is parseDate in loc. assets/index.js has a copy (localDate),
+// which the index's filters and the archive's search read dates with.
+func parseDateIn(s string, end bool, loc *time.Location) (time.Time, bool) {
 	for _, f := range []struct {
-		layout string
-		add    func(time.Time) time.Time
+		layout              string
+		years, months, days int
 	}{
-		{time.DateOnly, func(t time.Time) time.Time { return t.AddDate(0, 0, 1) }},
-		{"2006-01", func(t time.Time) time.Time { return t.AddDate(0, 1, 0) }},
-		{"2006", func(t time.Time) time.Time { return t.AddDate(1, 0, 0) }},
+		{time.DateOnly, 0, 0, 1},
+		{"2006-01", 0, 1, 0},
+		{"2006", 1, 0, 0},
 	} {
-		if t, err := time.ParseInLocation(f.layout, s, time.Local); err == nil {
-			if end {
-				t = f.add(t)
-			}
-			return t, true
+		// Read in UTC, where a date's arithmetic is the calendar's, and
+		// only then placed in loc.
+		t, err := time.Parse(f.layout, s)
+		if err != nil {
+			continue
 		}
+		if end {
+			t = t.AddDate(f.years, f.months, f.days)
+		}
+		y, m, d := t.Date()
+		return dayStart(y, m, d, loc), true
 	}
 	return time.Time{}, false
+}
+
+// dayStart is the first instant of a day in loc: its midnight, or where
+// the clocks skip midnight (America/Sao_Paulo until 2019, Asia/Beirut)
+// the moment they jump, as JavaScript's Date has it. time.Date leaves
+// that case open, and may answer 23:00 the day before.
+func dayStart(y int, m time.Month, d int, loc *time.Location) time.Time {
+	t := time.Date(y, m, d, 0, 0, 0, 0, loc)
+	if t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 {
+		return t
+	}
+	start, end := t.ZoneBounds()
+	if t.Day() != d {
+		return end // before the jump, on the day before
+	}
+	return start
 }

@@ -35,7 +35,7 @@ import (
 // keeps its cache. It is part of the files' names, so builds that expect
 // different versions never open each other's: two of them can share a
 // cache directory, each keeping its own database (see removeOldDBs).
-const schemaVersion = 3
+const schemaVersion = 4
 
 // shards is how many databases the catalog's files are spread over, by a
 // hash of their path. SQLite writes one transaction at a time per

@@ -198,16 +198,23 @@ func foldRune(r rune) rune {
 	return f
 }
 
-// foldSlow folds r to lower case without its accent.
+// foldSlow folds r to lower case without its accent: to the first
+// character of its canonical decomposition when the rest are marks.
+// A Hangul syllable decomposes into letters (its jamo), not marks, and
+// stays whole: it is no accented form of its first consonant.
 func foldSlow(r rune) rune {
 	f := unicode.ToLower(r)
-	if d := norm.NFD.String(string(f)); d != "" {
-		base, _ := utf8.DecodeRuneInString(d)
-		if base != utf8.RuneError && isWordRune(base) {
-			f = base
+	d := norm.NFD.String(string(f))
+	base, n := utf8.DecodeRuneInString(d)
+	if base == utf8.RuneError || !isWordRune(base) {
+		return f
+	}
+	for _, c := range d[n:] {
+		if !unicode.Is(unicode.M, c) {
+			return f
 		}
 	}
-	return f
+	return base
 }
 
 // forWords calls f with the byte range of each word of text.

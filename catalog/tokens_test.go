@@ -14,6 +14,9 @@ func TestIndexText(t *testing.T) {
 		{"the a an", "the a an "},
 		{"x" + strings.Repeat("y", 100), "x" + strings.Repeat("y", 63) + " "},
 		{"日本語のテキスト", "日本語のテキスト "},
+		// A syllable is no accented form of its first jamo: 한국 is
+		// not 하고.
+		{"한국어 하고", "한국어 하고 "},
 		{"tab\tnew\nline\r\n", "tab new line "},
 		{"\xff\xfebad utf8", "bad utf8 "},
 	} {

@@ -2,16 +2,12 @@ package page
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
-	"io/fs"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/chromedp/chromedp"
 
 	"github.com/piexport/piexport"
 	"github.com/piexport/piexport/humanize"
@@ -22,27 +18,11 @@ import (
 
 // The page's script holds copies of logic the Go side has too: the
 // figures of package humanize, the tree's layout of session.Layout. These
-// tests run the same cases through both, in Chromium, so that the two
-// cannot drift apart.
-
-// scriptTab opens a blank tab with the page's script parts named loaded.
-func scriptTab(t *testing.T, parts ...string) *browsertest.Tab {
-	t.Helper()
-	browser := browsertest.Start(t)
-	tb := browsertest.OpenTab(t, browser)
-	tb.Navigate("about:blank")
-	for _, name := range parts {
-		src, err := fs.ReadFile(piexport.Assets(), name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tb.Do(chromedp.Evaluate[chromedp.Void](string(src)))
-	}
-	return tb
-}
+// tests run the same cases through both, in Chromium (see
+// browsertest.ScriptTab), so that the two cannot drift apart.
 
 func TestFiguresAgreeWithHumanize(t *testing.T) {
-	tb := scriptTab(t, "figures.js")
+	tb := browsertest.ScriptTab(t, piexport.Assets(), "figures.js")
 	rng := rand.New(rand.NewPCG(1, 2))
 	var counts []int64
 	for _, base := range []int64{0, 1, 999, 1000, 9949, 9950, 9999, 99_499, 99_500, 999_499, 999_500, 9_949_999, 9_950_000,
@@ -61,13 +41,13 @@ func TestFiguresAgreeWithHumanize(t *testing.T) {
 	for range 2000 {
 		costs = append(costs, math.Pow(10, rng.Float64()*14-6))
 	}
-	got := browsertest.Eval[[]string](tb, fmt.Sprintf(`%s.map(piexportLib.figures.tokens)`, jsJSON(t, counts)))
+	got := browsertest.Eval[[]string](tb, fmt.Sprintf(`%s.map(piexportLib.figures.tokens)`, browsertest.JSON(t, counts)))
 	for i, n := range counts {
 		if want := humanize.Tokens(n); got[i] != want {
 			t.Errorf("tokens(%d): the page says %q, humanize %q", n, got[i], want)
 		}
 	}
-	got = browsertest.Eval[[]string](tb, fmt.Sprintf(`%s.map(piexportLib.figures.cost)`, jsJSON(t, costs)))
+	got = browsertest.Eval[[]string](tb, fmt.Sprintf(`%s.map(piexportLib.figures.cost)`, browsertest.JSON(t, costs)))
 	for i, c := range costs {
 		if want := humanize.Cost(c); got[i] != want {
 			t.Errorf("cost(%v): the page says %q, humanize %q", c, got[i], want)
@@ -80,7 +60,7 @@ func TestFiguresAgreeWithHumanize(t *testing.T) {
 // with treeview.js and with session.Layout: every row shown draws the same
 // rails and branch marks.
 func TestTreeLayoutAgreesWithGo(t *testing.T) {
-	tb := scriptTab(t, "treeview.js")
+	tb := browsertest.ScriptTab(t, piexport.Assets(), "treeview.js")
 	files, _ := filepath.Glob("../testdata/corpus/*.jsonl")
 	var sessions []*session.Session
 	for _, f := range files {
@@ -147,7 +127,7 @@ func TestTreeLayoutAgreesWithGo(t *testing.T) {
 				const parents = %s, vis = Uint8Array.from(%s);
 				const lay = piexportLib.treeLayout(parents.length, parents, vis);
 				return parents.map((_, i) => ({rails: piexportLib.treeRails(lay, i, 0), forks: lay.forks[i], depth: lay.depth[i]}));
-			})()`, jsJSON(t, parents), jsJSON(t, vis)))
+			})()`, browsertest.JSON(t, parents), browsertest.JSON(t, vis)))
 			glyph := strings.NewReplacer(string(session.RailLine), "v", string(session.RailTee), "t", string(session.RailElbow), "l")
 			for i := range nodes {
 				if vis[i] == 0 {
@@ -160,14 +140,4 @@ func TestTreeLayoutAgreesWithGo(t *testing.T) {
 			}
 		}
 	}
-}
-
-// jsJSON writes v as a JavaScript literal.
-func jsJSON(t *testing.T, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }

@@ -125,7 +125,9 @@ func TestIndexUsageBrowser(t *testing.T) {
 // TestIndexFilters narrows the list by figures, dates, models and
 // projects, as the filter box's hint says it can; each project counts
 // the sessions it shows; a filter written wrongly says what is wrong.
-// Dates are read in the reader's time zone: the tab runs in UTC.
+// Dates are read in the reader's time zone: the tab runs in UTC. The
+// filters of figures have no copy in Go (the server's search has
+// none); the dates are catalog's parseDate (see catalog/js_test.go).
 func TestIndexFilters(t *testing.T) {
 	browser := browsertest.Start(t)
 	path := filepath.Join(t.TempDir(), "index.html")
@@ -165,6 +167,26 @@ func TestIndexFilters(t *testing.T) {
 		{"cost>lots", []string{"Fix the login form", "Add a health endpoint", "Release script", hostile.Title}, "cost>lots is not a filter: cost> takes a figure, as cost>1.5 or cost>$2"},
 		{"cost>>10", []string{"Fix the login form", "Add a health endpoint", "Release script", hostile.Title}, "cost>>10 is not a filter: cost> takes a figure, as cost>1.5 or cost>$2"},
 		{"login after:yesterday", []string{"Fix the login form"}, "after:yesterday is not a filter: after: takes a date, as after:2026-03-01, after:2026-03 or after:2026"},
+		// Dates as the server's search reads them (catalog's parseDate):
+		// no month 13, no February 30, two figures for a month or day.
+		{"after:2026-13", []string{"Fix the login form", "Add a health endpoint", "Release script", hostile.Title}, "after:2026-13 is not a filter: after: takes a date, as after:2026-03-01, after:2026-03 or after:2026"},
+		{"before:2026-02-30", []string{"Fix the login form", "Add a health endpoint", "Release script", hostile.Title}, "before:2026-02-30 is not a filter: before: takes a date, as before:2026-03-01, before:2026-03 or before:2026"},
+		{"after:2026-3-2", []string{"Fix the login form", "Add a health endpoint", "Release script", hostile.Title}, "after:2026-3-2 is not a filter: after: takes a date, as after:2026-03-01, after:2026-03 or after:2026"},
+		{"before:", []string{"Fix the login form", "Add a health endpoint", "Release script", hostile.Title}, "before: is not a filter: before: takes a date, as before:2026-03-01, before:2026-03 or before:2026"},
+		{"before:2027", []string{"Fix the login form", "Add a health endpoint", "Release script", hostile.Title}, ""},
+		{"duration>1w", []string{"Fix the login form", "Add a health endpoint", "Release script", hostile.Title}, "duration>1w is not a filter: duration> takes a duration, as duration>30m or duration>2h"},
+		{"duration>=90", []string{"Fix the login form"}, ""}, // minutes
+		{"tokens<2x", []string{"Fix the login form", "Add a health endpoint", "Release script", hostile.Title}, "tokens<2x is not a filter: tokens< takes a figure, as tokens<50 or tokens<2k"},
+		{"messages=", []string{"Fix the login form", "Add a health endpoint", "Release script", hostile.Title}, "messages= is not a filter: messages= takes a figure, as messages=50 or messages=2k"},
+		{"cost>1.5.2", []string{"Fix the login form", "Add a health endpoint", "Release script", hostile.Title}, "cost>1.5.2 is not a filter: cost> takes a figure, as cost>1.5 or cost>$2"},
+		{"branches>1", []string{"Add a health endpoint"}, ""},
+		{"messages=14", []string{"Add a health endpoint"}, ""},
+		{"COST>$1", []string{"Fix the login form"}, ""},
+		// Words that only look like filters are looked for in the text.
+		{"date>2026", nil, ""},
+		{"speed>10", nil, ""},
+		{"model:", nil, ""},
+		{"cost>1 cost>>10", []string{"Fix the login form"}, "cost>>10 is not a filter: cost> takes a figure, as cost>1.5 or cost>$2"},
 	} {
 		tb.Do(chromedp.Evaluate[chromedp.Void](`(() => { document.getElementById('filter-status').textContent = ''; const f = document.getElementById('filter'); f.value = ` +
 			browsertest.JSString(tc.filter) + `; f.dispatchEvent(new Event('input')); })()`))
@@ -186,6 +208,13 @@ func TestIndexFilters(t *testing.T) {
 		got := browsertest.Eval[[]string](tb, `Array.from(document.querySelectorAll('table.sessions tbody tr')).filter(r => r.checkVisibility()).map(r => r.cells[0].textContent)`)
 		if fmt.Sprint(got) != fmt.Sprint(tc.want) && !(len(got) == 0 && len(tc.want) == 0) {
 			t.Errorf("%q shows %q, want %q", tc.filter, got, tc.want)
+		}
+	}
+	// The status counts as every message of piexport does.
+	for _, n := range []int{-2, -1, 0, 1, 2, 1000} {
+		got := browsertest.Eval[string](tb, fmt.Sprintf(`piexportLib.index.count(%d, 'session', 'sessions')`, n))
+		if want := session.Count(n, "session", "sessions"); got != want {
+			t.Errorf("count(%d): index.js says %q, session.Count %q", n, got, want)
 		}
 	}
 }
