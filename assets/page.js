@@ -590,7 +590,10 @@
     function clearMarks() {
       if (canMark) CSS.highlights.delete(HIGHLIGHT);
     }
-    function showHits(i, words) {
+    // showHits marks words in entry i: the tree search's (parts of words,
+    // lowercased), or a link's (linked: whole words folded as the index
+    // folds them, see wordMatches).
+    function showHits(i, words, linked) {
       words = words || searchWords;
       clearMarks();
       var owner = ownerOf(i);
@@ -601,17 +604,12 @@
       var ranges = [];
       var walker = doc.createTreeWalker(scope, NodeFilter.SHOW_TEXT);
       for (var node = walker.nextNode(); node && ranges.length < 1000; node = walker.nextNode()) {
-        var text = node.data.toLowerCase();
-        // Letters whose lowercase is longer would shift the offsets.
-        if (text.length !== node.data.length) continue;
-        for (var k = 0; k < words.length; k++) {
-          var w = words[k];
-          for (var at = text.indexOf(w); at >= 0; at = text.indexOf(w, at + w.length)) {
-            var r = doc.createRange();
-            r.setStart(node, at);
-            r.setEnd(node, at + w.length);
-            ranges.push(r);
-          }
+        var found = linked ? wordMatches(node.data, words) : partMatches(node.data, words);
+        for (var k = 0; k < found.length; k++) {
+          var r = doc.createRange();
+          r.setStart(node, found[k][0]);
+          r.setEnd(node, found[k][1]);
+          ranges.push(r);
         }
       }
       if (!ranges.length) return;
@@ -631,6 +629,57 @@
         var box = first.getBoundingClientRect();
         if (box.top < 80 || box.bottom > innerHeight - 40) window.scrollBy(0, box.top - innerHeight / 3);
       });
+    }
+
+    // partMatches finds words (lowercase) anywhere in text, as the tree's
+    // search does; it returns [start, end] offsets in text.
+    function partMatches(text, words) {
+      var out = [];
+      var low = text.toLowerCase();
+      // Letters whose lowercase is longer would shift the offsets.
+      if (low.length !== text.length) return out;
+      for (var k = 0; k < words.length; k++) {
+        var w = words[k];
+        for (var at = low.indexOf(w); at >= 0; at = low.indexOf(w, at + w.length)) out.push([at, at + w.length]);
+      }
+      return out;
+    }
+
+    // wordMatches finds a link's words in text as the index reads words:
+    // lowercased with their accents taken off ("cafe" marks "Café"), and
+    // whole, or at the start of a word for a prefix ({text, prefix}). It
+    // returns [start, end] offsets in text.
+    var WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
+    var ASCII = /^[\x00-\x7f]*$/;
+    function wordMatches(text, words) {
+      var folded = '';
+      var at = null; // at[j]: the offset in text of folded's unit j (null: j)
+      if (ASCII.test(text)) {
+        folded = text.toLowerCase();
+      } else {
+        at = [];
+        var off = 0;
+        for (var c of text) {
+          var f = c.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+          for (var j = 0; j < f.length; j++) at.push(off);
+          folded += f;
+          off += c.length;
+        }
+        at.push(off);
+      }
+      var out = [];
+      for (var k = 0; k < words.length; k++) {
+        var w = words[k];
+        if (!w.text) continue;
+        for (var p = folded.indexOf(w.text); p >= 0; p = folded.indexOf(w.text, p + 1)) {
+          var end = p + w.text.length;
+          if (p > 0 && WORD_CHAR.test(folded.charAt(p - 1))) continue;
+          if (!w.prefix && end < folded.length && WORD_CHAR.test(folded.charAt(end))) continue;
+          if (!at) out.push([p, end]);
+          else if (at[end] > at[p]) out.push([at[p], at[end]]);
+        }
+      }
+      return out;
     }
 
     // ---- copying -------------------------------------------------------------
@@ -844,12 +893,16 @@
       if (!linked || ownerOf(linked.i) !== owner) return;
       var l = linked;
       linked = null;
-      setTimeout(function () { showHits(l.i, l.words); }, 0);
+      setTimeout(function () { showHits(l.i, l.words, true); }, 0);
     }
     function linkedWords() {
       var hl = null;
       try { hl = new URLSearchParams(location.search).get('hl'); } catch (e) { /* no query */ }
-      return hl ? lib.searchWords(hl.replace(/\*/g, ' ')) : [];
+      if (!hl) return [];
+      return hl.split(/\s+/).filter(Boolean).map(function (w) {
+        var prefix = /\*$/.test(w);
+        return { text: w.replace(/\*+$/, '').toLowerCase(), prefix: prefix };
+      });
     }
 
     setPath(viewEnd);
