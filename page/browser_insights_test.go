@@ -122,12 +122,10 @@ func TestBrowserInsights(t *testing.T) {
 			}
 			tb.Press("Enter")
 			tb.WaitJS(`location.hash === ` + browsertest.JSString(href))
-			tb.Settle()
+			// The entry is drawn once its block is unpacked, which on a
+			// busy machine takes more than a frame or two.
 			id := browsertest.Eval[string](tb, `decodeURIComponent(location.hash.slice(1))`)
-			shown := browsertest.Eval[bool](tb, `(() => { const e = document.getElementById(`+browsertest.JSString(id)+`); return !!e && e.checkVisibility(); })()`)
-			if !shown {
-				t.Errorf("following %s shows no entry", href)
-			}
+			tb.WaitJS(`(() => { const e = document.getElementById(` + browsertest.JSString(id) + `); return !!e && e.checkVisibility(); })()`)
 		})
 	}
 }
