@@ -131,8 +131,13 @@ func renderCodeNow(code string, l chroma.Lexer, firstLine int, lim limits) []byt
 	}
 
 	var b bytes.Buffer
-	// Highlighted code is about three times as long as the code.
-	b.Grow(len(code)*3 + 256)
+	// Highlighted code is about three times as long as the code; plain
+	// text little longer.
+	if l != nil && note == "" {
+		b.Grow(len(code)*3 + 256)
+	} else {
+		b.Grow(len(code) + len(code)/8 + 256)
+	}
 	if note != "" {
 		b.WriteString(`<p class="hl-note">`)
 		escapeHTMLTo(&b, note)
@@ -155,6 +160,11 @@ func renderCodeNow(code string, l chroma.Lexer, firstLine int, lim limits) []byt
 	b.WriteString("<code>")
 	writeTokens(&b, toks)
 	b.WriteString("</code></pre>")
+	// The block may be kept a while (a repeated output, the block cache),
+	// and not with the room the estimate left unused.
+	if b.Cap() > b.Len()+b.Len()/4+4096 {
+		return bytes.Clone(b.Bytes())
+	}
 	return b.Bytes()
 }
 
