@@ -20,6 +20,7 @@ import (
 	"github.com/piexport/piexport/internal/fileguard"
 	"github.com/piexport/piexport/page"
 	"github.com/piexport/piexport/redact"
+	"github.com/piexport/piexport/render"
 	"github.com/piexport/piexport/session"
 )
 
@@ -231,6 +232,11 @@ func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) erro
 		// The sessions stay as they are until the page is written, and
 		// are dropped with the process.
 		s.Compact()
+		// One page renders each output the session repeats once by
+		// itself (page's repeats); the code cache then only catches code
+		// quoted again nearby, and 2 MiB of it does as well as 8: on the
+		// 50 MB code session, the same CPU time and 13 MB less at the peak.
+		render.SetCodeCacheLimit(2 << 20)
 		paceCollector()
 		po := page.Options{Theme: opt.theme, Leaf: opt.leaf, Home: home, Generator: generator(), SubAgents: agents,
 			ParentPath: localParent(s, file, home, opt.redactor)}
