@@ -2,12 +2,9 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"database/sql"
-	"io"
 	"io/fs"
 	"math/rand/v2"
-	"net/http"
 	neturl "net/url"
 	"os"
 	"path/filepath"
@@ -208,48 +205,10 @@ func TestRedactNoBlindSpots(t *testing.T) {
 
 	t.Run("server", func(t *testing.T) {
 		cache := t.TempDir()
-		ctx, cancel := context.WithCancel(context.Background())
-		var stdout, stderr syncBuffer
-		done := make(chan error, 1)
-		go func() {
-			done <- run(ctx, append(append([]string{"--serve"}, redact...), "--addr", "127.0.0.1:0", "--cache-dir", cache, b.sessions), &stdout, &stderr)
-		}()
-		stopped := false
-		stop := func() {
-			if !stopped {
-				cancel()
-				<-done
-				stopped = true
-			}
-		}
-		defer stop()
-		url := ""
-		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-			if url = regexp.MustCompile(`http://\S+/`).FindString(stdout.String()); url != "" && strings.Contains(stderr.String(), "catalogued") {
-				break
-			}
-		}
-		if url == "" {
-			t.Fatalf("the server did not start: %s", stderr.String())
-		}
-		get := func(path string) []byte {
-			t.Helper()
-			resp, err := http.Get(url + path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer resp.Body.Close()
-			body, _ := io.ReadAll(resp.Body)
-			if resp.StatusCode != 200 {
-				t.Fatalf("GET %s: %s", path, resp.Status)
-			}
-			return body
-		}
+		srv := startServer(t, append(append([]string{"--serve"}, redact...), "--addr", "127.0.0.1:0", "--cache-dir", cache, b.sessions), "catalogued")
+		get := srv.get
 		index := get("")
-		all := bytes.Clone(index)
-		for _, m := range regexp.MustCompile(`href="(s/[^"#]+)"`).FindAllSubmatch(index, -1) {
-			all = append(all, unpacked(t, get(string(m[1])))...)
-		}
+		all := append(bytes.Clone(index), srv.sessionPages(index)...)
 		for _, q := range []string{"key", "sent", "vault", "mail", "Jane"} {
 			all = append(all, get("search?q="+q)...)
 		}
@@ -275,17 +234,14 @@ func TestRedactNoBlindSpots(t *testing.T) {
 				t.Fatal("the appended line is not found")
 			}
 		}
-		all = get("search?q=vault")
-		for _, m := range regexp.MustCompile(`href="(s/[^"#]+)"`).FindAllSubmatch(index, -1) {
-			all = append(all, unpacked(t, get(string(m[1])))...)
-		}
+		all = append(get("search?q=vault"), srv.sessionPages(index)...)
 		for _, l := range b.leaks(all, true) {
 			t.Errorf("once the session grew, the server shows %s", l)
 		}
 		for _, l := range b.leaks(everyByte(t, cache), true) {
 			t.Errorf("while it runs, the server's cache holds %s", l)
 		}
-		stop()
+		srv.stop()
 		for _, l := range b.leaks(everyByte(t, cache), true) {
 			t.Errorf("once it stopped, the server's cache holds %s", l)
 		}

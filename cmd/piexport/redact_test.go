@@ -3,11 +3,9 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
-	"context"
 	"encoding/base64"
 	"io"
 	"io/fs"
-	"net/http"
 	neturl "net/url"
 	"os"
 	"path/filepath"
@@ -15,7 +13,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/piexport/piexport/internal/fakesecret"
 )
@@ -306,46 +303,13 @@ func TestRedactServer(t *testing.T) {
 	asAda(t)
 	dir := t.TempDir()
 	secrets := plantedSession(t, filepath.Join(dir, "--home-ada-work-shop--", "a.jsonl"), 1)
-	ctx, cancel := context.WithCancel(context.Background())
-	var stdout, stderr syncBuffer
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"--serve", "--redact", "--addr", "127.0.0.1:0", dir}, &stdout, &stderr)
-	}()
-	defer func() {
-		cancel()
-		<-done
-	}()
-	url := ""
-	for deadline := time.Now().Add(30 * time.Second); url == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if m := regexp.MustCompile(`http://\S+/`).FindString(stdout.String()); m != "" {
-			url = m
-		}
-	}
-	if url == "" {
-		t.Fatalf("the server did not start: %s", stderr.String())
-	}
-	get := func(path string) []byte {
-		t.Helper()
-		resp, err := http.Get(url + path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		if resp.StatusCode != 200 {
-			t.Fatalf("GET %s: %s", path, resp.Status)
-		}
-		return b
-	}
+	srv := startServer(t, []string{"--serve", "--redact", "--addr", "127.0.0.1:0", dir}, "")
+	get := srv.get
 	index := get("")
 	if !bytes.Contains(index, []byte("Secrets are masked")) {
 		t.Errorf("the index does not say the server redacts")
 	}
-	all := bytes.Clone(index)
-	for _, m := range regexp.MustCompile(`href="(s/[^"#]+)"`).FindAllSubmatch(index, -1) {
-		all = append(all, unpacked(t, get(string(m[1])))...)
-	}
+	all := append(bytes.Clone(index), srv.sessionPages(index)...)
 	// Search for words next to secrets: the snippets hold placeholders.
 	for _, q := range []string{"Stripe", "key", "token", "password", "deploy"} {
 		all = append(all, get("search?q="+q)...)
