@@ -233,16 +233,5 @@ func TestEncryptedPageInBrowser(t *testing.T) {
 // with it, in one run, what encrypting adds (the key's 600,000 rounds
 // once per page, gzip and AES-GCM). MB/s counts the page's bytes.
 func BenchmarkWriteEncrypted(b *testing.B) {
-	_, s := generated(5 << 20)
-	p := prerendered(b, s)
-	var size bytes.Buffer
-	if err := writePage(&size, p); err != nil {
-		b.Fatal(err)
-	}
-	b.SetBytes(int64(size.Len()))
-	for b.Loop() {
-		if err := p.WriteEncrypted(io.Discard, testPassphrase); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchmarkWrite(b, func(w io.Writer, p *Page) error { return p.WriteEncrypted(w, testPassphrase) })
 }
