@@ -85,10 +85,15 @@ func (c *config) largeViews(ctx context.Context, srv *server, h *history, log io
 		if err := copyFile(f, src); err != nil {
 			return nil, nil, err
 		}
-		// A turn of a word of its own, after the leaf, says when the
-		// server has catalogued the copy.
+		// A turn of a word of its own, after the leaf (so that the
+		// leaf's path stays the session's), says when the server has
+		// catalogued the copy.
 		word := fmt.Sprintf("zqx%d", time.Now().UnixNano()%1e9)
-		if err := appendTurnAfterLeaf(f, word); err != nil {
+		parent, err := lastID(f)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := appendTurn(f, word, parent); err != nil {
 			return nil, nil, err
 		}
 		if _, err := srv.found(ctx, word, time.Now()); err != nil {
@@ -103,21 +108,29 @@ func (c *config) largeViews(ctx context.Context, srv *server, h *history, log io
 	return first, cached, nil
 }
 
-// appendTurnAfterLeaf appends a user's turn about word to a session file,
-// as the child of its last entry, so that the leaf's path stays the
-// session's.
-func appendTurnAfterLeaf(f, word string) error {
-	b, err := os.ReadFile(f)
+// lastID returns the id of the last line of a session file, read from
+// its last 4 MiB.
+func lastID(f string) (string, error) {
+	fh, err := os.Open(f)
 	if err != nil {
-		return err
+		return "", err
+	}
+	defer fh.Close()
+	fi, err := fh.Stat()
+	if err != nil {
+		return "", err
+	}
+	at := max(0, fi.Size()-4<<20)
+	b := make([]byte, fi.Size()-at)
+	if _, err := fh.ReadAt(b, at); err != nil {
+		return "", err
 	}
 	b = bytes.TrimRight(b, "\n")
 	var last struct{ ID string }
 	if err := json.Unmarshal(b[bytes.LastIndexByte(b, '\n')+1:], &last); err != nil || last.ID == "" {
-		return fmt.Errorf("%s: no id on the last line", f)
+		return "", fmt.Errorf("%s: no id on the last line", f)
 	}
-	return appendLine(f, fmt.Sprintf(`{"type":"message","id":"%s","parentId":"%s","timestamp":"%s","message":{"role":"user","content":"a late thought about %s"}}`+"\n",
-		word, last.ID, time.Now().UTC().Format(time.RFC3339Nano), word))
+	return last.ID, nil
 }
 
 // copyFile copies src to dst.
@@ -200,7 +213,7 @@ func (c *config) archive(ctx context.Context, h *history, cache string, res *res
 	// One session changes: the next run writes its page, its words as a
 	// segment of the search index, and the index page.
 	f := h.files[h.nearest(1<<20, 1)[0]]
-	if err := appendTurn(f, "archived"); err != nil {
+	if err := appendTurn(f, "archived", ""); err != nil {
 		return err
 	}
 	before, err := files(filepath.Join(out, "search"))

@@ -254,7 +254,7 @@ func (s *server) appendAndFind(ctx context.Context, h *history) (time.Duration, 
 	f := h.files[h.nearest(5<<20, 1)[0]]
 	word := fmt.Sprintf("zqx%d", time.Now().UnixNano()%1e9)
 	start := time.Now()
-	if err := appendTurn(f, word); err != nil {
+	if err := appendTurn(f, word, ""); err != nil {
 		return 0, err
 	}
 	return s.found(ctx, word, start)
@@ -277,14 +277,15 @@ func (s *server) found(ctx context.Context, word string, start time.Time) (time.
 	}
 }
 
-// appendTurn appends a user's turn about word to a session file.
-func appendTurn(f, word string) error {
-	return appendLine(f, fmt.Sprintf(`{"type":"message","id":"%s","parentId":null,"timestamp":"%s","message":{"role":"user","content":"a late thought about %s"}}`+"\n",
-		word, time.Now().UTC().Format(time.RFC3339Nano), word))
-}
-
-// appendLine appends one line to a file.
-func appendLine(f, line string) error {
+// appendTurn appends a user's turn about word to a session file, the
+// child of the entry parent (a root when parent is empty).
+func appendTurn(f, word, parent string) error {
+	parentID := "null"
+	if parent != "" {
+		parentID = strconv.Quote(parent)
+	}
+	line := fmt.Sprintf(`{"type":"message","id":"%s","parentId":%s,"timestamp":"%s","message":{"role":"user","content":"a late thought about %s"}}`+"\n",
+		word, parentID, time.Now().UTC().Format(time.RFC3339Nano), word)
 	fh, err := os.OpenFile(f, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		return err
