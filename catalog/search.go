@@ -606,7 +606,11 @@ func rankTerms(terms []queryTerm, figs []shardFigures) ([]rankTerm, float64) {
 		if len(terms) > 1 {
 			df := 0.0
 			for _, f := range figs {
-				df += f.df[i]
+				// A shard that failed (its hits are left out) has no
+				// figures.
+				if i < len(f.df) {
+					df += f.df[i]
+				}
 			}
 			out[i].idf = idf(n, min(df, n))
 		}
