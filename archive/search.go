@@ -396,7 +396,7 @@ func (b *searchBuild) finish(id int) (searchSegment, error) {
 			for w, keys := range words {
 				slices.Sort(keys)
 				keys = slices.Compact(keys)
-				out[int(wordHash(w)%uint32(seg.Shards))/groups][w] = encodeKeys(keys)
+				out[shardOf(w, seg.Shards)/groups][w] = encodeKeys(keys)
 			}
 		}
 		for i, m := range out {

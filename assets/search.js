@@ -420,9 +420,9 @@
     else summary = r.keys.length + (r.keys.length === 1 ? ' matching entry' : ' matching entries') + ' in ' +
       n + (n === 1 ? ' session' : ' sessions') + ', newest first' +
       (r.keys.length > SHOWN ? '; ' + first + ' to ' + last + ' are shown.' : '.');
-    out.appendChild(el('p', 'index-summary', summary));
     // An archive's index does not hold the sessions' models.
     if (r.p.model.length) summary += ' An archive does not index models: model: is left out.';
+    out.appendChild(el('p', 'index-summary', summary));
     var want = {}, found = [];
     r.p.terms.forEach(function (t) {
       t.words.forEach(function (w) {

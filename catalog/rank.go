@@ -3,6 +3,8 @@ package catalog
 import (
 	"cmp"
 	"context"
+	"database/sql"
+	"errors"
 	"math"
 	"slices"
 	"strings"
@@ -158,7 +160,7 @@ func (st *store) wordFreq(ctx context.Context, w string) (float64, error) {
 	if err == nil {
 		return float64(df), nil
 	}
-	if !strings.Contains(err.Error(), "no rows") {
+	if !errors.Is(err, sql.ErrNoRows) {
 		return 0, err
 	}
 	n, err := st.probe(ctx, `"`+w+`"`)

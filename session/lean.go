@@ -51,7 +51,7 @@ func LoadWith(ctx context.Context, path string, opt LoadOptions) (*Session, erro
 	if err != nil {
 		return nil, err
 	}
-	s, err := readLean(ctx, f, info.Size(), path)
+	s, err := ReadLean(ctx, f, info.Size(), path)
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -63,10 +63,6 @@ func LoadWith(ctx context.Context, path string, opt LoadOptions) (*Session, erro
 // ReadLean reads a session from r lean (see LoadOptions.Lean); r must stay
 // readable, and unchanged, as long as the session is used.
 func ReadLean(ctx context.Context, r io.ReaderAt, size int64, name string) (*Session, error) {
-	return readLean(ctx, r, size, name)
-}
-
-func readLean(ctx context.Context, r io.ReaderAt, size int64, name string) (*Session, error) {
 	src := io.NewSectionReader(r, 0, size)
 	var rd io.Reader = src
 	if ctx.Done() != nil {
