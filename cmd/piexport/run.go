@@ -213,14 +213,6 @@ func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer s.Close()
-	if opt.leaf != "" {
-		// The page and the Markdown take the entry's whole id.
-		leaf, err := findLeaf(s, opt.leaf)
-		if err != nil {
-			return err
-		}
-		opt.leaf = leaf.ID
-	}
 	home, _ := os.UserHomeDir()
 	write := func(w io.Writer) error {
 		return gfm.WriteMarkdown(w, s, gfm.Options{Leaf: opt.leaf, Home: home, Generator: generator(), SubAgents: agents})
@@ -313,6 +305,15 @@ func loadForExport(ctx context.Context, opt *options, file string, raw []byte, l
 	}
 	if len(s.Entries) == 0 {
 		printf(stderr, "%s: the session has no entries (it was opened and closed without a turn)", file)
+	}
+	if opt.leaf != "" {
+		// The page and the Markdown take the entry's whole id.
+		leaf, err := findLeaf(s, opt.leaf)
+		if err != nil {
+			s.Close()
+			return nil, nil, err
+		}
+		opt.leaf = leaf.ID
 	}
 	// omp keeps sub-agent transcripts beside the session; the page and
 	// the Markdown carry them, masked as the session is.
