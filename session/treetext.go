@@ -10,7 +10,7 @@ import (
 	"github.com/piexport/piexport/internal/termsafe"
 )
 
-// WriteTree writes the tree as pi's /tree shows it: one line per entry,
+// WriteTreeAt writes the tree as pi's /tree shows it: one line per entry,
 // indented only where the conversation branches, with connectors from
 // each branch point to its branches (see Layout), each entry's role and a
 // one-line preview, its label, and the path to the leaf marked: • on the
@@ -18,13 +18,8 @@ import (
 // as FindEntry needs, at least 8 characters), for --leaf. A width above
 // zero cuts each line to that many columns, with "…": a terminal's width.
 // What the session holds is escaped (see termsafe), so a message cannot
-// set the window title or clear the screen.
-func (s *Session) WriteTree(w io.Writer, width int) error {
-	return s.WriteTreeAt(w, width, s.Leaf)
-}
-
-// WriteTreeAt is WriteTree with the path to at marked, at with *, and
-// said "← in view" when it is not the session's leaf.
+// set the window title or clear the screen. The path marked is the one
+// to at (the session's leaf, or another entry, said "← in view").
 func (s *Session) WriteTreeAt(w io.Writer, width int, at *Entry) error {
 	bw := bufio.NewWriter(w)
 	onPath := map[*Entry]bool{}

@@ -48,15 +48,6 @@ type shareRecord struct {
 	Deleted time.Time `json:"deleted,omitzero"`
 }
 
-// maskedValues counts the values masked.
-func (r *shareRecord) maskedValues() int {
-	n := 0
-	for _, v := range r.Masked {
-		n += v
-	}
-	return n
-}
-
 // sharesDir is where the record of shares is kept: piexport/shares in
 // $XDG_STATE_HOME when it is set (to an absolute path, as the XDG base
 // directory specification asks), else in the system's place for a
