@@ -138,10 +138,10 @@ func redactSession(red *redact.Redactor, s *session.Session, flags *redactFlags,
 func writeReports(opt *options, stdout, stderr io.Writer) error {
 	files, err := catalog.Find(opt.files)
 	if err != nil {
-		return err
+		return pathsError(opt.files, err)
 	}
 	if len(files) == 0 {
-		return fmt.Errorf("no session files (*.jsonl) under %s", strings.Join(opt.files, ", "))
+		return noSessionFiles(opt.files)
 	}
 	for _, file := range files {
 		s, err := session.Load(file)
