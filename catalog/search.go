@@ -66,9 +66,6 @@ type Results struct {
 	// Words are the words the hits hold, folded as the index folds them,
 	// a prefix with * after it: for a page to mark them.
 	Words []string
-	// stoppedAt is where the search stopped at its deadline (see
-	// searchBudget); zero when it looked through every key.
-	stoppedAt time.Time
 }
 
 // maxCandidates bounds the matching entries a search ranks, newest first:
@@ -171,13 +168,14 @@ func (c *Catalog) SearchPage(ctx context.Context, q string, offset, limit int) (
 	// A shard that stopped at its deadline looked through the keys above
 	// where it stopped: the others' older candidates go too, so that the
 	// results cover one span of time, which the last page says.
+	var stoppedAt time.Time // zero when the search looked through every key
 	if stop := slices.Max(stopped[:]); stop > 0 {
 		// (A search stopped before its first window had no upper bound
 		// but now.)
 		stop = min(stop, keyBase(time.Now().Add(24*time.Hour).UnixMilli(), 0))
 		all = slices.DeleteFunc(all, func(k candidate) bool { return k.rid < stop })
 		res.More = true
-		res.stoppedAt = time.UnixMilli(stop >> keyShift)
+		stoppedAt = time.UnixMilli(stop >> keyShift)
 	}
 	// Then the rows of those ranked, each shard's at once.
 	for i := range shards {
@@ -200,9 +198,9 @@ func (c *Catalog) SearchPage(ctx context.Context, q string, offset, limit int) (
 	if len(all) > 0 {
 		res.Oldest = time.UnixMilli(all[len(all)-1].rid >> keyShift)
 	}
-	if !res.stoppedAt.IsZero() {
-		res.Oldest = res.stoppedAt
-		res.Notes = append(res.Notes, "The search stopped at "+res.stoppedAt.Format(time.DateOnly)+
+	if !stoppedAt.IsZero() {
+		res.Oldest = stoppedAt
+		res.Notes = append(res.Notes, "The search stopped at "+stoppedAt.Format(time.DateOnly)+
 			": looking further back took too long; the last page links to the older matches.")
 	}
 
