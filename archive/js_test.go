@@ -19,7 +19,7 @@ import (
 // 1 to 4,096 shards. (catalog/js_test.go checks that the page makes the
 // same words.)
 func TestShardsAgreeWithJS(t *testing.T) {
-	tb := browsertest.ScriptTab(t, piexport.Assets(), "index.js", "search.js")
+	tb := browsertest.ScriptTab(t, piexport.Assets(), "index.js", "fold.js", "search.js")
 	seen := map[string]bool{}
 	var words []string
 	add := func(w string) {

@@ -645,12 +645,19 @@
       return out;
     }
 
-    // wordMatches finds a link's words in text as the index reads words:
-    // lowercased with their accents taken off ("cafe" marks "Café"), and
-    // whole, or at the start of a word for a prefix ({text, prefix}). It
-    // returns [start, end] offsets in text.
-    var WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
+    // wordMatches finds a link's words in text as the index reads words
+    // (fold.js): folded ("cafe" marks "Café"), and whole, or at the start
+    // of a word for a prefix ({text, prefix}). It returns [start, end]
+    // offsets in text.
     var ASCII = /^[\x00-\x7f]*$/;
+    // isWordEnd: the character before at in s is part of a word;
+    // isWordStart: the one at at is.
+    function isWordEnd(s, at) {
+      var c = s.codePointAt(at - 1);
+      if (at >= 2 && c >= 0xdc00 && c <= 0xdfff) c = s.codePointAt(at - 2);
+      return lib.fold.WORD.test(String.fromCodePoint(c));
+    }
+    function isWordStart(s, at) { return lib.fold.WORD.test(String.fromCodePoint(s.codePointAt(at))); }
     function wordMatches(text, words) {
       var folded = '';
       var at = null; // at[j]: the offset in text of folded's unit j (null: j)
@@ -660,7 +667,7 @@
         at = [];
         var off = 0;
         for (var c of text) {
-          var f = c.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+          var f = lib.fold.fold(c);
           for (var j = 0; j < f.length; j++) at.push(off);
           folded += f;
           off += c.length;
@@ -673,8 +680,8 @@
         if (!w.text) continue;
         for (var p = folded.indexOf(w.text); p >= 0; p = folded.indexOf(w.text, p + 1)) {
           var end = p + w.text.length;
-          if (p > 0 && WORD_CHAR.test(folded.charAt(p - 1))) continue;
-          if (!w.prefix && end < folded.length && WORD_CHAR.test(folded.charAt(end))) continue;
+          if (p > 0 && isWordEnd(folded, p)) continue;
+          if (!w.prefix && end < folded.length && isWordStart(folded, end)) continue;
           if (!at) out.push([p, end]);
           else if (at[end] > at[p]) out.push([at[p], at[end]]);
         }

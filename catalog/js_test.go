@@ -102,7 +102,7 @@ func corpusTexts(t *testing.T) []string {
 // text appendIndexText feeds FTS5), folds any text as appendFolded does,
 // and cuts long words where truncLen does.
 func TestWordsAgreeWithJS(t *testing.T) {
-	tb := browsertest.ScriptTab(t, piexport.Assets(), "index.js", "search.js")
+	tb := browsertest.ScriptTab(t, piexport.Assets(), "index.js", "fold.js", "search.js")
 	rng := rand.New(rand.NewPCG(5, 6))
 	texts := append(corpusTexts(t), hostileTexts...)
 	for range 3000 {
@@ -226,7 +226,7 @@ var queries = []string{
 // TestQueryAgreesWithJS: search.js reads every query as parseQuery does,
 // with the same words, phrases, prefixes, negations and filters.
 func TestQueryAgreesWithJS(t *testing.T) {
-	tb := browsertest.ScriptTab(t, piexport.Assets(), "index.js", "search.js")
+	tb := browsertest.ScriptTab(t, piexport.Assets(), "index.js", "fold.js", "search.js")
 	rng := rand.New(rand.NewPCG(7, 8))
 	qs := slices.Clone(queries)
 	parts := []string{"-", "*", `"`, ":", " ", "project:", "model:", "after:", "before:", "2026", "-03", "-01", "x", "É", "日本", "\u00a0", "\t", "\u0301", "main.go"}

@@ -3,6 +3,7 @@ package page
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -29,7 +30,7 @@ func TestBrowserLinkedWordsMarked(t *testing.T) {
 		`{"type":"message","id":"u1","parentId":null,"timestamp":"2026-01-01T00:00:01Z","message":{"role":"user","content":"build it"}}`,
 		`{"type":"message","id":"a1","parentId":"u1","timestamp":"2026-01-01T00:00:02Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"t1","name":"bash","arguments":{"command":"make"}}],"stopReason":"toolUse"}}`,
 		`{"type":"message","id":"r1","parentId":"a1","timestamp":"2026-01-01T00:00:03Z","message":{"role":"toolResult","toolCallId":"t1","toolName":"bash","content":[{"type":"text","text":` + string(text) + `}],"isError":false}}`,
-		`{"type":"message","id":"a2","parentId":"r1","timestamp":"2026-01-01T00:00:04Z","message":{"role":"assistant","content":[{"type":"text","text":"It built. A Café by the lighthouse."}],"stopReason":"stop"}}`,
+		`{"type":"message","id":"a2","parentId":"r1","timestamp":"2026-01-01T00:00:04Z","message":{"role":"assistant","content":[{"type":"text","text":"It built. A Café by the lighthouse. 한국어 문서."}],"stopReason":"stop"}}`,
 	}
 	s, err := session.Read(strings.NewReader(strings.Join(lines, "\n")+"\n"), "linked.jsonl")
 	if err != nil {
@@ -64,6 +65,16 @@ func TestBrowserLinkedWordsMarked(t *testing.T) {
 	marked = browsertest.Eval[[]string](tb, `Array.from(CSS.highlights.get('piexport-hit')).map(r => r.toString())`)
 	if strings.Join(marked, " ") != "Café" {
 		t.Errorf("?hl=cafe+light: marked %q, want Café alone (light is not a word of the entry)", marked)
+	}
+
+	// A Hangul syllable is a letter of its own to the index, not a
+	// consonant with marks.
+	tb = browsertest.OpenTab(t, browser)
+	tb.Navigate(page + "?hl=" + url.QueryEscape("한국어") + "#a2")
+	tb.WaitJS(`CSS.highlights.has('piexport-hit') && CSS.highlights.get('piexport-hit').size > 0`)
+	marked = browsertest.Eval[[]string](tb, `Array.from(CSS.highlights.get('piexport-hit')).map(r => r.toString())`)
+	if strings.Join(marked, " ") != "한국어" {
+		t.Errorf("?hl=한국어: marked %q", marked)
 	}
 }
 

@@ -22,7 +22,7 @@ var pageTemplate = template.Must(template.New("page.html").Funcs(humanize.Templa
 // pageScripts are the page's scripts, in the order they are joined into
 // its one inline script: each part registers itself, and page.js, last,
 // starts them once the index has arrived.
-var pageScripts = []string{"figures.js", "store.js", "pathview.js", "treeview.js", "treesearch.js", "code.js", "page.js"}
+var pageScripts = []string{"figures.js", "store.js", "pathview.js", "treeview.js", "treesearch.js", "code.js", "fold.js", "page.js"}
 
 // arrivedScript is the one other inline script of a page, allowed by its
 // hash: written after the index and after each block of entries, it

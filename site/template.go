@@ -37,7 +37,7 @@ var loadIndexAssets = sync.OnceValues(func() (*piexport.Inline, error) {
 // itself, as a query needs them; 'strict-dynamic' lets those run, and
 // only those: a script element in the page's markup would not.
 var loadSearchAssets = sync.OnceValues(func() (*piexport.Inline, error) {
-	a, err := piexport.LoadInline([]string{"page.css", "index.css", "insights.css"}, "", "index.js", "search.js")
+	a, err := piexport.LoadInline([]string{"page.css", "index.css", "insights.css"}, "", "index.js", "fold.js", "search.js")
 	if err != nil {
 		return nil, fmt.Errorf("index assets: %w", err)
 	}
