@@ -321,7 +321,7 @@ func (c *Catalog) spanCandidates(ctx context.Context, st *store, shard int, expr
 		wlo := lo
 		if first {
 			var k sql.NullInt64
-			err := st.r.QueryRowContext(ctx, `SELECT rid FROM entries WHERE rid < ? ORDER BY rid DESC LIMIT 1 OFFSET ?`, hi, firstWindow).Scan(&k)
+			err := st.r.QueryRowContext(ctx, `SELECT rid FROM entries WHERE rid < ? AND rid >= ? ORDER BY rid DESC LIMIT 1 OFFSET ?`, hi, lo, firstWindow).Scan(&k)
 			switch {
 			case err == nil && k.Int64 > lo:
 				wlo = k.Int64
