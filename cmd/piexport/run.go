@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
-	"slices"
 	"strings"
 
 	"golang.org/x/term"
@@ -319,15 +318,13 @@ func loadForExport(ctx context.Context, opt *options, file string, raw []byte, l
 	// the Markdown carry them, masked as the session is.
 	agents, warnings := session.LoadSubAgents(file)
 	printWarnings(stderr, warnings)
-	for stack := agents; len(stack) > 0; {
-		a := stack[0]
-		stack = append(slices.Clone(a.Agents), stack[1:]...)
-		printWarnings(stderr, a.Session.Warnings)
-		if _, err := redactSession(opt.redactor, a.Session, &opt.redact, stdout, stderr); err != nil {
+	for _, as := range agentSessions(agents) {
+		printWarnings(stderr, as.Warnings)
+		if _, err := redactSession(opt.redactor, as, &opt.redact, stdout, stderr); err != nil {
 			s.Close()
 			return nil, nil, err
 		}
-		a.Session.Compact()
+		as.Compact()
 	}
 	return s, agents, nil
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -230,7 +231,7 @@ func agentSessions(agents []*session.SubAgent) []*session.Session {
 	var out []*session.Session
 	for stack := agents; len(stack) > 0; {
 		a := stack[0]
-		stack = append(append([]*session.SubAgent(nil), a.Agents...), stack[1:]...)
+		stack = append(slices.Clone(a.Agents), stack[1:]...)
 		out = append(out, a.Session)
 	}
 	return out
