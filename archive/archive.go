@@ -385,13 +385,7 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 				// index: it lists sub-agents of sub-agents too.
 				lk.allAgents(next, key, f.ext, it.Related)
 			}
-			for _, r := range opt.shared(nil, e.Path) {
-				rel := site.Related{Label: r.Label}
-				for _, l := range r.Links {
-					rel.Links = append(rel.Links, site.Link{Title: l.Title, URL: l.URL})
-				}
-				it.Related = append(it.Related, rel)
-			}
+			it.Related = append(it.Related, toSiteRelated(opt.shared(nil, e.Path))...)
 		}
 		items = append(items, it)
 	}

@@ -155,8 +155,13 @@ func (l *links) related(next *manifest, key, ext string, withParent bool) []page
 
 // siteRelated is what the index shows under key's title.
 func (l *links) siteRelated(next *manifest, key, ext string) []site.Related {
+	return toSiteRelated(l.related(next, key, ext, true))
+}
+
+// toSiteRelated is a page's related sessions as the index lists them.
+func toSiteRelated(related []page.Related) []site.Related {
 	var out []site.Related
-	for _, r := range l.related(next, key, ext, true) {
+	for _, r := range related {
 		rel := site.Related{Label: r.Label}
 		for _, k := range r.Links {
 			rel.Links = append(rel.Links, site.Link{Title: k.Title, URL: k.URL})
