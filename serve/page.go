@@ -118,11 +118,7 @@ type pageLinks struct {
 
 // links returns the links of a session's page.
 func (s *server) links(id string) pageLinks {
-	list := s.list()
-	byID := make(map[string]catalog.Info, len(list))
-	for _, i := range list {
-		byID[i.ID] = i
-	}
+	byID := s.byID()
 	related := append(pageRelated(byID[id], byID), s.shared(id)...)
 	return pageLinks{parent: parentLink(byID[id], byID), related: related, agents: subAgentsOf(id, byID)}
 }

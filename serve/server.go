@@ -42,6 +42,14 @@ type server struct {
 	indexAt  time.Time
 	index    []byte
 
+	// sessions is s.list() by id as of the catalog's generation
+	// sessionsGen, for the links of a page: listing (and, when the server
+	// masks, masking) every session for each view would cost as much as
+	// the history is long.
+	sessionsMu  sync.Mutex
+	sessionsGen uint64
+	sessions    map[string]catalog.Info
+
 	followJS []byte
 
 	// cacheWarned says the page cache's failure to keep pages was
@@ -137,6 +145,23 @@ func (s *server) list() []catalog.Info {
 		list[k] = s.shown(list[k])
 	}
 	return list
+}
+
+// byID is list by id, made again only when the catalog changed. The map
+// is shared: it must not be changed.
+func (s *server) byID() map[string]catalog.Info {
+	gen := s.cat.Generation()
+	s.sessionsMu.Lock()
+	defer s.sessionsMu.Unlock()
+	if s.sessions == nil || s.sessionsGen != gen {
+		list := s.list()
+		s.sessions = make(map[string]catalog.Info, len(list))
+		for _, i := range list {
+			s.sessions[i.ID] = i
+		}
+		s.sessionsGen = gen
+	}
+	return s.sessions
 }
 
 // info is what the catalog knows of one session, as the server shows it.
