@@ -27,18 +27,19 @@ func (s *Session) WriteTreeAt(w io.Writer, width int, at *Entry) error {
 		onPath[e] = true
 	}
 	ids := s.shortIDs(8)
+	// Ids are padded by their width as escaped, since the line is
+	// escaped whole below.
+	widths := make(map[*Entry]int, len(ids))
 	idWidth := 0
-	for _, id := range ids {
-		idWidth = max(idWidth, uniseg.StringWidth(termsafe.Escape(id)))
+	for e, id := range ids {
+		widths[e] = uniseg.StringWidth(termsafe.Escape(id))
+		idWidth = max(idWidth, widths[e])
 	}
 	var line strings.Builder
 	for _, r := range s.Layout(s.Flatten(), nil) {
 		e := r.Entry
 		line.Reset()
-		// Padded by its width as escaped, since the line is escaped
-		// whole below.
-		id := ids[e]
-		line.WriteString(id + strings.Repeat(" ", idWidth-uniseg.StringWidth(termsafe.Escape(id))+1))
+		line.WriteString(ids[e] + strings.Repeat(" ", idWidth-widths[e]+1))
 		switch {
 		case e == at:
 			line.WriteString("* ")
