@@ -212,48 +212,10 @@ func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer s.Close()
-	home, _ := os.UserHomeDir()
-	write := func(w io.Writer) error {
-		return gfm.WriteMarkdown(w, s, gfm.Options{Leaf: opt.leaf, Home: home, Generator: generator(), SubAgents: agents})
-	}
-	if err := ctx.Err(); err != nil {
+	render, err := exportWriter(ctx, opt, opt.format, s, agents, file, raw, pass)
+	if err != nil {
 		return err
 	}
-	if opt.format == "html" {
-		// The sessions stay as they are until the page is written, and
-		// are dropped with the process.
-		s.Compact()
-		// One page renders each output the session repeats once by
-		// itself (page's repeats); the code cache then only catches code
-		// quoted again nearby, and 2 MiB of it does as well as 8: on the
-		// 50 MB code session, the same CPU time and 13 MB less at the peak.
-		render.SetCodeCacheLimit(2 << 20)
-		paceCollector()
-		po := page.Options{Theme: opt.theme, Leaf: opt.leaf, Home: home, Generator: generator(), SubAgents: agents,
-			ParentPath: localParent(s, file, home, opt.redactor)}
-		if opt.embedJSONL {
-			po.JSONL, po.JSONLName = raw, filepath.Base(file)
-		}
-		p, err := interruptible(ctx, func() (*page.Page, error) { return page.NewPage(s, po) })
-		if err != nil {
-			return err
-		}
-		write = func(w io.Writer) error {
-			write := p.Write
-			if opt.sharing.encrypt {
-				write = func(w io.Writer) error { return p.WriteEncrypted(w, pass) }
-			}
-			if err := write(w); err != nil {
-				return err
-			}
-			// An entry the lean session could not read again would be
-			// missing from the page: the file changed meanwhile.
-			return s.Err()
-		}
-	}
-	// Ctrl-C stops the writing too: the next write fails, and nothing
-	// is written (the temporary file is removed).
-	render := func(w io.Writer) error { return write(ctxWriter{ctx, w}) }
 	if out == os.DevNull {
 		// Rendered in full and dropped, as a benchmark wants it.
 		return render(io.Discard)
@@ -275,6 +237,55 @@ func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) erro
 	}
 	printf(stdout, "%s", outputName(opt, file))
 	return nil
+}
+
+// exportWriter returns what writes s, loaded from file by loadForExport
+// with agents, in format ("md" or "html"): the Markdown, or the page,
+// built now (Ctrl-C stops the building), plain or, with --encrypt,
+// sealed with pass, and carrying raw with --embed-jsonl. Ctrl-C stops the
+// writing too: the next write fails, and nothing is written (a temporary
+// file is removed).
+func exportWriter(ctx context.Context, opt *options, format string, s *session.Session, agents []*session.SubAgent, file string, raw []byte, pass string) (func(io.Writer) error, error) {
+	home, _ := os.UserHomeDir()
+	write := func(w io.Writer) error {
+		return gfm.WriteMarkdown(w, s, gfm.Options{Leaf: opt.leaf, Home: home, Generator: generator(), SubAgents: agents})
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if format == "html" {
+		// The sessions stay as they are until the page is written, and
+		// are dropped with the process.
+		s.Compact()
+		// One page renders each output the session repeats once by
+		// itself (page's repeats); the code cache then only catches code
+		// quoted again nearby, and 2 MiB of it does as well as 8: on the
+		// 50 MB code session, the same CPU time and 13 MB less at the peak.
+		render.SetCodeCacheLimit(2 << 20)
+		paceCollector()
+		po := page.Options{Theme: opt.theme, Leaf: opt.leaf, Home: home, Generator: generator(), SubAgents: agents,
+			ParentPath: localParent(s, file, home, opt.redactor)}
+		if opt.embedJSONL {
+			po.JSONL, po.JSONLName = raw, filepath.Base(file)
+		}
+		p, err := interruptible(ctx, func() (*page.Page, error) { return page.NewPage(s, po) })
+		if err != nil {
+			return nil, err
+		}
+		write = func(w io.Writer) error {
+			write := p.Write
+			if opt.sharing.encrypt {
+				write = func(w io.Writer) error { return p.WriteEncrypted(w, pass) }
+			}
+			if err := write(w); err != nil {
+				return err
+			}
+			// An entry the lean session could not read again would be
+			// missing from the page: the file changed meanwhile.
+			return s.Err()
+		}
+	}
+	return func(w io.Writer) error { return write(ctxWriter{ctx, w}) }, nil
 }
 
 // loadForExport loads one session file for an export: lean or whole

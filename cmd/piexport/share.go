@@ -18,9 +18,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/piexport/piexport/gfm"
 	"github.com/piexport/piexport/humanize"
-	"github.com/piexport/piexport/page"
 	"github.com/piexport/piexport/session"
 )
 
@@ -116,7 +114,6 @@ func runShare(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 		return err
 	}
 	defer s.Close()
-	home, _ := os.UserHomeDir()
 
 	dir, err := os.MkdirTemp("", "piexport-share-")
 	if err != nil {
@@ -132,8 +129,12 @@ func runShare(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 	var files []string
 	if !opt.sharing.encrypt {
 		md := filepath.Join(dir, stem+".md")
+		write, err := exportWriter(ctx, opt, "md", s, agents, file, nil, pass)
+		if err != nil {
+			return err
+		}
 		var buf bytes.Buffer
-		if err := gfm.WriteMarkdown(&buf, s, gfm.Options{Leaf: opt.leaf, Home: home, Generator: generator(), SubAgents: agents}); err != nil {
+		if err := write(&buf); err != nil {
 			return err
 		}
 		if err := os.WriteFile(md, buf.Bytes(), 0o600); err != nil {
@@ -145,7 +146,7 @@ func runShare(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 	if opt.sharing.encrypt {
 		htmlName = stem + ".encrypted.html"
 	}
-	p, err := page.NewPage(s, page.Options{Theme: opt.theme, Leaf: opt.leaf, Home: home, Generator: generator(), SubAgents: agents})
+	write, err := exportWriter(ctx, opt, "html", s, agents, file, nil, pass)
 	if err != nil {
 		return err
 	}
@@ -154,12 +155,7 @@ func runShare(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	if opt.sharing.encrypt {
-		err = p.WriteEncrypted(f, pass)
-	} else {
-		err = p.Write(f)
-	}
-	if err = errors.Join(err, f.Close()); err != nil {
+	if err = errors.Join(write(f), f.Close()); err != nil {
 		return fmt.Errorf("writing the page to share: %w", err)
 	}
 	files = append(files, htmlPath)
