@@ -118,12 +118,9 @@ func writeTrees(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 	case isDevNull(opt.output):
 		out = os.DevNull
 	case opt.output != "" && opt.output != "-":
-		target, err := fileguard.Output(opt.output, fileguard.NewInputs(opt.files...))
-		switch {
-		case fileguard.IsOutputError(err):
-			return usageError{err}
-		case err != nil:
-			return fmt.Errorf("checking the output %s: %w", opt.output, err)
+		target, err := checkedOutput(opt.output, fileguard.NewInputs(opt.files...))
+		if err != nil {
+			return err
 		}
 		out = target
 	}
@@ -445,11 +442,19 @@ func outputFile(opt *options, file string) (string, error) {
 		return os.DevNull, nil
 	}
 	out := outputName(opt, file)
-	target, err := fileguard.Output(out, fileguard.NewInputs(file))
+	target, err := checkedOutput(out, fileguard.NewInputs(file))
 	var ie *fileguard.InputError
-	switch {
-	case opt.output == "" && errors.As(err, &ie):
+	if opt.output == "" && errors.As(err, &ie) {
 		return "", usagef("the default output %s would be written over the input %s; name another with -o", out, file)
+	}
+	return target, err
+}
+
+// checkedOutput is out as fileguard.Output settles it against inputs;
+// an output it refuses is a usage error.
+func checkedOutput(out string, inputs *fileguard.Inputs) (string, error) {
+	target, err := fileguard.Output(out, inputs)
+	switch {
 	case fileguard.IsOutputError(err):
 		return "", usageError{err}
 	case err != nil:
