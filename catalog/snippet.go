@@ -31,27 +31,7 @@ func snippet(text string, terms []queryTerm) (string, [][2]int) {
 	// matches are word index ranges [i, j).
 	var matches [][2]int
 	stop := len(text) // words that start past it are not needed
-	for s := 0; s < len(text); {
-		// The next word, as forWords finds them.
-		r, n := rune(text[s]), 1
-		if r >= utf8.RuneSelf {
-			r, n = utf8.DecodeRuneInString(text[s:])
-		}
-		if !isWordRune(r) {
-			s += n
-			continue
-		}
-		e := s + n
-		for e < len(text) {
-			r, n := rune(text[e]), 1
-			if r >= utf8.RuneSelf {
-				r, n = utf8.DecodeRuneInString(text[e:])
-			}
-			if !isWordRune(r) {
-				break
-			}
-			e += n
-		}
+	for s, e := nextWord(text, 0); s >= 0; s, e = nextWord(text, e) {
 		if s >= stop {
 			break
 		}
@@ -70,7 +50,6 @@ func snippet(text string, terms []queryTerm) (string, [][2]int) {
 				matches = append(matches, [2]int{i, len(words)})
 			}
 		}
-		s = e
 	}
 	slices.SortStableFunc(matches, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
 	first := 0

@@ -219,8 +219,16 @@ func foldSlow(r rune) rune {
 
 // forWords calls f with the byte range of each word of text.
 func forWords(text string, f func(start, end int)) {
-	start := -1
-	for i := 0; i < len(text); {
+	for s, e := nextWord(text, 0); s >= 0; s, e = nextWord(text, e) {
+		f(s, e)
+	}
+}
+
+// nextWord returns the byte range of the first word of text at or after
+// from, or -1, -1 when there is none.
+func nextWord(text string, from int) (start, end int) {
+	start = -1
+	for i := from; i < len(text); {
 		r, n := rune(text[i]), 1
 		if r >= utf8.RuneSelf {
 			r, n = utf8.DecodeRuneInString(text[i:])
@@ -230,14 +238,14 @@ func forWords(text string, f func(start, end int)) {
 				start = i
 			}
 		} else if start >= 0 {
-			f(start, i)
-			start = -1
+			return start, i
 		}
 		i += n
 	}
 	if start >= 0 {
-		f(start, len(text))
+		return start, len(text)
 	}
+	return -1, -1
 }
 
 // isWordRune says whether r belongs in a word: letters, numbers and
