@@ -30,7 +30,9 @@ func TestBrowserStaticSearch(t *testing.T) {
 	if len(res.Failed) != 1 {
 		t.Fatalf("failed %v, want the empty file", res.Failed)
 	}
-	tb := browsertest.OpenTab(t, browsertest.Start(t))
+	browser := browsertest.Start(t)
+	t.Parallel()
+	tb := browsertest.OpenTab(t, browser)
 	index := (&url.URL{Scheme: "file", Path: filepath.Join(out, "index.html")}).String()
 	tb.Do(chromedp.Navigate(index))
 	tb.WaitJS(`document.querySelectorAll('table.sessions tbody tr').length === 3`)
@@ -100,7 +102,9 @@ func TestBrowserStaticSearchPages(t *testing.T) {
 	_, err = Build(context.Background(), out, []string{filepath.Join(src, "many.jsonl")}, Options{})
 	must(t, err)
 
-	tb := browsertest.OpenTab(t, browsertest.Start(t))
+	browser := browsertest.Start(t)
+	t.Parallel()
+	tb := browsertest.OpenTab(t, browser)
 	tb.Do(chromedp.Navigate((&url.URL{Scheme: "file", Path: filepath.Join(out, "index.html")}).String()))
 	tb.WaitJS(`document.querySelectorAll('table.sessions tbody tr').length === 1`)
 	search := func(q string) {

@@ -22,7 +22,9 @@ func TestBrowserDatesAlike(t *testing.T) {
 	if _, err := Build(context.Background(), out, files, Options{}); err != nil {
 		t.Fatal(err)
 	}
-	tb := browsertest.OpenTab(t, browsertest.Start(t))
+	browser := browsertest.Start(t)
+	t.Parallel()
+	tb := browsertest.OpenTab(t, browser)
 	tb.SetTimeZone("America/New_York")
 	tb.Navigate((&url.URL{Scheme: "file", Path: filepath.Join(out, "index.html")}).String())
 	tb.WaitJS(`document.querySelectorAll('table.sessions tbody tr').length === 1`)

@@ -19,6 +19,8 @@ import (
 // 1 to 4,096 shards. (catalog/js_test.go checks that the page makes the
 // same words.)
 func TestShardsAgreeWithJS(t *testing.T) {
+	browsertest.Start(t)
+	t.Parallel()
 	tb := browsertest.ScriptTab(t, piexport.Assets(), "index.js", "fold.js", "search.js")
 	seen := map[string]bool{}
 	var words []string

@@ -102,6 +102,8 @@ func corpusTexts(t *testing.T) []string {
 // text appendIndexText feeds FTS5), folds any text as appendFolded does,
 // and cuts long words where truncLen does.
 func TestWordsAgreeWithJS(t *testing.T) {
+	browsertest.Start(t)
+	t.Parallel()
 	tb := browsertest.ScriptTab(t, piexport.Assets(), "index.js", "fold.js", "search.js")
 	rng := rand.New(rand.NewPCG(5, 6))
 	texts := append(corpusTexts(t), hostileTexts...)
@@ -226,6 +228,8 @@ var queries = []string{
 // TestQueryAgreesWithJS: search.js reads every query as parseQuery does,
 // with the same words, phrases, prefixes, negations and filters.
 func TestQueryAgreesWithJS(t *testing.T) {
+	browsertest.Start(t)
+	t.Parallel()
 	tb := browsertest.ScriptTab(t, piexport.Assets(), "index.js", "fold.js", "search.js")
 	rng := rand.New(rand.NewPCG(7, 8))
 	qs := slices.Clone(queries)
@@ -260,6 +264,8 @@ func TestQueryAgreesWithJS(t *testing.T) {
 // parseDateIn does, in zones with and without summer time, some of
 // whose days start at 01:00 (America/Sao_Paulo in 2018, Asia/Beirut).
 func TestDatesAgreeWithJS(t *testing.T) {
+	browsertest.Start(t)
+	t.Parallel()
 	tb := browsertest.ScriptTab(t, piexport.Assets(), "index.js")
 	var dates []string
 	for _, y := range []string{"0000", "0001", "0099", "0100", "1900", "1970", "2000", "2018", "2024", "2026", "2100", "9999"} {

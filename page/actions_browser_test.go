@@ -18,6 +18,7 @@ const captureCopies = `navigator.clipboard.writeText = t => { window.__copied = 
 // under "N more lines".
 func TestBrowserCodeBlocks(t *testing.T) {
 	browser := browsertest.Start(t)
+	t.Parallel()
 	s := loadCorpus(t, "pi-v3-sdk-branches-labels.jsonl")
 	tb := browsertest.OpenTab(t, browser)
 	tb.Navigate(writeExport(t, s, Options{Leaf: "89f878db"}))
@@ -50,6 +51,7 @@ func TestBrowserCodeBlocks(t *testing.T) {
 // every thinking block and every tool output, and say which they do.
 func TestBrowserShowAll(t *testing.T) {
 	browser := browsertest.Start(t)
+	t.Parallel()
 	v := samplePage()
 	tb := browsertest.OpenTab(t, browser)
 	openPage(tb, writePageFile(t, v), v)
@@ -80,6 +82,7 @@ func TestBrowserShowAll(t *testing.T) {
 // it, byte for byte; one not asked does not.
 func TestBrowserDownloadJSONL(t *testing.T) {
 	browser := browsertest.Start(t)
+	t.Parallel()
 	const file = "pi-v3-sdk-branches-labels.jsonl"
 	raw, err := os.ReadFile("../testdata/corpus/" + file)
 	if err != nil {

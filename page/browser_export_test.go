@@ -44,6 +44,7 @@ func pathIDs(s *session.Session, e *session.Entry) []string {
 // sessions in Chromium.
 func TestBrowserRealExports(t *testing.T) {
 	browser := browsertest.Start(t)
+	t.Parallel()
 
 	t.Run("branches of a session written by pi", func(t *testing.T) {
 		s := loadCorpus(t, "pi-v3-sdk-branches-labels.jsonl")

@@ -21,6 +21,7 @@ import (
 // of a chart is reached with the keyboard and leads to its turn.
 func TestBrowserInsights(t *testing.T) {
 	browser := browsertest.Start(t)
+	t.Parallel()
 	// A session whose labels are at their longest and nearest the
 	// charts' edges, besides two real ones.
 	for _, file := range []string{"pi-v3-civ6.jsonl", "pi15-sdk-usage-contextedit-main.jsonl", "long-labels.jsonl"} {

@@ -23,6 +23,7 @@ import (
 // screenshot of each.
 func TestBrowserPi15(t *testing.T) {
 	browser := browsertest.Start(t)
+	t.Parallel()
 	visible := func(tb *browsertest.Tab, sel string) bool {
 		tb.T.Helper()
 		return browsertest.Eval[bool](tb, `(() => { const e = document.querySelector(`+browsertest.JSString(sel)+`); return !!e && e.checkVisibility(); })()`)

@@ -18,6 +18,7 @@ import (
 // a trace in the page.
 func TestBrowserTerminalLinks(t *testing.T) {
 	browser := browsertest.Start(t)
+	t.Parallel()
 	type anchor struct{ Href, Rel, Text string }
 	anchors := func(tb *browsertest.Tab) []anchor {
 		tb.T.Helper()

@@ -77,6 +77,7 @@ func noScriptEntries(tb *browsertest.Tab) []string {
 // browser; each opens its own tab.
 func TestBrowser(t *testing.T) {
 	browser := browsertest.Start(t)
+	t.Parallel()
 	v := samplePage()
 	url := writePageFile(t, v)
 	leafPath := samplePath(v, "d6")

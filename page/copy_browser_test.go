@@ -16,6 +16,7 @@ import (
 // With a mouse it shows on hover only, over the block's corner.
 func TestBrowserCopyButtonClear(t *testing.T) {
 	browser := browsertest.Start(t)
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "page.html")
 	if err := os.WriteFile(path, exportPage(t, loadCorpus(t, "pi-v3-civ6.jsonl"), Options{Home: "/home/dev"}), 0o644); err != nil {
 		t.Fatal(err)

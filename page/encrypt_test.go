@@ -130,6 +130,7 @@ func TestEncryptedPageWithoutJavaScript(t *testing.T) {
 // so; the right one opens the page, which works as the page does.
 func TestEncryptedPageInBrowser(t *testing.T) {
 	browser := browsertest.Start(t)
+	t.Parallel()
 	p, enc, _ := encryptSample(t, 4<<10)
 	path := filepath.Join(t.TempDir(), "sealed.html")
 	if err := os.WriteFile(path, enc, 0o600); err != nil {

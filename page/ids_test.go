@@ -61,6 +61,7 @@ func TestEntryIDsCannotNamePageElements(t *testing.T) {
 	}
 
 	browser := browsertest.Start(t)
+	t.Parallel()
 	tb := browsertest.OpenTab(t, browser)
 	tb.Navigate(writeExport(t, pageIDSession(t), Options{}) + "#pack-0")
 	if got, want := visibleEntries(tb), []string{"session-index", "pack-0"}; !slices.Equal(got, want) {

@@ -22,6 +22,8 @@ import (
 // browsertest.ScriptTab), so that the two cannot drift apart.
 
 func TestFiguresAgreeWithHumanize(t *testing.T) {
+	browsertest.Start(t)
+	t.Parallel()
 	tb := browsertest.ScriptTab(t, piexport.Assets(), "figures.js")
 	rng := rand.New(rand.NewPCG(1, 2))
 	var counts []int64
@@ -60,6 +62,8 @@ func TestFiguresAgreeWithHumanize(t *testing.T) {
 // with treeview.js and with session.Layout: every row shown draws the same
 // rails and branch marks.
 func TestTreeLayoutAgreesWithGo(t *testing.T) {
+	browsertest.Start(t)
+	t.Parallel()
 	tb := browsertest.ScriptTab(t, piexport.Assets(), "treeview.js")
 	files, _ := filepath.Glob("../testdata/corpus/*.jsonl")
 	var sessions []*session.Session

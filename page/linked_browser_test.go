@@ -38,6 +38,7 @@ func TestBrowserLinkedWordsMarked(t *testing.T) {
 	}
 	page := writeExport(t, s, Options{})
 	browser := browsertest.Start(t)
+	t.Parallel()
 
 	// Without ?hl= the line is folded away, and nothing is marked.
 	tb := browsertest.OpenTab(t, browser)

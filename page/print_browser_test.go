@@ -23,6 +23,7 @@ const piPrintPages = 39
 // not ten times as many.
 func TestBrowserPrintPages(t *testing.T) {
 	browser := browsertest.Start(t)
+	t.Parallel()
 	tb := browsertest.OpenTab(t, browser)
 	tb.Navigate(writeExport(t, loadCorpus(t, "pi-v3-paradocs-research.jsonl"), Options{}))
 	tb.Do(chromedp.Evaluate[chromedp.Void](`dispatchEvent(new Event('beforeprint'))`))

@@ -15,6 +15,7 @@ import (
 // PIEXPORT_SHOTS set each view is saved for a person to look at.
 func TestBrowserScreens(t *testing.T) {
 	browser := browsertest.Start(t)
+	t.Parallel()
 	for _, file := range []string{"pi-v3-paradocs-research.jsonl", "pi-v3-sdk-branches-labels.jsonl"} {
 		url := writeExport(t, loadCorpus(t, file), Options{})
 		for _, width := range []int64{390, 1400} {

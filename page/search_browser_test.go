@@ -83,6 +83,7 @@ func search(tb *browsertest.Tab, query string) (rows []string, status string) {
 // them.
 func TestBrowserSearch(t *testing.T) {
 	browser := browsertest.Start(t)
+	t.Parallel()
 	for _, tc := range []struct {
 		file  string
 		query string

@@ -26,6 +26,7 @@ func rails(tb *browsertest.Tab, id string) string {
 // reads as one.
 func TestBrowserTreeConnectors(t *testing.T) {
 	browser := browsertest.Start(t)
+	t.Parallel()
 	s := loadCorpus(t, "pi-v3-sdk-branches-labels.jsonl")
 	tb := browsertest.OpenTab(t, browser)
 	tb.Navigate(writeExport(t, s, Options{}))
@@ -78,6 +79,7 @@ func TestBrowserTreeConnectors(t *testing.T) {
 // conversation.
 func TestBrowserTreeKeyboard(t *testing.T) {
 	browser := browsertest.Start(t)
+	t.Parallel()
 	v := samplePage()
 	tb := browsertest.OpenTab(t, browser)
 	openPage(tb, writePageFile(t, v), v)

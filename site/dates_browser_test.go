@@ -32,6 +32,7 @@ func TestBrowserDatesAlike(t *testing.T) {
 		t.Fatal(err)
 	}
 	browser := browsertest.Start(t)
+	t.Parallel()
 	date := func(path, sel string) string {
 		tb := browsertest.OpenTab(t, browser)
 		tb.SetTimeZone("America/New_York")
@@ -59,7 +60,9 @@ func TestIndexCellsFit(t *testing.T) {
 	if err := os.WriteFile(path, []byte(renderIndex(t, items, IndexOptions{Home: "/home/alice"})), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tb := browsertest.OpenTab(t, browsertest.Start(t))
+	browser := browsertest.Start(t)
+	t.Parallel()
+	tb := browsertest.OpenTab(t, browser)
 	tb.SetTimeZone("Asia/Kolkata")
 	tb.Do(chromedp.EmulateViewport(1400, 1000))
 	tb.Navigate("file://" + filepath.ToSlash(path))

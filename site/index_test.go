@@ -396,6 +396,7 @@ func ixText(n *html.Node) string {
 // filters, and no session text runs as script.
 func TestIndexBrowser(t *testing.T) {
 	browser := browsertest.Start(t)
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "index.html")
 	if err := os.WriteFile(path, []byte(renderIndex(t, indexItems(), IndexOptions{Home: "/home/alice"})), 0o644); err != nil {
 		t.Fatal(err)

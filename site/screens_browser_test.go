@@ -19,6 +19,7 @@ import (
 // and with PIEXPORT_SHOTS set each view is saved for a person to look at.
 func TestIndexScreens(t *testing.T) {
 	browser := browsertest.Start(t)
+	t.Parallel()
 	dir := t.TempDir()
 	items := indexItems()
 	write := func(name string, fn func(*bytes.Buffer) error) string {

@@ -70,6 +70,7 @@ func TestWriteIndexUsage(t *testing.T) {
 // drawn, fits and is legible (browsertest.ChartProblems).
 func TestIndexUsageBrowser(t *testing.T) {
 	browser := browsertest.Start(t)
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "index.html")
 	if err := os.WriteFile(path, []byte(renderIndex(t, indexItems(), IndexOptions{Home: "/home/alice", Usage: usageRecords()})), 0o644); err != nil {
 		t.Fatal(err)
@@ -130,6 +131,7 @@ func TestIndexUsageBrowser(t *testing.T) {
 // none); the dates are catalog's parseDate (see catalog/js_test.go).
 func TestIndexFilters(t *testing.T) {
 	browser := browsertest.Start(t)
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "index.html")
 	if err := os.WriteFile(path, []byte(renderIndex(t, indexItems(), IndexOptions{Home: "/home/alice"})), 0o644); err != nil {
 		t.Fatal(err)

@@ -120,6 +120,22 @@ func (n *Need) Missing(t testing.TB) {
 	t.Skip(msg)
 }
 
+// Require returns the program's path for a test that cannot go on
+// without it: under -short the test is skipped (a quick run leaves out
+// what needs a browser or an engine), and without the program it is
+// Missing.
+func (n *Need) Require(t testing.TB) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short leaves out the " + n.Whats)
+	}
+	p := n.Path()
+	if p == "" {
+		n.Missing(t)
+	}
+	return p
+}
+
 // Left counts a check left out, in a test that goes on without it.
 func (n *Need) Left() { n.skipped.Add(1) }
 
