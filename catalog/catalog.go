@@ -161,9 +161,8 @@ type Catalog struct {
 	// appends counts the files read from where they were, for tests.
 	appends atomic.Int64
 
-	// searching counts the searches under way, which reading waits for
-	// (see yieldToSearches).
-	searching atomic.Int32
+	// searches are the searches under way, which reading waits for.
+	searches searchGate
 
 	// updateMu lets one Update run at a time.
 	updateMu sync.Mutex

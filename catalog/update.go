@@ -22,6 +22,9 @@ type Progress struct {
 	Running bool
 	// Started is when the running or last update began.
 	Started time.Time
+	// Paused is true while reading waits for a search to end (searches
+	// come first: see searchGate).
+	Paused bool
 }
 
 type progressCounters struct {
@@ -38,6 +41,7 @@ func (c *Catalog) Progress() Progress {
 		Files: int(p.files.Load()), Done: int(p.done.Load()),
 		Bytes: p.bytes.Load(), BytesDone: p.bytesDone.Load(),
 		Running: p.running.Load(), Started: time.Unix(0, p.started.Load()),
+		Paused: c.searches.paused(),
 	}
 }
 
@@ -171,7 +175,7 @@ func (c *Catalog) Update(ctx context.Context) (bool, error) {
 			for r := range work {
 				n := r.found.Size
 				budget.take(n)
-				c.yieldToSearches(ctx)
+				c.searches.wait(ctx)
 				d := c.read(ctx, r)
 				results[shardOf(c.rowKey(r.f.key))] <- readResult{r, d, n}
 			}
@@ -215,17 +219,6 @@ func (c *Catalog) Update(ctx context.Context) (bool, error) {
 		return true, err
 	}
 	return true, errors.Join(all...)
-}
-
-// yieldToSearches waits while searches run: reading a history keeps
-// both cores of a small machine busy, and a search that competes with it
-// for them took ten times as long (p99 330 ms on the 5 GB history, 37 ms
-// when nothing was read). Readers wait before each file, writers before
-// each file they add; what is under way (a commit) goes on.
-func (c *Catalog) yieldToSearches(ctx context.Context) {
-	for c.searching.Load() > 0 && ctx.Err() == nil {
-		time.Sleep(time.Millisecond)
-	}
 }
 
 // readResult is what a reader hands a writer: what was read of r's file
@@ -284,7 +277,7 @@ func (c *Catalog) write(ctx context.Context, shard int, results <-chan readResul
 			break
 		}
 		if res.d != nil {
-			c.yieldToSearches(ctx)
+			c.searches.wait(ctx)
 			err := c.add(ctx, shard, &b, res.d)
 			switch {
 			case errors.Is(err, errChanged):
