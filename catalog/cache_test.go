@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/piexport/piexport/internal/sessiongen"
+	"github.com/piexport/piexport/internal/testtool"
 	"github.com/piexport/piexport/usage"
 )
 
@@ -239,10 +240,8 @@ func TestRewriteSeen(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(corpus, "pi-v3-sdk-branches-labels.jsonl"))
 	must(t, err)
 	write(t, path, string(data))
-	fi, err := os.Stat(path)
-	must(t, err)
 	c, _ := openCache(t, cache, dir)
-	if r := c.Search("quokka", 10); len(r.Hits) != 0 {
+	if r := search(t, c, "quokka", 10); len(r.Hits) != 0 {
 		t.Fatalf("quokka found before it was written: %+v", r.Hits)
 	}
 
@@ -251,16 +250,14 @@ func TestRewriteSeen(t *testing.T) {
 	if len(changed) != len(data) {
 		t.Fatal("the test's replacement changes the size")
 	}
-	time.Sleep(20 * time.Millisecond) // a change time the file system can tell apart
-	write(t, path, string(changed))
-	must(t, os.Chtimes(path, fi.ModTime(), fi.ModTime()))
+	testtool.SameSizeRewrite(t, path, changed)
 	if _, err := c.Refresh(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if r := c.Search("marsupial7", 10); len(r.Hits) != 1 {
+	if r := search(t, c, "marsupial7", 10); len(r.Hits) != 1 {
 		t.Errorf("after a same-size rewrite: %d hits, want 1", len(r.Hits))
 	}
-	if r := c.Search("registered", 10); len(r.Hits) != 0 && strings.Contains(r.Hits[0].Snippet, "registered on") {
+	if r := search(t, c, "registered", 10); len(r.Hits) != 0 && strings.Contains(r.Hits[0].Snippet, "registered on") {
 		t.Errorf("the old text is still found: %+v", r.Hits)
 	}
 
@@ -277,7 +274,7 @@ func TestRewriteSeen(t *testing.T) {
 		t.Error("a file whose head changed was read from where it was")
 	}
 	for q, want := range map[string]int{"wombat4life": 1, "marsupial7": 0, "koalas": 1} {
-		if r := c.Search(q, 10); len(r.Hits) != want {
+		if r := search(t, c, q, 10); len(r.Hits) != want {
 			t.Errorf("Search(%q) = %d hits, want %d", q, len(r.Hits), want)
 		}
 	}
@@ -293,7 +290,7 @@ func TestDamagedCache(t *testing.T) {
 	}
 	ref, _ := openCache(t, t.TempDir(), src)
 	want := ref.List()
-	wantHits := hitKeys(ref.Search("error", 50))
+	wantHits := hitKeys(search(t, ref, "error", 50))
 	if len(wantHits) == 0 {
 		t.Fatal("the reference finds nothing")
 	}
@@ -344,7 +341,7 @@ func TestDamagedCache(t *testing.T) {
 			_, err = c.Update(context.Background())
 			must(t, err)
 			// A search and a second look reach every page of the database.
-			got := hitKeys(c.Search("error", 50))
+			got := hitKeys(search(t, c, "error", 50))
 			if _, err := c.Refresh(context.Background()); err != nil {
 				t.Fatal(err)
 			}
@@ -425,7 +422,7 @@ func TestSharedCache(t *testing.T) {
 			t.Fatal(err)
 		}
 		for k := range 3 {
-			r := c.Search(fmt.Sprintf("marsupial%d", k), 50)
+			r := search(t, c, fmt.Sprintf("marsupial%d", k), 50)
 			if len(r.Hits) != 4 {
 				t.Errorf("catalog %d: marsupial%d in %d entries, want 4", n, k, len(r.Hits))
 			}

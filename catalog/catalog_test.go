@@ -78,6 +78,17 @@ func must(t *testing.T, err error) {
 	}
 }
 
+// search is Catalog.Search for a test: a search that fails fails the
+// test, so that "no hits" means no hits.
+func search(t testing.TB, c *Catalog, q string, limit int) Results {
+	t.Helper()
+	r, err := c.Search(context.Background(), q, limit)
+	if err != nil {
+		t.Fatalf("search %q: %v", q, err)
+	}
+	return r
+}
+
 // newCatalog copies corpus files into a fresh directory and catalogs it.
 func newCatalog(t *testing.T, names ...string) (*Catalog, string) {
 	t.Helper()
@@ -135,7 +146,7 @@ func TestCatalogLoadCaches(t *testing.T) {
 	if got, _ := c.Info(id); got.Version() != info3.Version() {
 		t.Error("Info was not updated by the reload")
 	}
-	if r := c.Search("quokkas", 10); len(r.Hits) != 1 || r.Hits[0].EntryID != "zz000001" {
+	if r := search(t, c, "quokkas", 10); len(r.Hits) != 1 || r.Hits[0].EntryID != "zz000001" {
 		t.Errorf("Search after the change = %+v, want the new entry", r)
 	}
 }
@@ -290,7 +301,7 @@ func TestCatalogSearchCorpus(t *testing.T) {
 		{"cmd/api/main.go", "cf95108a"},               // a path
 		{"health endpoint", "e6a3e24e"},               // the session's name
 	} {
-		r := c.Search(tc.q, 50)
+		r := search(t, c, tc.q, 50)
 		found := false
 		for _, h := range r.Hits {
 			if h.Key == id && h.EntryID == tc.entry {

@@ -125,10 +125,10 @@ func TestPreparedCacheHoldsNothingUnmasked(t *testing.T) {
 		return c
 	}
 	c := open()
-	if res := c.Search("code", 10); len(res.Hits) != 1 {
+	if res := search(t, c, "code", 10); len(res.Hits) != 1 {
 		t.Fatalf("the session is not searchable: %+v", res)
 	}
-	if r := c.Search("project:"+strings.ToLower(literal), 10); r.Total != 0 {
+	if r := search(t, c, "project:"+strings.ToLower(literal), 10); r.Total != 0 {
 		t.Errorf("project:%s finds the session whose folder it masks", literal)
 	}
 	for _, i := range c.List() {
@@ -167,7 +167,7 @@ func TestPreparedCacheHoldsNothingUnmasked(t *testing.T) {
 	// Read again from the cache alone, the catalog still works.
 	c = open()
 	defer c.Close()
-	if res := c.Search("code", 10); len(res.Hits) != 1 || strings.Contains(res.Hits[0].Snippet, value) {
+	if res := search(t, c, "code", 10); len(res.Hits) != 1 || strings.Contains(res.Hits[0].Snippet, value) {
 		t.Errorf("search over the cache read back: %+v", res.Hits)
 	}
 }
@@ -269,18 +269,18 @@ func TestSearchSaysWhenUnread(t *testing.T) {
 	c, err := Open(context.Background(), []string{src}, Options{})
 	must(t, err)
 	defer c.Close()
-	if r := c.Search("lighthouse", 10); r.Unread != 6 || r.Total != 0 {
+	if r := search(t, c, "lighthouse", 10); r.Unread != 6 || r.Total != 0 {
 		t.Errorf("before reading: %d unread, %d hits; want 6 and 0", r.Unread, r.Total)
 	}
 	_, err = c.Update(context.Background())
 	must(t, err)
-	if r := c.Search("lighthouse", 10); r.Unread != 0 || r.Total != 6 {
+	if r := search(t, c, "lighthouse", 10); r.Unread != 0 || r.Total != 6 {
 		t.Errorf("after reading: %d unread, %d hits; want 0 and 6", r.Unread, r.Total)
 	}
 	// What a damaged shard does: its files are forgotten until read
 	// again.
 	c.forgetRows(0)
-	r := c.Search("lighthouse", 10)
+	r := search(t, c, "lighthouse", 10)
 	if r.Unread == 0 || r.Unread+r.Total != 6 {
 		t.Errorf("a shard rebuilt: %d unread, %d hits; want them to add up to 6", r.Unread, r.Total)
 	}
@@ -314,7 +314,7 @@ func TestSearchKeepsHitsOfAShardThatWorks(t *testing.T) {
 	// One word, and several (which weigh their words by every shard's
 	// figures).
 	for _, q := range []string{"lighthouse", "lighthouse keeper"} {
-		r, err := c.SearchContext(context.Background(), q, 10)
+		r, err := c.Search(context.Background(), q, 10)
 		if err == nil {
 			t.Errorf("%q, a failing shard: no error", q)
 		}

@@ -51,7 +51,7 @@ FAIL`)
 		{"the queue", []string{"cache/e2"}},
 		{"refu*", []string{"docs/e4"}},
 	} {
-		got := c.Search(tc.q, 10)
+		got := search(t, c, tc.q, 10)
 		var ids []string
 		for _, h := range got.Hits {
 			i, _ := c.Info(h.Key)
@@ -139,7 +139,7 @@ func TestRankingQuality(t *testing.T) {
 	}
 	var sum float64
 	for _, q := range queries {
-		got := c.Search(q, 10)
+		got := search(t, c, q, 10)
 		pq := parseQuery(q)
 		for i := range pq.terms {
 			if pq.terms[i].prefix {

@@ -76,24 +76,18 @@ const maxCandidates = 1000
 
 // Search runs q (see query for its syntax) over every session of the
 // catalog and returns the best limit hits, ranked by BM25 among the
-// newest matching entries. An empty query matches nothing.
-func (c *Catalog) Search(q string, limit int) Results {
-	res, _ := c.SearchPage(context.Background(), q, 0, limit)
-	return res
-}
-
-// SearchContext is Search, stopped when ctx is done, and with the error
-// that cut the results short, if any: a shard that fails leaves the
-// others' hits, which are returned with the error.
-func (c *Catalog) SearchContext(ctx context.Context, q string, limit int) (Results, error) {
+// newest matching entries. An empty query matches nothing. It stops when
+// ctx is done; the error says what cut the results short, if anything: a
+// shard that fails leaves the others' hits, which are returned with it.
+func (c *Catalog) Search(ctx context.Context, q string, limit int) (Results, error) {
 	return c.SearchPage(ctx, q, 0, limit)
 }
 
-// SearchPage is SearchContext for the hits ranked offset to
+// SearchPage is Search for the hits ranked offset to
 // offset+limit-1: the pages after the first of a search's results.
 func (c *Catalog) SearchPage(ctx context.Context, q string, offset, limit int) (Results, error) {
-	c.searching.Add(1)
-	defer c.searching.Add(-1)
+	c.searches.enter()
+	defer c.searches.leave()
 	pq := parseQuery(q)
 	var res Results
 	for _, ts := range [][]queryTerm{pq.terms, pq.not} {
@@ -546,8 +540,12 @@ func (c *Catalog) entryRows(ctx context.Context, shard int, all []candidate, det
 				return c.checkStore(shard, err)
 			}
 			if k := byRID[e.rid]; k != nil {
-				e.gid, e.score = fid*shards+int64(shard), k.score
-				*k = e
+				// Field by field: the other shards' goroutines read
+				// each candidate's shard meanwhile.
+				k.gid, k.words, k.tf = fid*shards+int64(shard), e.words, e.tf
+				if details {
+					k.id, k.kind, k.branch, k.line, k.part, k.off, k.len = e.id, e.kind, e.branch, e.line, e.part, e.off, e.len
+				}
 			}
 		}
 		rows.Close()

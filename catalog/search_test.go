@@ -100,7 +100,7 @@ func TestSearchQueries(t *testing.T) {
 		{`""`, nil},
 		{"...", nil},
 	} {
-		got := c.Search(tc.q, 10)
+		got := search(t, c, tc.q, 10)
 		var ids []string
 		for _, h := range got.Hits {
 			i, _ := c.Info(h.Key)
@@ -117,11 +117,11 @@ func TestSearchQueries(t *testing.T) {
 		}
 	}
 
-	r := c.Search("compaction", 1)
+	r := search(t, c, "compaction", 1)
 	if r.Total != 2 || r.Sessions != 2 || len(r.Hits) != 1 || r.More {
 		t.Errorf("limit 1: total %d sessions %d hits %d more %v, want 2 2 1 false", r.Total, r.Sessions, len(r.Hits), r.More)
 	}
-	r = c.Search("branch", 10)
+	r = search(t, c, "branch", 10)
 	if len(r.Hits) != 1 || r.Hits[0].Branch != 2 || r.Hits[0].Branches != 2 || r.Hits[0].Role != "user" {
 		t.Errorf("a hit on a second branch = %+v, want branch 2 of 2", r.Hits)
 	}
@@ -137,7 +137,7 @@ func TestSearchSnippet(t *testing.T) {
 	long := strings.Repeat("lorem ipsum ", 20) + "the Needle is\n\nhere " + strings.Repeat("dolor sit ", 40)
 	sessionFile(t, filepath.Join(dir, "s.jsonl"), "/w", time.Now(), "user:"+long, "assistant:abab Ab xab café")
 	c, _ := newCatalogOf(t, dir)
-	r := c.Search("needle here", 10)
+	r := search(t, c, "needle here", 10)
 	if len(r.Hits) != 1 {
 		t.Fatalf("hits = %d", len(r.Hits))
 	}
@@ -151,7 +151,7 @@ func TestSearchSnippet(t *testing.T) {
 	if len(h.Snippet) > snippetLen+10 {
 		t.Errorf("snippet is %d bytes", len(h.Snippet))
 	}
-	r = c.Search(`"needle is here"`, 10)
+	r = search(t, c, `"needle is here"`, 10)
 	if len(r.Hits) != 1 || !slices.Equal(marked(r.Hits[0]), []string{"Needle is here"}) {
 		t.Errorf("phrase across blank lines: %+v", r.Hits)
 	}
@@ -162,7 +162,7 @@ func TestSearchSnippet(t *testing.T) {
 		"ab*":  {"abab", "Ab"},
 		"CAFE": {"café"},
 	} {
-		r := c.Search(q, 10)
+		r := search(t, c, q, 10)
 		if len(r.Hits) != 1 || !slices.Equal(marked(r.Hits[0]), want) {
 			t.Errorf("Search(%q) marks %q, want %q", q, r.Hits, want)
 		}
@@ -187,7 +187,7 @@ func TestSearchMany(t *testing.T) {
 	}
 	sessionFile(t, filepath.Join(dir, "s.jsonl"), "/w", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), msgs...)
 	c, _ := newCatalogOf(t, dir)
-	r := c.Search("common", 10)
+	r := search(t, c, "common", 10)
 	if !r.More || r.Total != maxCandidates || len(r.Hits) != 10 {
 		t.Errorf("total %d more %v hits %d, want %d true 10", r.Total, r.More, len(r.Hits), maxCandidates)
 	}
@@ -217,7 +217,7 @@ func BenchmarkSearch(b *testing.B) {
 		b.Run(q, func(b *testing.B) {
 			var r Results
 			for b.Loop() {
-				r = c.Search(q, 50)
+				r = search(b, c, q, 50)
 			}
 			b.ReportMetric(float64(r.Total), "hits")
 		})
@@ -237,7 +237,7 @@ func TestSearchTerminalOutput(t *testing.T) {
 `)
 	c, _ := newCatalogOf(t, dir)
 	for q, want := range map[string]int{"visible_guide": 1, "secretdocs": 0, "windowtitle": 0, "Y2xpcGJvYXJk": 0, "1m": 0} {
-		if got := c.Search(q, 10).Total; got != want {
+		if got := search(t, c, q, 10).Total; got != want {
 			t.Errorf("Search(%q): %d hits, want %d", q, got, want)
 		}
 	}
@@ -251,7 +251,7 @@ func TestSearchColouredOutput(t *testing.T) {
 {"type":"message","id":"e1","parentId":null,"timestamp":"2026-03-01T09:01:00Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"bash","content":[{"type":"text","text":"\u001b[36mvite v5.4.2 \u001b[32mbuilding for production\u001b[0m"}]}}
 `)
 	c, _ := newCatalogOf(t, dir)
-	r := c.Search("vite building", 10)
+	r := search(t, c, "vite building", 10)
 	if len(r.Hits) != 1 {
 		t.Fatalf("hits = %d, want 1", len(r.Hits))
 	}
@@ -284,7 +284,7 @@ func TestSearchFewSessions(t *testing.T) {
 		{"common project:proj03 after:2026-03-01", 30},
 		{"common", 24 * 30},
 	} {
-		r := c.Search(tc.q, 5)
+		r := search(t, c, tc.q, 5)
 		if r.Total != tc.total {
 			t.Errorf("Search(%q): total %d, want %d", tc.q, r.Total, tc.total)
 		}
@@ -318,7 +318,7 @@ func TestSearchWindows(t *testing.T) {
 		sessionFile(t, filepath.Join(dir, fmt.Sprintf("--p%d--", i), "s.jsonl"), "/w", day.AddDate(0, 0, 9*i), msg, "assistant:fine")
 	}
 	c, _ := newCatalogOf(t, dir)
-	r := c.Search("wombat", 100)
+	r := search(t, c, "wombat", 100)
 	if r.Total != 14 || r.More || len(r.Notes) != 0 {
 		t.Errorf("wombat: total %d more %v notes %q, want 14 false none", r.Total, r.More, r.Notes)
 	}
@@ -327,7 +327,7 @@ func TestSearchWindows(t *testing.T) {
 	// No time at all: the first window (here the newest two entries of a
 	// shard) is all it looks through.
 	searchBudget, firstWindow = 0, 2
-	r = c.Search("wombat", 100)
+	r = search(t, c, "wombat", 100)
 	if r.Total != 1 || !r.More || len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "stopped") {
 		t.Errorf("past the deadline: total %d more %v notes %q", r.Total, r.More, r.Notes)
 	}
@@ -345,24 +345,34 @@ func TestReadingYieldsToSearches(t *testing.T) {
 	c, err := Open(context.Background(), []string{dir}, Options{CacheDir: t.TempDir()})
 	must(t, err)
 	defer c.Close()
-	c.searching.Add(1) // a search under way
+	c.searches.enter() // a search under way
 	done := make(chan error, 1)
 	go func() {
 		_, err := c.Update(context.Background())
 		done <- err
 	}()
-	time.Sleep(200 * time.Millisecond)
-	if p := c.Progress(); p.Done != 0 {
-		t.Errorf("%d files were read while a search ran", p.Done)
+	// Reading starts, finds the search, and waits for it.
+	for deadline := time.Now().Add(time.Minute); !c.Progress().Paused; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("reading never waited for the search")
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("reading ended (%v) while a search ran", err)
+		default:
+		}
 	}
-	c.searching.Add(-1)
+	if p := c.Progress(); p.Done != 0 || p.Files != 20 {
+		t.Errorf("while a search ran, %d of %d files were read, want 0 of 20", p.Done, p.Files)
+	}
+	c.searches.leave()
 	select {
 	case err := <-done:
 		must(t, err)
 	case <-time.After(time.Minute):
 		t.Fatal("reading did not go on once the search was over")
 	}
-	if p := c.Progress(); p.Done != 20 {
-		t.Errorf("%d of 20 files read", p.Done)
+	if p := c.Progress(); p.Done != 20 || p.Paused {
+		t.Errorf("%d of 20 files read, paused %v", p.Done, p.Paused)
 	}
 }
