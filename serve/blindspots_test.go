@@ -73,6 +73,8 @@ func TestWaitingViewsGetThePage(t *testing.T) {
 	info, err := s.cat.Current(context.Background(), id)
 	must(t, err)
 	key := s.pageKey(info.Hash, s.links(id))
+	joined := make(chan string, 64)
+	s.flights.joined = func(key string) { joined <- key }
 	// A rendering under way that will keep nothing.
 	fl, first := s.flights.start(key)
 	if !first {
@@ -85,7 +87,11 @@ func TestWaitingViewsGetThePage(t *testing.T) {
 	for i := range views {
 		wg.Go(func() { codes[i], bodies[i] = fetch(t, hs.URL+"/s/"+id) })
 	}
-	time.Sleep(300 * time.Millisecond) // the views are waiting
+	for range views { // every view waits for the rendering
+		if k := <-joined; k != key {
+			t.Fatalf("a view waited for %q, want %q", k, key)
+		}
+	}
 	s.flights.end(key, fl)
 	wg.Wait()
 	for i := range views {

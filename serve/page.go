@@ -319,6 +319,10 @@ func followURL(version string) string {
 type flights struct {
 	mu sync.Mutex
 	m  map[string]*flight
+	// joined, when set, is told of each caller that found the flight
+	// for key under way and will wait for it: a test's way to know that
+	// views are waiting.
+	joined func(key string)
 }
 
 type flight struct {
@@ -335,6 +339,9 @@ func (f *flights) start(key string) (*flight, bool) {
 		f.m = map[string]*flight{}
 	}
 	if fl := f.m[key]; fl != nil {
+		if f.joined != nil {
+			f.joined(key)
+		}
 		return fl, false
 	}
 	fl := &flight{done: make(chan struct{})}
