@@ -76,10 +76,11 @@ func (r *sessionRenderer) renderEntrySafely(e *session.Entry, v *entryView) {
 func (r *sessionRenderer) unformatted(e *session.Entry, kind, why string) *entryView {
 	r.problems.add(session.Warning{File: r.s.File, Line: e.Line,
 		Text: fmt.Sprintf("entry %s could not be rendered (%s); the page shows it unformatted", e.ID, why)})
-	v := &entryView{ID: e.ID, Kind: kind, Time: e.Time, Label: e.Label, Role: e.Type}
+	role := e.Type
 	if e.Message != nil && e.Message.Role != "" {
-		v.Role = e.Message.Role
+		role = e.Message.Role
 	}
+	v := &entryView{ID: e.ID, Kind: kind, Time: e.Time, Label: e.Label, Role: strings.ToUpper(role[:min(1, len(role))]) + role[min(1, len(role)):]}
 	var o out
 	o.Raw(`<p class="note render-failed">This entry could not be shown as usual: rendering it failed (`)
 	o.Text(why)

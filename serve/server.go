@@ -397,7 +397,7 @@ func (s *server) answerError(w http.ResponseWriter, r *http.Request, err error) 
 	opt := s.indexOptions()
 	opt.SearchURL = "/search" // the page can be at any depth
 	var buf bytes.Buffer
-	if site.WriteProblem(&buf, "The server could not make this page: "+s.publicError(err)+".", "/", opt) != nil {
+	if site.WriteProblem(&buf, "The server could not make this page: "+strings.TrimSuffix(s.publicError(err), ".")+".", "/", opt) != nil {
 		http.Error(w, s.publicError(err), http.StatusInternalServerError)
 		return
 	}
