@@ -20,8 +20,27 @@ type CacheError struct {
 	Err error
 }
 
+// Error says what failed.
 func (e *CacheError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the failure of the database or the file system.
 func (e *CacheError) Unwrap() error { return e.Err }
+
+// OpenOrInMemory is Open, but when the cache in opt.CacheDir cannot be
+// opened (a directory that cannot be made or written, a database that
+// cannot be read) it keeps the cache in memory instead, and says so
+// through opt.Warn: a cache only saves reading the sessions again.
+func OpenOrInMemory(ctx context.Context, paths []string, opt Options) (*Catalog, error) {
+	c, err := Open(ctx, paths, opt)
+	if err == nil || opt.CacheDir == "" || !IsCacheError(err) {
+		return c, err
+	}
+	if opt.Warn != nil {
+		opt.Warn(fmt.Sprintf("%v; the catalog is kept in memory instead, and every session is read again", err))
+	}
+	opt.CacheDir = ""
+	return Open(ctx, paths, opt)
+}
 
 // IsCacheError reports whether err, or one of the errors it joins, is a
 // CacheError.

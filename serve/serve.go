@@ -217,7 +217,7 @@ func openCatalog(ctx context.Context, opt Options, logw *logger) (c *catalog.Cat
 		Warn: func(msg string) { logw.printf("warning: %s", msg) },
 	}
 	if len(opt.Paths) > 0 {
-		c, err := openOrInMemory(ctx, opt.Paths, copt, logw)
+		c, err := catalog.OpenOrInMemory(ctx, opt.Paths, copt)
 		return c, "", strings.Join(opt.Paths, ", "), err
 	}
 	roots, warnings := catalog.DefaultRoots()
@@ -225,7 +225,7 @@ func openCatalog(ctx context.Context, opt Options, logw *logger) (c *catalog.Cat
 		logw.printf("warning: %s", w)
 	}
 	if len(roots) > 0 {
-		c, err := openOrInMemory(ctx, roots, copt, logw)
+		c, err := catalog.OpenOrInMemory(ctx, roots, copt)
 		if err != nil {
 			return nil, "", "", err
 		}
@@ -240,20 +240,6 @@ func openCatalog(ctx context.Context, opt Options, logw *logger) (c *catalog.Cat
 		return nil, "", "", err
 	}
 	return c, "No pi sessions were found (in " + catalog.DefaultRootsHelp + "): these are the bundled examples.", "the bundled examples", nil
-}
-
-// openOrInMemory opens the catalog of paths with its cache in
-// copt.CacheDir, or, when that cache cannot be opened (a directory that
-// cannot be made or written, a database that cannot be read), in memory,
-// with a warning: the cache only saves reading the sessions again.
-func openOrInMemory(ctx context.Context, paths []string, copt catalog.Options, logw *logger) (*catalog.Catalog, error) {
-	c, err := catalog.Open(ctx, paths, copt)
-	if err == nil || copt.CacheDir == "" || !catalog.IsCacheError(err) {
-		return c, err
-	}
-	logw.printf("warning: %v; the catalog is kept in memory instead, and every session is read again", err)
-	copt.CacheDir = ""
-	return catalog.Open(ctx, paths, copt)
 }
 
 // onlyCacheErrors reports whether err is a cache error, or joins only
