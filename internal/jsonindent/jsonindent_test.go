@@ -57,7 +57,7 @@ func TestIndentAsJSONIndent(t *testing.T) {
 	}
 }
 
-// Deep values are shown compact past MaxDepth: the 2,000 levels
+// Deep values are shown compact past MaxDepth: 2,000 levels
 // in 12 KB made 16 MB, and 9,000 levels 162 MB.
 func TestIndentDeep(t *testing.T) {
 	for _, n := range []int{MaxDepth + 1, 2000, 9000} {
