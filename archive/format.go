@@ -15,8 +15,10 @@ import (
 // format is how an archive's files are written.
 type format struct {
 	name, ext string
-	page      func(w io.Writer, s *session.Session, raw []byte, opt Options, parent page.Link, related []page.Related) error
-	index     func(io.Writer, []site.IndexItem, site.IndexOptions) error
+	// page writes a session's file and returns what went wrong that did
+	// not stop it (an entry shown unformatted).
+	page  func(w io.Writer, s *session.Session, raw []byte, opt Options, parent page.Link, related []page.Related) ([]session.Warning, error)
+	index func(io.Writer, []site.IndexItem, site.IndexOptions) error
 }
 
 var formats = map[string]format{
@@ -28,18 +30,23 @@ var formats = map[string]format{
 // session it came from (parent, by title, when the archive has it) and
 // to the others it has to do with; raw is the session file, which the
 // page carries when opt.EmbedJSONL says so.
-func writePage(w io.Writer, s *session.Session, raw []byte, opt Options, parent page.Link, related []page.Related) error {
+func writePage(w io.Writer, s *session.Session, raw []byte, opt Options, parent page.Link, related []page.Related) ([]session.Warning, error) {
 	po := page.Options{Theme: opt.Theme, Home: opt.Home, Generator: opt.Generator,
 		ParentURL: parent.URL, ParentName: parent.Title, Related: related, IndexURL: "index.html"}
 	if opt.EmbedJSONL {
 		po.JSONL, po.JSONLName = raw, filepath.Base(s.File)
 	}
-	return page.WriteHTML(w, s, po)
+	p, err := page.NewPage(s, po)
+	if err != nil {
+		return nil, err
+	}
+	err = p.Write(w)
+	return p.Warnings(), err
 }
 
 // writeMarkdown writes a session's Markdown document.
-func writeMarkdown(w io.Writer, s *session.Session, _ []byte, opt Options, _ page.Link, _ []page.Related) error {
-	return gfm.WriteMarkdown(w, s, gfm.Options{Home: opt.Home, Generator: opt.Generator})
+func writeMarkdown(w io.Writer, s *session.Session, _ []byte, opt Options, _ page.Link, _ []page.Related) ([]session.Warning, error) {
+	return nil, gfm.WriteMarkdown(w, s, gfm.Options{Home: opt.Home, Generator: opt.Generator})
 }
 
 // Formats lists the values Options.Format accepts.

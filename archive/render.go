@@ -94,11 +94,15 @@ func renderOne(ctx context.Context, dir string, j *job, opt Options, f format, s
 	}
 	if out.Len() == 0 {
 		out.Grow(len(data) + 64<<10)
-		if err := f.page(&out, s, data, opt, parent, related); err != nil {
+		warnings, err := f.page(&out, s, data, opt, parent, related)
+		if err != nil {
 			// A session that loads but does not render is listed like one
 			// that does not load.
 			e.Error = fmt.Sprintf("%s: %v", j.path, err)
 			return false, nil
+		}
+		for _, w := range warnings {
+			e.Warnings = append(e.Warnings, w.String())
 		}
 		if p := opt.Pages; p != nil {
 			if pw, err := p.Create(key); err == nil {

@@ -36,15 +36,61 @@
     });
   }
 
+  // The rules below are DecryptPage's (page/decrypt.go), in the same
+  // order: a file opens, or is refused for a wrong passphrase, or as
+  // damaged, alike in both (page/encrypt_test.go runs both on the same
+  // changed files).
+
+  var ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  var SIXBITS = new Int8Array(128).fill(-1);
+  for (var a = 0; a < 64; a++) SIXBITS[ALPHABET.charCodeAt(a)] = a;
+
+  // canonicalBase64 says whether s is standard base64 with its padding
+  // as Go writes it: nothing else, not even white space, and no bits set
+  // past the data.
+  function canonicalBase64(s) {
+    var n = s.length;
+    if (n % 4) return false;
+    var pad = n && s.charCodeAt(n - 1) === 61 ? (s.charCodeAt(n - 2) === 61 ? 2 : 1) : 0;
+    for (var i = 0; i < n - pad; i++) {
+      var c = s.charCodeAt(i);
+      if (c >= 128 || SIXBITS[c] < 0) return false;
+    }
+    // The last character before the padding carries no data in its low
+    // 4 (two =) or 2 (one =) bits.
+    return pad === 0 || (SIXBITS[s.charCodeAt(n - pad - 1)] & (pad === 2 ? 15 : 3)) === 0;
+  }
+
+  // fromBase64 decodes s, which canonicalBase64 accepted.
   function fromBase64(s) {
-    if (typeof Uint8Array.fromBase64 === 'function') return Uint8Array.fromBase64(s.trim());
-    var bin = atob(s); // atob passes over white space
+    if (typeof Uint8Array.fromBase64 === 'function') return Uint8Array.fromBase64(s);
+    var bin = atob(s);
     var out = new Uint8Array(bin.length);
     for (var i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
     return out;
   }
 
-  // nonce is segment i's: i in 11 bytes, big-endian, then 1 for the last.
+  // readParams reads the parameters' JSON: exact keys, each value of its
+  // kind; null when they are not those of a page this script opens.
+  function readParams(text) {
+    var p;
+    try {
+      p = JSON.parse(text);
+    } catch (e) {
+      return null;
+    }
+    if (!p || typeof p !== 'object' || Array.isArray(p)) return null;
+    function integer(v, lo, hi) { return typeof v === 'number' && Math.floor(v) === v && v >= lo && v <= hi; }
+    function bytes16(v) { return typeof v === 'string' && canonicalBase64(v) && fromBase64(v).length === 16; }
+    if (!integer(p.v, 1, 1) || p.kdf !== 'PBKDF2-SHA-256' || p.cipher !== 'AES-256-GCM' || p.compression !== 'gzip' ||
+      !integer(p.iterations, 1, 10000000) || !integer(p.segment, 1, 2147483647) || !bytes16(p.salt)) return null;
+    var hasCheck = Object.prototype.hasOwnProperty.call(p, 'check');
+    if (hasCheck && !bytes16(p.check)) return null;
+    return { iterations: p.iterations, salt: fromBase64(p.salt), check: hasCheck ? fromBase64(p.check) : null };
+  }
+
+  // nonce is segment i's: i in 11 bytes, big-endian, then 1 for the last;
+  // the check's is 11 zero bytes, then 2.
   function nonce(i, last) {
     var n = new Uint8Array(12);
     for (var k = 10; k >= 3 && i > 0; k--) {
@@ -54,42 +100,53 @@
     n[11] = last ? 1 : 0;
     return n;
   }
+  function checkNonce() {
+    var n = new Uint8Array(12);
+    n[11] = 2;
+    return n;
+  }
 
   function deriveKey(passphrase, params) {
     var subtle = window.crypto && window.crypto.subtle;
     if (!subtle) return Promise.reject(new Error('this browser cannot decrypt (no WebCrypto)'));
     return subtle.importKey('raw', new TextEncoder().encode(passphrase), 'PBKDF2', false, ['deriveKey']).then(function (base) {
       return subtle.deriveKey(
-        { name: 'PBKDF2', salt: fromBase64(params.salt), iterations: params.iterations, hash: 'SHA-256' },
+        { name: 'PBKDF2', salt: params.salt, iterations: params.iterations, hash: 'SHA-256' },
         base, { name: 'AES-GCM', length: 256 }, false, ['decrypt']);
     });
   }
 
-  // openAll opens every segment, in order; it rejects with wrong set
-  // when the first one does not open (the passphrase is wrong).
-  function openAll(key, blocks) {
+  function wrong() {
+    var e = new Error('wrong');
+    e.wrong = true;
+    return e;
+  }
+
+  // checkKey resolves when the key opens the check (a page without one
+  // has nothing to check), and rejects with wrong set when it does not.
+  function checkKey(key, params) {
+    if (!params.check) return Promise.resolve();
+    return crypto.subtle.decrypt({ name: 'AES-GCM', iv: checkNonce() }, key, params.check).then(function () {}, function () {
+      return Promise.reject(wrong());
+    });
+  }
+
+  // openAll opens every segment, in order. Without a check, a first one
+  // that does not open says the passphrase is wrong, as it did before
+  // pages had one.
+  function openAll(key, blocks, firstTellsPassphrase) {
     var parts = [];
     var i = 0;
     function next() {
       if (i === blocks.length) return Promise.resolve(parts);
       var k = i++;
-      var sealed;
-      try {
-        sealed = fromBase64(blocks[k].textContent);
-      } catch (e) {
-        return Promise.reject(damaged());
-      }
+      var sealed = fromBase64(blocks[k]);
       return crypto.subtle.decrypt({ name: 'AES-GCM', iv: nonce(k, k === blocks.length - 1) }, key, sealed).then(function (plain) {
         parts.push(new Uint8Array(plain));
         if (blocks.length > 4) status('Decrypting… ' + Math.round(100 * (k + 1) / blocks.length) + '%');
         return next();
       }, function () {
-        if (k === 0) {
-          var e = new Error('wrong');
-          e.wrong = true;
-          return Promise.reject(e);
-        }
-        return Promise.reject(damaged());
+        return Promise.reject(k === 0 && firstTellsPassphrase ? wrong() : damaged());
       });
     }
     return next();
@@ -154,11 +211,22 @@
     busy(true);
     status('Opening…');
     parsed().then(function () {
-      var params = JSON.parse(doc.getElementById('sealed-params').textContent);
-      var blocks = doc.querySelectorAll(SEALED);
-      if (!blocks.length) throw damaged();
-      return deriveKey(passphrase, params).then(function (key) {
-        return openAll(key, blocks);
+      var el = doc.getElementById('sealed-params');
+      var params = el ? readParams(el.textContent) : null;
+      if (!params) throw damaged();
+      var found = doc.querySelectorAll(SEALED);
+      if (!found.length) throw damaged();
+      var blocks = [];
+      for (var i = 0; i < found.length; i++) {
+        blocks.push(found[i].textContent);
+        if (!canonicalBase64(blocks[i])) throw damaged();
+      }
+      // A page with a check was sealed with the passphrase in NFC (see
+      // page.CheckPassphrase): the same text typed elsewhere may arrive
+      // composed or not.
+      var key = params.check ? passphrase.normalize('NFC') : passphrase;
+      return deriveKey(key, params).then(function (k) {
+        return checkKey(k, params).then(function () { return openAll(k, blocks, !params.check); });
       });
     }).then(show, function (e) {
       working = false;

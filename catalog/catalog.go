@@ -38,6 +38,9 @@ import (
 // ErrNotFound reports an id the catalog does not know.
 var ErrNotFound = errors.New("no such session")
 
+// errClosed reports a use of the catalog after Close.
+var errClosed = errors.New("the catalog is closed")
+
 // Info is what the catalog knows of one session file without holding the
 // session itself.
 type Info struct {
@@ -164,6 +167,10 @@ type Catalog struct {
 	// searches are the searches under way, which reading waits for.
 	searches searchGate
 
+	// unwritable says a write to the cache failed, and this was said
+	// (see wrote).
+	unwritable atomic.Bool
+
 	// updateMu lets one Update run at a time.
 	updateMu sync.Mutex
 	prog     progressCounters
@@ -226,7 +233,7 @@ func Open(ctx context.Context, paths []string, opt Options) (*Catalog, error) {
 		st, warning, err := openStore(ctx, dir, opt.PrepareKey, i)
 		if err != nil {
 			c.Close()
-			return nil, err
+			return nil, &CacheError{Err: err}
 		}
 		c.st[i] = st
 		if warning != "" {
@@ -286,7 +293,7 @@ func (c *Catalog) store(i int) (*store, error) {
 	c.stMu.RLock()
 	defer c.stMu.RUnlock()
 	if c.st[i] == nil {
-		return nil, errors.New("the catalog is closed")
+		return nil, errClosed
 	}
 	return c.st[i], nil
 }

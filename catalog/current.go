@@ -31,7 +31,15 @@ func (c *Catalog) Current(ctx context.Context, id string) (Info, error) {
 	c.mu.Unlock()
 	if !current {
 		if d := c.read(ctx, r); d != nil {
-			if err := c.store1(ctx, r, d); err != nil {
+			err := c.store1(ctx, r, d)
+			if IsCacheError(err) {
+				// The cache cannot keep what was read (wrote said so):
+				// the file is described as it is all the same.
+				c.mu.RLock()
+				defer c.mu.RUnlock()
+				return c.infoWith(r, &d.row), nil
+			}
+			if err != nil {
 				return Info{}, err
 			}
 		}
@@ -63,16 +71,17 @@ func (c *Catalog) store1(ctx context.Context, r *record, d *fileData) error {
 			c.mu.RLock()
 			f := r.f
 			c.mu.RUnlock()
-			if d, err = c.readFile(ctx, f, row); err != nil {
+			if d, err = c.readFileSafely(ctx, f, row); err != nil {
 				return err
 			}
 			continue
 		}
 		if err != nil {
-			return c.checkStore(shard, fmt.Errorf("%s: %w", r.f.path, err))
+			return c.wrote(ctx, c.checkStore(shard, fmt.Errorf("%s: %w", r.f.path, err)))
 		}
 		break
 	}
+	c.wrote(ctx, nil)
 	c.record(r, d)
 	return nil
 }

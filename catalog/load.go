@@ -41,7 +41,7 @@ func (c *Catalog) Load(id string) (*session.Session, Info, error) {
 	c.flights[id] = fl
 	c.flightMu.Unlock()
 
-	fl.s, fl.info, fl.err = c.load(r)
+	fl.s, fl.info, fl.err = c.loadSafely(r)
 	if fl.s != nil {
 		c.lru.put(id, fl.info, fl.s)
 	}
@@ -50,6 +50,21 @@ func (c *Catalog) Load(id string) (*session.Session, Info, error) {
 	c.flightMu.Unlock()
 	close(fl.done)
 	return fl.s, fl.info, fl.err
+}
+
+// loadSafely is load where a panic (of the loader, or of
+// Options.Prepare) becomes an error: the callers waiting for this load
+// are told, and the next load tries again.
+func (c *Catalog) loadSafely(r *record) (s *session.Session, info Info, err error) {
+	defer func() {
+		if err != nil && s == nil {
+			c.mu.RLock()
+			info = c.info(r)
+			c.mu.RUnlock()
+		}
+	}()
+	defer recoverAs(&err, r.f.path+": loading it")
+	return c.load(r)
 }
 
 func (c *Catalog) load(r *record) (*session.Session, Info, error) {

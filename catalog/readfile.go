@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/piexport/piexport/internal/fileguard"
+	"github.com/piexport/piexport/internal/recovered"
 )
 
 // read reads what changed of r's file, or nil when the read was cut short
@@ -18,7 +19,7 @@ func (c *Catalog) read(ctx context.Context, r *record) *fileData {
 	c.mu.RLock()
 	f, old := r.f, r.row
 	c.mu.RUnlock()
-	d, err := c.readFile(ctx, f, old)
+	d, err := c.readFileSafely(ctx, f, old)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil
@@ -40,6 +41,24 @@ type fileError struct {
 	stamp stamp
 	sum   [32]byte
 	err   error
+}
+
+// readFileSafely is readFile where a panic (of the loader, or of
+// Options.Prepare) would end the program, on the readers of Update and a
+// server's requests: it becomes the file's error, so the file is listed
+// as one that cannot be read, and read again once it changes.
+func (c *Catalog) readFileSafely(ctx context.Context, f file, old *fileRow) (d *fileData, err error) {
+	defer recoverAs(&err, f.path+": reading it")
+	return c.readFile(ctx, f, old)
+}
+
+// recoverAs, deferred, turns a panic into *err, saying what failed and
+// where: the catalog reads untrusted files on goroutines of its own,
+// where nothing else would recover it.
+func recoverAs(err *error, what string) {
+	if x := recover(); x != nil {
+		*err = fmt.Errorf("%s failed: %s", what, recovered.Describe(x))
+	}
 }
 
 // readFile reads f: only what was appended when old says that suffices,

@@ -207,9 +207,12 @@ func pathError(name string, err error) error {
 }
 
 // info makes r's Info; the caller holds c.mu.
-func (c *Catalog) info(r *record) Info {
+func (c *Catalog) info(r *record) Info { return c.infoWith(r, r.row) }
+
+// infoWith makes r's Info from row, what was read of its file; the caller
+// holds c.mu.
+func (c *Catalog) infoWith(r *record, row *fileRow) Info {
 	i := Info{ID: r.id, Path: r.f.path, Size: r.found.Size, ModTime: time.Unix(0, r.found.MTime), stamp: r.found, Parent: r.parent}
-	row := r.row
 	if row == nil {
 		return i
 	}

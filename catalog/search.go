@@ -136,6 +136,7 @@ func (c *Catalog) SearchPage(ctx context.Context, q string, offset, limit int) (
 	deadline := time.Now().Add(searchBudget)
 	for i := range shards {
 		wg.Go(func() {
+			defer recoverAs(&errs[i], "searching")
 			cands[i], more[i], stopped[i], errs[i] = c.candidates(ctx, i, expr, lo, hi, files, deadline)
 			if errs[i] == nil {
 				figs[i], errs[i] = c.figures(ctx, i, pq.terms)
@@ -173,7 +174,10 @@ func (c *Catalog) SearchPage(ctx context.Context, q string, offset, limit int) (
 	}
 	// Then the rows of those ranked, each shard's at once.
 	for i := range shards {
-		wg.Go(func() { errs[i] = c.entryRows(ctx, i, all, false) })
+		wg.Go(func() {
+			defer recoverAs(&errs[i], "searching")
+			errs[i] = c.entryRows(ctx, i, all, false)
+		})
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
@@ -208,7 +212,10 @@ func (c *Catalog) SearchPage(ctx context.Context, q string, offset, limit int) (
 	hits := slices.Clone(all[min(res.Offset, len(all)):min(res.Offset+max(limit, 0), len(all))])
 	// And what the hits show.
 	for i := range shards {
-		wg.Go(func() { errs[i] = c.entryRows(ctx, i, hits, true) })
+		wg.Go(func() {
+			defer recoverAs(&errs[i], "searching")
+			errs[i] = c.entryRows(ctx, i, hits, true)
+		})
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
@@ -237,7 +244,7 @@ func (c *Catalog) SearchPage(ctx context.Context, q string, offset, limit int) (
 		wg.Go(func() {
 			for i := range next {
 				k := hits[i]
-				res.Hits[i].Snippet, res.Hits[i].Marks = c.hitSnippet(files[k.gid], k, snippetTerms)
+				res.Hits[i].Snippet, res.Hits[i].Marks = c.hitSnippetSafely(files[k.gid], k, snippetTerms)
 			}
 		})
 	}

@@ -133,3 +133,15 @@ func oneLineText(s string) string {
 	}
 	return strings.Join(strings.Fields(s), " ")
 }
+
+// hitSnippetSafely is hitSnippet where a panic (reading the line, or
+// loading the session to mask it) would end the program: the hit is
+// listed without a snippet.
+func (c *Catalog) hitSnippetSafely(r *record, k candidate, terms []queryTerm) (text string, marks [][2]int) {
+	defer func() {
+		if recover() != nil {
+			text, marks = "", nil
+		}
+	}()
+	return c.hitSnippet(r, k, terms)
+}

@@ -242,8 +242,9 @@ func (c *Catalog) write(ctx context.Context, shard int, results <-chan readResul
 		}
 		if err := b.commit(); err != nil {
 			b.rollback()
-			errs = append(errs, c.checkStore(shard, err))
+			errs = append(errs, c.wrote(ctx, c.checkStore(shard, err)))
 		} else {
+			c.wrote(ctx, nil)
 			for _, res := range inBatch {
 				c.record(res.r, res.d)
 			}
@@ -290,7 +291,7 @@ func (c *Catalog) write(ctx context.Context, shard int, results <-chan readResul
 				}
 				b, inBatch = nil, nil
 				if ctx.Err() == nil {
-					errs = append(errs, err)
+					errs = append(errs, c.wrote(ctx, err))
 				}
 			case err == nil:
 				inBatch = append(inBatch, res)

@@ -1,11 +1,11 @@
 package gfm
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
 
 	"github.com/piexport/piexport/humanize"
+	"github.com/piexport/piexport/internal/jsonindent"
 	"github.com/piexport/piexport/session"
 )
 
@@ -103,7 +103,7 @@ func (m *mdWriter) entry(e *session.Entry) {
 		// State an extension saved; the model never sees it.
 		m.openDetails("Extension " + e.CustomType + " saved its state")
 		if data := strings.TrimSpace(string(e.Data)); data != "" && data != "null" {
-			m.block(fenced("json", indentJSON(e.Data)))
+			m.jsonBlock(e.Data)
 		}
 		m.closeDetails()
 	default:
@@ -259,17 +259,21 @@ func (m *mdWriter) fileList(title string, files []string) string {
 func (m *mdWriter) rawJSON(what string, raw json.RawMessage) {
 	m.openDetails(what + " (JSON)")
 	if len(raw) > 0 {
-		m.block(fenced("json", indentJSON(raw)))
+		m.jsonBlock(raw)
 	}
 	m.closeDetails()
 }
 
-func indentJSON(raw json.RawMessage) string {
-	var buf bytes.Buffer
-	if json.Indent(&buf, raw, "", "  ") != nil {
-		return string(raw)
+// jsonBlock writes raw indented in a fenced block, or as it is when it
+// does not parse, and says below it what is not indented: values nested
+// too deep, and what follows once indentation reached its bound (see
+// jsonindent).
+func (m *mdWriter) jsonBlock(raw json.RawMessage) {
+	shown := jsonindent.Indent(raw)
+	m.block(fenced("json", string(shown.Text)))
+	if note := shown.Note(); note != "" {
+		m.block("_" + note + "_")
 	}
-	return buf.String()
 }
 
 // imageNote names an image the document does not include: GitHub does not

@@ -308,7 +308,7 @@ func (m *mdWriter) diagnostics(list []session.Diagnostic) {
 		}
 		m.openDetails(summary)
 		if len(d.Raw) > 0 {
-			m.block(fenced("json", indentJSON(d.Raw)))
+			m.jsonBlock(d.Raw)
 		}
 		m.closeDetails()
 	}

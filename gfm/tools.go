@@ -82,7 +82,7 @@ func (m *mdWriter) tool(call *session.Block, result *session.Entry) {
 		}
 	default:
 		if call != nil && name != "grep" && name != "find" && name != "ls" && len(args) > 0 {
-			m.block(fenced("json", indentJSON(rawArgs)))
+			m.jsonBlock(rawArgs)
 		}
 		m.terminalOutput(res, output)
 	}

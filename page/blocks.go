@@ -124,7 +124,7 @@ func writeEntries(w *bufio.Writer, p *Page) error {
 		}
 		order = append(order, b.entries...)
 	}
-	stream := renderStream(order, p.render, stop)
+	stream := renderStream(order, p.article, stop)
 	var chunks chunkWriter
 	var g groupWriter
 	for _, b := range p.blocks {

@@ -2,7 +2,6 @@ package page
 
 import (
 	"bufio"
-	"bytes"
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/pbkdf2"
@@ -11,7 +10,6 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"html/template"
 	"io"
@@ -46,12 +44,20 @@ import (
 //
 // The parameters are JSON in <script type="application/json"
 // id="sealed-params">: {"v":1,"kdf":"PBKDF2-SHA-256","iterations":N,
-// "salt":base64,"cipher":"AES-256-GCM","segment":N,"compression":"gzip"}.
+// "salt":base64,"check":base64,"cipher":"AES-256-GCM","segment":N,
+// "compression":"gzip"}. The check is the tag of nothing sealed under
+// a nonce no segment has (checkNonce): it tells a wrong passphrase from a
+// damaged file, whichever segment is missing.
+//
+// The passphrase is taken in Unicode's NFC form, on both sides: the same
+// text typed on two systems may arrive composed or not. One a browser
+// cannot type (a control character) is refused (CheckPassphrase).
 //
 // In the browser (assets/sealed.js), WebCrypto derives the key and opens
 // every segment before anything is shown: a wrong passphrase fails on the
-// first one and shows nothing, a damaged file on the one that was
-// changed. Then the script replaces the small page with the sealed one
+// check and shows nothing, a damaged file on what was changed. DecryptPage
+// (decrypt.go) reads a file as the script does and accepts what it
+// accepts. Then the script replaces the small page with the sealed one
 // (document.open, then document.write of the page as it is unpacked): the
 // browser parses it as it parses a page read from a file, so the page's
 // own script runs as it always does, at the same address, and deep links
@@ -92,10 +98,14 @@ var loadSealedAssets = sync.OnceValues(func() (*piexport.Inline, error) {
 
 // sealParams are the parameters an encrypted page is opened with.
 type sealParams struct {
-	Version     int    `json:"v"`
-	KDF         string `json:"kdf"`
-	Iterations  int    `json:"iterations"`
-	Salt        []byte `json:"salt"`
+	Version    int    `json:"v"`
+	KDF        string `json:"kdf"`
+	Iterations int    `json:"iterations"`
+	Salt       []byte `json:"salt"`
+	// Check is nothing sealed under checkNonce: it opens with the right
+	// passphrase whatever became of the segments, so that a damaged file
+	// is told from a wrong passphrase. Pages made before it have none.
+	Check       []byte `json:"check,omitempty"`
 	Cipher      string `json:"cipher"`
 	Segment     int    `json:"segment"`
 	Compression string `json:"compression"`
@@ -112,16 +122,19 @@ type sealedData struct {
 
 // WriteEncrypted writes the page to w encrypted with passphrase (see
 // above): a page that shows nothing of the session until the
-// passphrase is given in the browser. Like Write, it streams, and may
+// passphrase is given in the browser. A passphrase a browser cannot
+// type is refused (see CheckPassphrase). Like Write, it streams, and may
 // leave part of a page in w on an error. A Page is written once.
 func (p *Page) WriteEncrypted(w io.Writer, passphrase string) error {
-	return p.writeEncrypted(w, passphrase, sealSegment)
+	return p.writeEncrypted(w, passphrase, sealSegment, sealIterations)
 }
 
-// writeEncrypted is WriteEncrypted with segments of segment bytes.
-func (p *Page) writeEncrypted(w io.Writer, passphrase string, segment int) error {
-	if passphrase == "" {
-		return errors.New("encrypting the page: the passphrase is empty")
+// writeEncrypted is WriteEncrypted with segments of segment bytes and
+// the key derived in iterations rounds.
+func (p *Page) writeEncrypted(w io.Writer, passphrase string, segment, iterations int) error {
+	passphrase, err := CheckPassphrase(passphrase)
+	if err != nil {
+		return fmt.Errorf("encrypting the page: %w", err)
 	}
 	a, err := loadSealedAssets()
 	if err != nil {
@@ -131,12 +144,12 @@ func (p *Page) writeEncrypted(w io.Writer, passphrase string, segment int) error
 	if _, err := rand.Read(salt); err != nil {
 		return fmt.Errorf("encrypting the page: %w", err)
 	}
-	aead, err := sealingAEAD(passphrase, salt, sealIterations)
+	aead, err := sealingAEAD(passphrase, salt, iterations)
 	if err != nil {
 		return err
 	}
-	params, err := json.Marshal(sealParams{Version: 1, KDF: "PBKDF2-SHA-256", Iterations: sealIterations, Salt: salt,
-		Cipher: "AES-256-GCM", Segment: segment, Compression: "gzip"})
+	params, err := json.Marshal(sealParams{Version: 1, KDF: "PBKDF2-SHA-256", Iterations: iterations, Salt: salt,
+		Check: aead.Seal(nil, checkNonce(), nil, nil), Cipher: "AES-256-GCM", Segment: segment, Compression: "gzip"})
 	if err != nil {
 		return fmt.Errorf("encrypting the page: %w", err)
 	}
@@ -191,6 +204,14 @@ func segmentNonce(i uint64, last bool) []byte {
 	return nonce
 }
 
+// checkNonce is the nonce of sealParams.Check: 11 zero bytes, then 2,
+// which no segment's nonce ends with.
+func checkNonce() []byte {
+	nonce := make([]byte, 12)
+	nonce[11] = 2
+	return nonce
+}
+
 // sealWriter cuts what is written to it into segments, seals each one and
 // writes it as a block. It holds back a full segment until more comes, so
 // that the last segment, sealed by close, is known to be the last.
@@ -231,84 +252,4 @@ func (s *sealWriter) seal(last bool) error {
 	enc.Close()
 	_, err := s.w.WriteString("</script>\n")
 	return err
-}
-
-// DecryptPage reads back the page an encrypted page holds, as its script
-// does in the browser: it checks every segment and returns the page, or
-// ErrWrongPassphrase, or an error that says the file is damaged. It is
-// for tests and tools that check what an encrypted page holds.
-func DecryptPage(encrypted []byte, passphrase string) ([]byte, error) {
-	params, rest, err := sealedParamsOf(encrypted)
-	if err != nil {
-		return nil, err
-	}
-	if params.Version != 1 || params.KDF != "PBKDF2-SHA-256" || params.Cipher != "AES-256-GCM" || params.Compression != "gzip" {
-		return nil, fmt.Errorf("an encrypted page of an unknown kind: %+v", params)
-	}
-	aead, err := sealingAEAD(passphrase, params.Salt, params.Iterations)
-	if err != nil {
-		return nil, err
-	}
-	var segments [][]byte
-	open := []byte(`<script type="` + sealedScriptType + `">`)
-	for {
-		i := bytes.Index(rest, open)
-		if i < 0 {
-			break
-		}
-		rest = rest[i+len(open):]
-		end := bytes.Index(rest, []byte("</script>"))
-		if end < 0 {
-			return nil, errors.New("the encrypted page is cut short")
-		}
-		segments = append(segments, rest[:end])
-		rest = rest[end:]
-	}
-	if len(segments) == 0 {
-		return nil, errors.New("the encrypted page holds no sealed segment")
-	}
-	var zipped []byte
-	for i, seg := range segments {
-		ct, err := base64.StdEncoding.DecodeString(string(seg))
-		if err != nil {
-			return nil, fmt.Errorf("segment %d of the encrypted page: %w", i, err)
-		}
-		pt, err := aead.Open(nil, segmentNonce(uint64(i), i == len(segments)-1), ct, nil)
-		switch {
-		case err != nil && i == 0:
-			return nil, ErrWrongPassphrase
-		case err != nil:
-			return nil, fmt.Errorf("segment %d of the encrypted page was changed or is missing a neighbour: %w", i, err)
-		}
-		zipped = append(zipped, pt...)
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(zipped))
-	if err != nil {
-		return nil, err
-	}
-	return io.ReadAll(zr)
-}
-
-// ErrWrongPassphrase is DecryptPage's error for a passphrase that does not
-// open the page.
-var ErrWrongPassphrase = errors.New("the passphrase does not open this page")
-
-// sealedParamsOf finds an encrypted page's parameters, and returns them
-// with what follows them.
-func sealedParamsOf(encrypted []byte) (sealParams, []byte, error) {
-	var params sealParams
-	const open = `<script type="application/json" id="sealed-params">`
-	i := bytes.Index(encrypted, []byte(open))
-	if i < 0 {
-		return params, nil, errors.New("not an encrypted page: no parameters")
-	}
-	rest := encrypted[i+len(open):]
-	end := bytes.Index(rest, []byte("</script>"))
-	if end < 0 {
-		return params, nil, errors.New("not an encrypted page: its parameters are cut short")
-	}
-	if err := json.Unmarshal(rest[:end], &params); err != nil {
-		return params, nil, fmt.Errorf("the encrypted page's parameters: %w", err)
-	}
-	return params, rest[end:], nil
 }

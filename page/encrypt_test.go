@@ -25,7 +25,7 @@ const testPassphrase = "correct horse battery staple"
 func encryptSample(t *testing.T, segment int) (p *Page, encrypted, plain []byte) {
 	t.Helper()
 	var enc, want bytes.Buffer
-	if err := samplePage().writeEncrypted(&enc, testPassphrase, segment); err != nil {
+	if err := samplePage().writeEncrypted(&enc, testPassphrase, segment, sealIterations); err != nil {
 		t.Fatal(err)
 	}
 	p = samplePage()

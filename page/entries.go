@@ -34,6 +34,8 @@ type sessionRenderer struct {
 	// own session, "sub-KEY-" in a sub-agent's transcript, so that the ids
 	// of several sessions in one page never collide.
 	prefix string
+	// problems collects the entries that could not be rendered.
+	problems *problems
 }
 
 // key is e's id in the page: prefixed in a sub-agent's transcript. The

@@ -1,11 +1,13 @@
 package page
 
 import (
+	"fmt"
 	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 
+	"github.com/piexport/piexport/internal/recovered"
 	"github.com/piexport/piexport/session"
 )
 
@@ -29,7 +31,7 @@ type entryFacts struct {
 // factsOf returns the facts of nodes' entries, worked out on every core:
 // reading Markdown as text for the previews (session.ReaderText) is most
 // of what it costs, and an entry loaded lean is read again from its file.
-func factsOf(s *session.Session, nodes []session.Node, home string) []entryFacts {
+func factsOf(s *session.Session, nodes []session.Node, home string, trouble *problems) []entryFacts {
 	r := &sessionRenderer{s: s, home: home}
 	out := make([]entryFacts, len(nodes))
 	const chunk = 256
@@ -43,27 +45,7 @@ func factsOf(s *session.Session, nodes []session.Node, home string) []entryFacts
 					return
 				}
 				for i := start; i < min(start+chunk, len(nodes)); i++ {
-					e := nodes[i].Entry
-					if e.Role() != "toolResult" {
-						// A tool result's facts need none of its text,
-						// which is most of a session's.
-						e = s.Full(e)
-					}
-					f := &out[i]
-					f.kind = kindOf(e)
-					f.preview = s.Preview(e, home)
-					f.absorbed = f.kind == kindTool && r.absorbed(nodes[i].Entry)
-					f.lines = estimateLines(e)
-					if e.Role() == "assistant" {
-						for _, b := range e.Message.Content {
-							if b.Type == "toolCall" {
-								if f.args == nil {
-									f.args = map[string]string{}
-								}
-								f.args[b.ToolCallID] = session.ToolArgsSummary(b.Name, b.Arguments, home)
-							}
-						}
-					}
+					r.factsSafely(&out[i], nodes[i].Entry, trouble)
 				}
 			}
 		})
@@ -164,4 +146,43 @@ func textLines(s string) int {
 		n += 1 + len(line)/100
 	}
 	return n
+}
+
+// facts works out the facts of entry e into f.
+func (r *sessionRenderer) facts(f *entryFacts, e *session.Entry) {
+	s, home := r.s, r.home
+	listed := e
+	if e.Role() != "toolResult" {
+		// A tool result's facts need none of its text, which is most of
+		// a session's.
+		e = s.Full(e)
+	}
+	f.kind = kindOf(e)
+	f.preview = s.Preview(e, home)
+	f.absorbed = f.kind == kindTool && r.absorbed(listed)
+	f.lines = estimateLines(e)
+	if e.Role() == "assistant" {
+		for _, b := range e.Message.Content {
+			if b.Type == "toolCall" {
+				if f.args == nil {
+					f.args = map[string]string{}
+				}
+				f.args[b.ToolCallID] = session.ToolArgsSummary(b.Name, b.Arguments, home)
+			}
+		}
+	}
+}
+
+// factsSafely is facts on a worker of its own, where a panic would end
+// the program: an entry whose facts cannot be worked out is listed by
+// its type, and its rendering (which likely fails too) says why.
+func (r *sessionRenderer) factsSafely(f *entryFacts, e *session.Entry, trouble *problems) {
+	defer func() {
+		if x := recover(); x != nil {
+			*f = entryFacts{kind: kindOther, preview: session.Preview{Role: e.Type}, lines: 1}
+			trouble.add(session.Warning{File: r.s.File, Line: e.Line,
+				Text: fmt.Sprintf("entry %s could not be listed in the tree (%s)", e.ID, recovered.Describe(x))})
+		}
+	}()
+	r.facts(f, e)
 }

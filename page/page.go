@@ -94,6 +94,8 @@ type Page struct {
 	render func(i int) *entryView
 	panels func() []subAgentPanel
 	jsonl  []byte
+	// nodes are the session's entries in tree order.
+	nodes []session.Node
 }
 
 // NewPage prepares the page of s: everything but the entries' articles,
@@ -116,14 +118,14 @@ func NewPage(s *session.Session, opt Options) (*Page, error) {
 	if s.Header != nil {
 		cwd = s.Header.Cwd
 	}
-	r := &sessionRenderer{s: s, home: session.HomeOf(cwd, opt.Home), agents: opt.SubAgents}
+	r := &sessionRenderer{s: s, home: session.HomeOf(cwd, opt.Home), agents: opt.SubAgents, problems: &problems{}}
 	nodes := s.Flatten()
 	path := s.Path(view)
 	r.pos = make(map[*session.Entry]int, len(nodes))
 	for i, n := range nodes {
 		r.pos[n.Entry] = i
 	}
-	facts := factsOf(s, nodes, r.home)
+	facts := factsOf(s, nodes, r.home, r.problems)
 	r.previews = make([]session.Preview, len(facts))
 	r.kinds = make([]string, len(facts))
 	for i := range facts {
@@ -198,7 +200,7 @@ func NewPage(s *session.Session, opt Options) (*Page, error) {
 	}
 	v.Insights = insights.Of(s, path, r.home, argsOf).Section(entryHref)
 	render := func(i int) *entryView { return r.article(nodes[i].Entry, i) }
-	return &Page{v: v, r: r, blocks: blocks, render: render, panels: r.subAgentPanels, jsonl: opt.JSONL}, nil
+	return &Page{v: v, r: r, blocks: blocks, render: render, panels: r.subAgentPanels, jsonl: opt.JSONL, nodes: nodes}, nil
 }
 
 // Write writes the page to w (see the package doc for what it holds and

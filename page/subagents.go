@@ -65,7 +65,7 @@ func (r *sessionRenderer) subAgentPanel(a *session.SubAgent) subAgentPanel {
 		cwd = s.Header.Cwd
 	}
 	id := panelID(a.Key)
-	sr := &sessionRenderer{s: s, home: session.HomeOf(cwd, r.home), agents: a.Agents, prefix: id + "-"}
+	sr := &sessionRenderer{s: s, home: session.HomeOf(cwd, r.home), agents: a.Agents, prefix: id + "-", problems: r.problems}
 	title := "Sub-agent " + a.ID
 	for _, e := range s.Entries {
 		if e.Type == "session_init" && e.Omp != nil && e.Omp.Init != nil && e.Omp.Init.Agent != "" {
@@ -84,7 +84,7 @@ func (r *sessionRenderer) subAgentPanel(a *session.SubAgent) subAgentPanel {
 			continue // shown in its call's card
 		}
 		var v entryView
-		sr.renderEntry(sr.s.Full(e), &v)
+		sr.renderEntrySafely(sr.s.Full(e), &v)
 		b.Raw(`<div class="sub-entry"`)
 		b.Attr("id", sr.elementID(e))
 		b.Attr("data-kind", kindOf(e))

@@ -17,7 +17,7 @@ import (
 // a cache. TestRendererVersion holds the golden pages' digest as of this
 // version, and fails when they change without it; go test ./page -update
 // rewrites both.
-const rendererVersion = 1
+const rendererVersion = 2
 
 // rendererGoldens is the digest of the golden pages (testdata/golden) at
 // rendererVersion.

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/piexport/piexport/internal/jsonindent"
 )
 
 // trusted is the one place where bytes become template.HTML. It is safe
@@ -151,17 +153,20 @@ func Text(s string) template.HTML {
 }
 
 // JSON shows raw indented, or as it is when it does not parse, in
-// <pre class="json">.
+// <pre class="json">, and says below it what is not indented: values
+// nested too deep, and what follows once indentation reached its bound
+// (see jsonindent).
 func JSON(raw json.RawMessage) template.HTML {
-	var buf bytes.Buffer
-	if json.Indent(&buf, raw, "", "  ") != nil {
-		buf.Reset()
-		buf.Write(raw)
-	}
+	shown := jsonindent.Indent(raw)
 	var b Builder
 	b.Raw(`<pre class="json">`)
-	b.Text(buf.String())
+	b.Text(string(shown.Text))
 	b.Raw(`</pre>`)
+	if note := shown.Note(); note != "" {
+		b.Raw(`<p class="note">`)
+		b.Text(note)
+		b.Raw(`</p>`)
+	}
 	return b.HTML()
 }
 

@@ -193,3 +193,58 @@ func TestSharedCacheServers(t *testing.T) {
 		}
 	}
 }
+
+// TestUnopenableCacheFallsBackToMemory: a cache directory that cannot be
+// made or opened (here a file stands where it should be) does not stop
+// the server: it keeps its catalog and pages in memory, and says so.
+func TestUnopenableCacheFallsBackToMemory(t *testing.T) {
+	dir := project(t, "pi-v3-sdk-branches-labels.jsonl")
+	cache := filepath.Join(t.TempDir(), "cache")
+	must(t, os.WriteFile(cache, []byte("not a directory"), 0o600))
+	srv := start(t, Options{Paths: []string{dir}, CacheDir: cache})
+	id := ids(t, srv)["Health endpoint"]
+	if res, page := get(t, srv.url+"s/"+id); res.StatusCode != 200 || !strings.Contains(page, `"6eea0e7d"`) {
+		t.Errorf("a page with the cache unopenable: %d", res.StatusCode)
+	}
+	log := srv.log.String()
+	if !strings.Contains(log, "the catalog is kept in memory instead") || !strings.Contains(log, "pages are kept in memory instead") {
+		t.Errorf("the log does not say the cache is kept in memory:\n%s", log)
+	}
+	if b, err := os.ReadFile(cache); err != nil || string(b) != "not a directory" {
+		t.Errorf("the file in the cache's place was changed: %q, %v", b, err)
+	}
+}
+
+// TestErrorStatuses: errors become statuses in one place. What is not
+// there answers 404; anything else 500, with a page in the index's style
+// that names the problem, logged (a file that could not be looked at
+// answered 404 "moved or deleted").
+func TestErrorStatuses(t *testing.T) {
+	dir := project(t, "pi-v3-sdk-branches-labels.jsonl", "pi-v3-earth0-tiny.jsonl")
+	s, hs, log := testServer(t, dir, "", true, Options{})
+	byName := map[string]string{}
+	for _, i := range s.cat.List() {
+		byName[filepath.Base(i.Path)] = i.ID
+	}
+	loop := filepath.Join(dir, "--home-dev-projects-webapp--", "pi-v3-sdk-branches-labels.jsonl")
+	must(t, os.Remove(loop))
+	must(t, os.Symlink(filepath.Base(loop), loop)) // a link to itself
+	must(t, os.Remove(filepath.Join(dir, "--home-dev-projects-webapp--", "pi-v3-earth0-tiny.jsonl")))
+	for _, tc := range []struct {
+		path string
+		code int
+		want string
+	}{
+		{"/s/0123456789ab", 404, "No session or page has this address"},
+		{"/s/" + byName["pi-v3-earth0-tiny.jsonl"], 404, "No session or page has this address"},
+		{"/s/" + byName["pi-v3-sdk-branches-labels.jsonl"], 500, "too many levels of symbolic links"},
+	} {
+		code, body := fetch(t, hs.URL+tc.path)
+		if code != tc.code || !strings.Contains(body, tc.want) || !strings.Contains(body, `href="/"`) {
+			t.Errorf("GET %s: %d, want %d with %q and a link to the index:\n%s", tc.path, code, tc.code, tc.want, body)
+		}
+	}
+	if !strings.Contains(log.String(), "error: ") || !strings.Contains(log.String(), "too many levels of symbolic links") {
+		t.Errorf("the 500 is not logged:\n%s", log)
+	}
+}

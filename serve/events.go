@@ -31,7 +31,7 @@ func (s *server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	if last == "" {
 		info, err := s.cat.Current(r.Context(), id)
 		if err != nil {
-			s.notFound(w, r)
+			s.answerError(w, r, err)
 			return
 		}
 		last = info.Hash
@@ -74,6 +74,12 @@ func (s *server) serveEvents(w http.ResponseWriter, r *http.Request) {
 			if err != nil {
 				if r.Context().Err() != nil {
 					return
+				}
+				if !gone(err) {
+					// The file is there but could not be read now:
+					// the page stays, and the next poll tries again.
+					s.logf("warning: %v", err)
+					continue
 				}
 				io.WriteString(w, "event: gone\ndata: \n\n")
 				rc.Flush()

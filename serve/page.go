@@ -3,7 +3,6 @@ package serve
 import (
 	"bytes"
 	"container/list"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -29,16 +28,11 @@ func (s *server) servePage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	info, err := s.cat.Current(r.Context(), id)
-	switch {
-	case errors.Is(err, catalog.ErrNotFound):
-		s.notFound(w, r)
-		return
-	case err != nil:
-		// Deleted since it was catalogued, or unreadable.
-		s.notFound(w, r)
-		return
-	case info.Err != nil:
-		s.fail(w, info.Err)
+	if err == nil {
+		err = info.Err
+	}
+	if err != nil {
+		s.answerError(w, r, err)
 		return
 	}
 	links := s.links(id)
@@ -64,8 +58,11 @@ func (s *server) servePage(w http.ResponseWriter, r *http.Request) {
 	for waited := 0; ; waited++ {
 		fl, first := s.flights.start(key)
 		if first {
+			// Ended however rendering ends: a panic, or a reader gone
+			// mid-page, must not leave the views waiting for it to
+			// wait for ever.
+			defer s.flights.end(key, fl)
 			fl.err = s.render(w, r, id, key, links)
-			s.flights.end(key, fl)
 			return
 		}
 		<-fl.done
@@ -161,7 +158,7 @@ func (s *server) render(w http.ResponseWriter, r *http.Request, id, key string, 
 	renders.Add(1)
 	sess, info, err := s.cat.Load(id)
 	if err != nil {
-		s.fail(w, err)
+		s.answerError(w, r, err)
 		return err
 	}
 	if k := s.pageKey(info.Hash, links); k != key {
@@ -173,7 +170,7 @@ func (s *server) render(w http.ResponseWriter, r *http.Request, id, key string, 
 	opt.SubAgents = links.agents.load(s, id)
 	pg, err := page.NewPage(sess, opt)
 	if err != nil {
-		s.fail(w, err)
+		s.answerError(w, r, err)
 		return err
 	}
 	setHTML(w.Header())
@@ -184,13 +181,15 @@ func (s *server) render(w http.ResponseWriter, r *http.Request, id, key string, 
 	kept := &pageCopy{}
 	kept.w, kept.err = s.pages.Create(key)
 	err = pg.Write(teeWriter{out, kept})
+	s.logWarnings(pg)
 	if err != nil {
 		kept.abort()
-		s.logf("error: %s: %v", info.Path, err)
+		err = fmt.Errorf("%s: %w", info.Path, err)
 		if out.n == 0 {
-			http.Error(w, s.publicError(err), http.StatusInternalServerError)
+			s.answerError(w, r, err)
 			return err
 		}
+		s.logf("error: %v", err)
 		panic(http.ErrAbortHandler)
 	}
 	if err := kept.commit(); err != nil {
@@ -199,6 +198,15 @@ func (s *server) render(w http.ResponseWriter, r *http.Request, id, key string, 
 		s.cacheWarned.Store(false)
 	}
 	return nil
+}
+
+// logWarnings logs what went wrong while pg was made that did not stop
+// it: entries shown unformatted. A page is made once per state of its
+// session, so each is said once.
+func (s *server) logWarnings(pg *page.Page) {
+	for _, w := range pg.Warnings() {
+		s.logf("warning: %s", w)
+	}
 }
 
 // cacheFailed says once that the page cache cannot keep pages, until one
@@ -292,11 +300,16 @@ func (s *server) serveFromMemory(w http.ResponseWriter, r *http.Request, id, key
 		var buf bytes.Buffer
 		opt := s.pageOptions(info.Hash, links)
 		opt.SubAgents = links.agents.load(s, id)
-		err = page.WriteHTML(&buf, sess, opt)
+		pg, err := page.NewPage(sess, opt)
+		if err != nil {
+			return nil, err
+		}
+		err = pg.Write(&buf)
+		s.logWarnings(pg)
 		return buf.Bytes(), err
 	})
 	if err != nil {
-		s.fail(w, err)
+		s.answerError(w, r, err)
 		return
 	}
 	writeHTML(w, r, body)
@@ -394,12 +407,13 @@ func (c *memPages) get(key string, render func() ([]byte, error)) ([]byte, error
 			}
 			continue
 		}
+		// Ended however rendering ends, a panic included.
+		defer c.flights.end(key, fl)
 		body, err := render()
 		if err == nil {
 			c.put(key, body)
 		}
 		fl.err = err
-		c.flights.end(key, fl)
 		return body, err
 	}
 }

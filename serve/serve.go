@@ -138,7 +138,9 @@ func Run(ctx context.Context, opt Options) error {
 	var pages *catalog.Pages
 	if opt.CacheDir != "" && opt.Prepare == nil {
 		if pages, err = catalog.OpenPages(opt.CacheDir, catalog.PagesBytes); err != nil {
-			return err
+			// Pages are then kept in memory: a cache is never a reason
+			// not to serve.
+			logw.printf("warning: %v; pages are kept in memory instead", err)
 		}
 	}
 
@@ -215,7 +217,7 @@ func openCatalog(ctx context.Context, opt Options, logw *logger) (c *catalog.Cat
 		Warn: func(msg string) { logw.printf("warning: %s", msg) },
 	}
 	if len(opt.Paths) > 0 {
-		c, err := catalog.Open(ctx, opt.Paths, copt)
+		c, err := catalog.OpenOrInMemory(ctx, opt.Paths, copt)
 		return c, "", strings.Join(opt.Paths, ", "), err
 	}
 	roots, warnings := catalog.DefaultRoots()
@@ -223,7 +225,7 @@ func openCatalog(ctx context.Context, opt Options, logw *logger) (c *catalog.Cat
 		logw.printf("warning: %s", w)
 	}
 	if len(roots) > 0 {
-		c, err := catalog.Open(ctx, roots, copt)
+		c, err := catalog.OpenOrInMemory(ctx, roots, copt)
 		if err != nil {
 			return nil, "", "", err
 		}
@@ -238,6 +240,21 @@ func openCatalog(ctx context.Context, opt Options, logw *logger) (c *catalog.Cat
 		return nil, "", "", err
 	}
 	return c, "No pi sessions were found (in " + catalog.DefaultRootsHelp + "): these are the bundled examples.", "the bundled examples", nil
+}
+
+// onlyCacheErrors reports whether err is a cache error, or joins only
+// cache errors: the catalog says those itself, once (see
+// catalog.CacheError), and they are not repeated at every look.
+func onlyCacheErrors(err error) bool {
+	if joined, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range joined.Unwrap() {
+			if !onlyCacheErrors(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return catalog.IsCacheError(err)
 }
 
 // warnExposed says, for a server listening beyond loopback, who can read
@@ -267,7 +284,7 @@ func (s *server) update(ctx context.Context, logw *logger) {
 	if s.opt.Progress != nil {
 		s.opt.Progress(s.cat.Progress())
 	}
-	if err != nil {
+	if err != nil && !onlyCacheErrors(err) {
 		s.logf("warning: reading the sessions: %v", err)
 	}
 	list := s.cat.List()
@@ -289,7 +306,7 @@ func (s *server) refreshLoop(ctx context.Context) {
 		case <-time.After(wait):
 		}
 		start := time.Now()
-		if _, err := s.cat.Refresh(ctx); err != nil && ctx.Err() == nil {
+		if _, err := s.cat.Refresh(ctx); err != nil && ctx.Err() == nil && !onlyCacheErrors(err) {
 			s.logf("warning: looking for sessions: %v", err)
 		}
 		wait = max(refreshEvery, 10*time.Since(start))

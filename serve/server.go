@@ -17,6 +17,7 @@ import (
 	"github.com/piexport/piexport"
 	"github.com/piexport/piexport/catalog"
 	"github.com/piexport/piexport/humanize"
+	"github.com/piexport/piexport/internal/recovered"
 	"github.com/piexport/piexport/site"
 )
 
@@ -86,8 +87,54 @@ func (s *server) handler() http.Handler {
 	mux.HandleFunc("GET /s/{id}/events", s.serveEvents)
 	mux.HandleFunc("GET /assets/follow.js", s.serveFollowJS)
 	mux.HandleFunc("GET /", s.notFound)
-	return s.guard(mux)
+	return s.recovering(s.guard(mux))
 }
+
+// recovering answers a request whose handler panicked as one that
+// failed (see answerError), when nothing was sent yet, and logs it:
+// net/http would only drop the connection and print a stack trace. A
+// response under way is cut off, so that a part of a page does not pass
+// for a whole one.
+func (s *server) recovering(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sw := &sentWriter{ResponseWriter: w}
+		defer func() {
+			x := recover()
+			if x == nil {
+				return
+			}
+			if x == http.ErrAbortHandler {
+				panic(x)
+			}
+			err := fmt.Errorf("%s %s: %s", r.Method, r.URL.Path, recovered.Describe(x))
+			if sw.sent {
+				s.logf("error: %v", err)
+				panic(http.ErrAbortHandler)
+			}
+			s.answerError(sw, r, err)
+		}()
+		next.ServeHTTP(sw, r)
+	})
+}
+
+// sentWriter notes whether a response has begun. Unwrap lets
+// http.ResponseController reach the connection beneath it.
+type sentWriter struct {
+	http.ResponseWriter
+	sent bool
+}
+
+func (w *sentWriter) WriteHeader(code int) {
+	w.sent = true
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *sentWriter) Write(b []byte) (int, error) {
+	w.sent = true
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *sentWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // guard answers what no route should see: requests for a host name the
 // user did not mean (a DNS rebinding attack makes a browser send them to
@@ -240,7 +287,7 @@ func (s *server) serveIndex(w http.ResponseWriter, r *http.Request) {
 		}
 		var buf bytes.Buffer
 		if err := site.WriteIndex(&buf, items, opt); err != nil {
-			s.fail(w, err)
+			s.answerError(w, r, err)
 			return
 		}
 		page = buf.Bytes()
@@ -302,7 +349,7 @@ func (s *server) serveSearch(w http.ResponseWriter, r *http.Request) {
 	}
 	var buf bytes.Buffer
 	if err := site.WriteSearchResults(&buf, res, opt); err != nil {
-		s.fail(w, err)
+		s.answerError(w, r, err)
 		return
 	}
 	writeHTML(w, r, buf.Bytes())
@@ -328,20 +375,47 @@ func (s *server) notFound(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-cache")
+	h.Del("ETag")
+	h.Del("Content-Length")
 	w.WriteHeader(http.StatusNotFound)
 	if r == nil || r.Method != http.MethodHead {
 		w.Write(buf.Bytes())
 	}
 }
 
-// fail answers 500 with err, and logs it.
-func (s *server) fail(w http.ResponseWriter, err error) {
-	s.logf("error: %v", err)
-	if errors.Is(err, catalog.ErrNotFound) {
-		s.notFound(w, nil)
+// answerError answers a request that failed with err: the one place
+// where errors become statuses. What is not there (a session the catalog
+// does not know, a file deleted since) is 404, with the page that says
+// so; anything else is 500, logged, with a page that names the problem
+// (a file that cannot be read, a page that could not be made).
+func (s *server) answerError(w http.ResponseWriter, r *http.Request, err error) {
+	if gone(err) {
+		s.notFound(w, r)
 		return
 	}
-	http.Error(w, s.publicError(err), http.StatusInternalServerError)
+	s.logf("error: %v", err)
+	opt := s.indexOptions()
+	opt.SearchURL = "/search" // the page can be at any depth
+	var buf bytes.Buffer
+	if site.WriteProblem(&buf, "The server could not make this page: "+strings.TrimSuffix(s.publicError(err), ".")+".", "/", opt) != nil {
+		http.Error(w, s.publicError(err), http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-cache")
+	h.Del("ETag")
+	h.Del("Content-Length")
+	w.WriteHeader(http.StatusInternalServerError)
+	if r == nil || r.Method != http.MethodHead {
+		w.Write(buf.Bytes())
+	}
+}
+
+// gone reports whether err says a session is not there: an id the
+// catalog does not know, or a file deleted or moved since it was found.
+func gone(err error) bool {
+	return errors.Is(err, catalog.ErrNotFound) || errors.Is(err, fs.ErrNotExist)
 }
 
 // publicError is err as a response says it: masked when the server masks,

@@ -128,6 +128,20 @@ func WriteNotFound(w io.Writer, what, homeURL string, opt IndexOptions) error {
 	return executeIndex(w, "notfound", p)
 }
 
+// WriteProblem renders the page a server answers when it could not make
+// the page asked for: in the index's style, saying what went wrong
+// (problem, one sentence, which the page escapes), with a link to the
+// index at homeURL.
+func WriteProblem(w io.Writer, problem, homeURL string, opt IndexOptions) error {
+	p, err := newIndexPage(opt)
+	if err != nil {
+		return err
+	}
+	p.Title = "Could not be made · " + p.Title
+	p.HomeURL, p.Problem = homeURL, problem
+	return executeIndex(w, "notfound", p)
+}
+
 type searchView struct {
 	Total, Sessions, Shown int
 	More                   bool

@@ -80,8 +80,9 @@ type indexPage struct {
 	// HomeURL, when set, links the heading to the index (on every page
 	// but the index itself).
 	HomeURL string
-	// NotFound says what was not found, on a "not found" page.
-	NotFound string
+	// NotFound says what was not found, on a "not found" page; Problem,
+	// on a page that could not be made, what went wrong.
+	NotFound, Problem string
 }
 
 func newIndexPage(opt IndexOptions) (*indexPage, error) {

@@ -93,7 +93,9 @@ func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 		// cache (see serve.Options.Prepare).
 		pages, err := catalog.OpenPages(dir, catalog.PagesBytes)
 		if err != nil {
-			return err
+			// Pages are then made without it: the cache only saves
+			// making them again.
+			printWarnings(stderr, []session.Warning{{Text: err.Error() + "; pages are made without it"}})
 		}
 		aopt.Pages = pages
 	}

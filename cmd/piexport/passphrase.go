@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/term"
+
+	"github.com/piexport/piexport/page"
 )
 
 // The passphrase of an encrypted page (--encrypt). It never comes from a
@@ -50,7 +52,15 @@ func readPassphrase(opt *options, stderr io.Writer) (string, error) {
 		}
 		pass = p
 	case os.Getenv(passphraseEnv) != "":
-		pass = os.Getenv(passphraseEnv)
+		p, err := page.CheckPassphrase(os.Getenv(passphraseEnv))
+		if err != nil {
+			hint := ""
+			if strings.HasSuffix(os.Getenv(passphraseEnv), "\r") {
+				hint = " ($(cat FILE) leaves one from a file with Windows line ends: use --password-file FILE)"
+			}
+			return "", fmt.Errorf("%s: %w%s", passphraseEnv, err, hint)
+		}
+		pass = p
 	case stdinTerminal():
 		p, err := askPassphrase(stderr)
 		if err != nil {
@@ -68,7 +78,8 @@ func readPassphrase(opt *options, stderr io.Writer) (string, error) {
 	return pass, nil
 }
 
-// passphraseFromFile reads the first line of path, without its line end.
+// passphraseFromFile reads the first line of path, without its line end
+// and without the byte order mark an editor may write before it.
 func passphraseFromFile(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -82,15 +93,17 @@ func passphraseFromFile(path string) (string, error) {
 	if len(b) > maxPassphraseFile {
 		return "", fmt.Errorf("--password-file %s: over %d KB, which is no passphrase", path, maxPassphraseFile>>10)
 	}
+	b = bytes.TrimPrefix(b, []byte("\ufeff"))
 	line, _, _ := bytes.Cut(b, []byte("\n"))
 	line = bytes.TrimSuffix(line, []byte("\r"))
 	if len(line) == 0 {
 		return "", fmt.Errorf("--password-file %s: its first line is empty; it should hold the passphrase", path)
 	}
-	if !utf8.Valid(line) {
-		return "", fmt.Errorf("--password-file %s: the passphrase is not UTF-8 text, which a browser could not type", path)
+	pass, err := page.CheckPassphrase(string(line))
+	if err != nil {
+		return "", fmt.Errorf("--password-file %s: %w", path, err)
 	}
-	return string(line), nil
+	return pass, nil
 }
 
 // askPassphrase asks for the passphrase on the terminal, twice, without
@@ -123,5 +136,5 @@ func askPassphrase(stderr io.Writer) (string, error) {
 	if again != first {
 		return "", errors.New("the two passphrases differ; the page was not written")
 	}
-	return first, nil
+	return page.CheckPassphrase(first)
 }

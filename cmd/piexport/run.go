@@ -209,7 +209,7 @@ func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer s.Close()
-	render, err := exportWriter(ctx, opt, opt.format, s, agents, file, raw, pass)
+	render, err := exportWriter(ctx, opt, opt.format, s, agents, file, raw, pass, stderr)
 	if err != nil {
 		return err
 	}
@@ -241,8 +241,9 @@ func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) erro
 // built now (Ctrl-C stops the building), plain or, with --encrypt,
 // sealed with pass, and carrying raw with --embed-jsonl. Ctrl-C stops the
 // writing too: the next write fails, and nothing is written (a temporary
-// file is removed).
-func exportWriter(ctx context.Context, opt *options, format string, s *session.Session, agents []*session.SubAgent, file string, raw []byte, pass string) (func(io.Writer) error, error) {
+// file is removed). The page's warnings (an entry it could not render)
+// go to stderr once it is written.
+func exportWriter(ctx context.Context, opt *options, format string, s *session.Session, agents []*session.SubAgent, file string, raw []byte, pass string, stderr io.Writer) (func(io.Writer) error, error) {
 	home, _ := os.UserHomeDir()
 	write := func(w io.Writer) error {
 		return gfm.WriteMarkdown(w, s, gfm.Options{Leaf: opt.leaf, Home: home, Generator: generator(), SubAgents: agents})
@@ -277,6 +278,7 @@ func exportWriter(ctx context.Context, opt *options, format string, s *session.S
 			if err := write(w); err != nil {
 				return err
 			}
+			printWarnings(stderr, p.Warnings())
 			// An entry the lean session could not read again would be
 			// missing from the page: the file changed meanwhile.
 			return s.Err()

@@ -69,7 +69,7 @@ func runUsage(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 		copt.Prepare = func(s *session.Session) { red.Session(s) }
 		copt.PrepareKey, copt.PrepareText = red.Key(), red.Text
 	}
-	c, err := catalog.Open(ctx, paths, copt)
+	c, err := catalog.OpenOrInMemory(ctx, paths, copt)
 	if err != nil {
 		return pathsError(paths, err)
 	}
