@@ -1,16 +1,13 @@
 package archive
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"path/filepath"
 	"strings"
 
-	"github.com/piexport/piexport/internal/fileguard"
 	"github.com/piexport/piexport/page"
 	"github.com/piexport/piexport/session"
 	"github.com/piexport/piexport/site"
@@ -220,33 +217,4 @@ func relatedKey(parent page.Link, rel []page.Related) string {
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil)[:12])
-}
-
-// forkedFrom reads the session a file was forked from off its header
-// line, without loading the file: links are made before pages. It returns
-// "" when the first line is not a session header or names none, or when
-// path is no longer a regular file (opened without blocking: a file
-// swapped for a named pipe since it was listed must not hang the build).
-func forkedFrom(path string) string {
-	f, _, err := fileguard.OpenInput(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	line, err := bufio.NewReaderSize(f, 64<<10).ReadSlice('\n')
-	if err != nil && len(line) == 0 {
-		return ""
-	}
-	var h struct {
-		Type          string `json:"type"`
-		ParentSession string `json:"parentSession"`
-		BranchedFrom  string `json:"branchedFrom"`
-	}
-	if json.Unmarshal(line, &h) != nil || h.Type != "session" {
-		return ""
-	}
-	if h.ParentSession != "" {
-		return h.ParentSession
-	}
-	return h.BranchedFrom
 }

@@ -154,14 +154,21 @@ func (r *Redactor) Mask(s *session.Session, group []*Found) *Report {
 	return rep
 }
 
-// Sessions masks sessions that show together as one group (see Found),
-// in the order given, and returns their reports in that order. For the
+// Values returns f without what it holds of where its values are: enough
+// to mask the other sessions of its group with, and no hold on its own.
+func (f *Found) Values() *Found { return &Found{values: f.values} }
+
+// Sessions masks ss, sessions that show together, as one group (see
+// Found), in the order given, and returns their reports in that order;
+// others, when given, are what was found in the group's sessions that
+// are not shown here (Values of their Find), numbered after ss's. For the
 // same files in the same order, it gives the same placeholders.
-func (r *Redactor) Sessions(ss ...*session.Session) []*Report {
-	group := make([]*Found, len(ss))
+func (r *Redactor) Sessions(ss []*session.Session, others ...*Found) []*Report {
+	group := make([]*Found, len(ss), len(ss)+len(others))
 	for i, s := range ss {
 		group[i] = r.Find(s)
 	}
+	group = append(group, others...)
 	reports := make([]*Report, len(ss))
 	for i, s := range ss {
 		reports[i] = r.Mask(s, group)
@@ -169,8 +176,28 @@ func (r *Redactor) Sessions(ss ...*session.Session) []*Report {
 	return reports
 }
 
+// Shown masks the sessions of group that shown marks, with what is found
+// in all of group, numbered in its order (as Sessions numbers them): the
+// others are searched only for what they have to mask in these, and
+// left as they are. It returns the reports of those it masked, in order.
+func (r *Redactor) Shown(group []*session.Session, shown []bool) []*Report {
+	founds := make([]*Found, len(group))
+	for i, s := range group {
+		if founds[i] = r.Find(s); !shown[i] {
+			founds[i] = founds[i].Values()
+		}
+	}
+	var reports []*Report
+	for i, s := range group {
+		if shown[i] {
+			reports = append(reports, r.Mask(s, founds))
+		}
+	}
+	return reports
+}
+
 // Session masks s as a group of its own and reports what it masked. It
 // marks s as redacted (s.Redaction) even when nothing was found.
 func (r *Redactor) Session(s *session.Session) *Report {
-	return r.Sessions(s)[0]
+	return r.Sessions([]*session.Session{s})[0]
 }

@@ -41,7 +41,7 @@ func TestGroupMasksWhatAnyFound(t *testing.T) {
 	r := redactor(t, Options{Secrets: true})
 
 	parent, agent := read(t, "p.jsonl", parentText), read(t, "p/W.jsonl", agentText)
-	reports := r.Sessions(parent, agent)
+	reports := r.Sessions([]*session.Session{parent, agent})
 	for i, s := range []*session.Session{parent, agent} {
 		out := dump(t, s)
 		for _, v := range []string{pw, token} {

@@ -142,6 +142,9 @@ func padCount(n int, one, many string) string {
 	return s
 }
 
+// Masked says whether s holds a placeholder: a value was masked in it.
+func Masked(s string) bool { return strings.Contains(s, "[REDACTED:") }
+
 // Preview shows a secret without giving it away: the prefix that says
 // its kind (sk-ant-, ghp_, AKIA, xoxb-) and its last four characters, for
 // a value long enough that these are a small part of it; only its length

@@ -110,31 +110,88 @@ func homeAndUsers() (string, []string) {
 	return home, users
 }
 
-// redactSession masks s and reports it: on standard output for
-// --redact-report, else on standard error (the counts only under -q). It
-// returns the report, nil when nothing is masked.
-func redactSession(red *redact.Redactor, s *session.Session, flags *redactFlags, stdout, stderr io.Writer) (*redact.Report, error) {
-	if red == nil {
-		return nil, nil
+// maskFamily loads the transcripts of the sub-agents of s, read from
+// file, warning about what cannot be read, and masks s and them as one
+// group (see redact.Redactor.Sessions), with what is found in the rest of
+// s's family (session.Family: the session it was forked from, its forks,
+// theirs), which are read for that alone. It reports each session
+// masked: on standard output for --redact-report, else on standard error
+// (the counts only under -q). Without masking it only loads the
+// sub-agents. It returns them and the reports.
+func maskFamily(opt *options, s *session.Session, file string, stdout, stderr io.Writer) ([]*session.SubAgent, groupReports, error) {
+	agents, warnings := session.LoadSubAgents(file)
+	printWarnings(stderr, warnings)
+	group := []*session.Session{s}
+	for _, as := range agentSessions(agents) {
+		printWarnings(stderr, as.Warnings)
+		group = append(group, as)
 	}
-	rep := red.Session(s)
-	var err error
-	switch {
-	case flags.report:
-		err = rep.WriteText(stdout, false)
-	case !flags.masks():
-		// --no-images alone
-	default:
-		if q, quiet := stderr.(quietWriter); quiet {
-			err = rep.WriteText(q.Writer, true)
-		} else {
-			err = rep.WriteText(stderr, false)
+	red := opt.redactor
+	if red == nil {
+		return agents, nil, nil
+	}
+	shown := map[string]bool{}
+	for _, gs := range group {
+		if abs, err := filepath.Abs(gs.File); err == nil {
+			shown[abs] = true
 		}
 	}
-	return rep, err
+	var others []*redact.Found
+	for _, p := range session.Family(file) {
+		if shown[p] {
+			continue
+		}
+		// A relative that cannot be read gives nothing to mask, and is
+		// not what is being exported: it goes unmentioned.
+		if rs, err := session.Load(p); err == nil {
+			others = append(others, red.Find(rs).Values())
+		}
+	}
+	reports := groupReports(red.Sessions(group, others...))
+	session.RenameSubAgents(agents)
+	for _, rep := range reports {
+		var err error
+		switch {
+		case opt.redact.report:
+			err = rep.WriteText(stdout, false)
+		case !opt.redact.masks():
+			// --no-images alone
+		default:
+			if q, quiet := stderr.(quietWriter); quiet {
+				err = rep.WriteText(q.Writer, true)
+			} else {
+				err = rep.WriteText(stderr, false)
+			}
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	return agents, reports, nil
 }
 
-// writeReports prints --redact-report for every session under opt.files.
+// groupReports are the reports of sessions masked as one group.
+type groupReports []*redact.Report
+
+// values counts the values masked in the group by rule: a value masked
+// in several of its sessions, under one placeholder, counts once.
+func (g groupReports) values() map[string]int {
+	seen := map[string]bool{}
+	out := map[string]int{}
+	for _, r := range g {
+		for _, f := range r.Findings {
+			if !seen[f.Placeholder] {
+				seen[f.Placeholder] = true
+				out[f.Rule]++
+			}
+		}
+	}
+	return out
+}
+
+// writeReports prints --redact-report for every session under opt.files,
+// each masked with its sub-agents as an export masks it: a sub-agent's
+// transcript is reported with its session's, when that is among them.
 func writeReports(opt *options, stdout, stderr io.Writer) error {
 	files, err := catalog.Find(opt.files)
 	if err != nil {
@@ -143,13 +200,20 @@ func writeReports(opt *options, stdout, stderr io.Writer) error {
 	if len(files) == 0 {
 		return noSessionFiles(opt.files)
 	}
+	listed := map[string]bool{}
+	for _, f := range files {
+		listed[f] = true
+	}
 	for _, file := range files {
+		if _, ok := session.SubAgentParent(file, func(p string) bool { return listed[p] }); ok {
+			continue // reported with its session
+		}
 		s, err := session.Load(file)
 		if err != nil {
 			return err
 		}
 		printWarnings(stderr, s.Warnings)
-		if _, err := redactSession(opt.redactor, s, &opt.redact, stdout, stderr); err != nil {
+		if _, _, err := maskFamily(opt, s, file, stdout, stderr); err != nil {
 			return err
 		}
 	}

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A family of sessions that repeat each other's secrets: a session, the
+// transcript of its sub-agent (omp's p/W.jsonl) and a fork of it. Each
+// names one value as a secret, and the other two repeat it bare.
+type family struct {
+	sessions                string // the directory of sessions
+	parent, agent, fork     string // their files
+	password, token, deploy string // named secret in the parent, the sub-agent, the fork
+}
+
+// plantFamily writes the family under dir; the parent's first message is
+// the issue's: export DB_PASSWORD=Zq8vP2mWx7LkR4tNb9.
+func plantFamily(t *testing.T, dir string) family {
+	t.Helper()
+	f := family{sessions: filepath.Join(dir, "sessions"),
+		password: "Zq8vP2mWx7LkR4tNb9", token: "Hk4Tq9Wz2Lm7Xc3Vb8Np", deploy: "Rm5Yp8Qs2Vt6Wn3Kd7Lc"}
+	project := filepath.Join(f.sessions, "--work-shop--")
+	f.parent = filepath.Join(project, "2026-11-20T10-00-00-000Z_p.jsonl")
+	f.agent = filepath.Join(strings.TrimSuffix(f.parent, ".jsonl"), "W.jsonl")
+	f.fork = filepath.Join(project, "2026-11-21T10-00-00-000Z_f.jsonl")
+	head := func(id, parent string) string {
+		from := ""
+		if parent != "" {
+			from = `,"parentSession":"` + parent + `"`
+		}
+		return `{"type":"session","version":3,"id":"` + id + `","timestamp":"2026-11-20T10:00:00.000Z","cwd":"/work/shop"` + from + "}\n"
+	}
+	user := func(id, parent, text string) string {
+		p := "null"
+		if parent != "" {
+			p = `"` + parent + `"`
+		}
+		return `{"type":"message","id":"` + id + `","parentId":` + p + `,"timestamp":"2026-11-20T10:00:01.000Z","message":{"role":"user","content":"` + text + `"}}` + "\n"
+	}
+	write := func(path, text string) {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(f.parent, head("0195c0de-0000-7000-8000-0000000000a1", "")+
+		user("u1", "", "export DB_PASSWORD="+f.password)+
+		user("u2", "u1", "the worker's token "+f.token+" and the deploy secret "+f.deploy+" are set"))
+	write(f.agent, head("0195c0de-0000-7000-8000-0000000000a2", f.parent)+
+		user("w1", "", "logged in with "+f.password)+
+		user("w2", "w1", "SERVICE_TOKEN="+f.token+" then "+f.deploy))
+	write(f.fork, head("0195c0de-0000-7000-8000-0000000000a3", f.parent)+
+		user("u1", "", "export DB_PASSWORD="+f.password)+
+		user("f2", "u1", "DEPLOY_PASSWORD="+f.deploy+" with "+f.token))
+	return f
+}
+
+// leaks names the values out holds, in any case.
+func (f family) leaks(out []byte) []string {
+	var found []string
+	low := bytes.ToLower(out)
+	for _, v := range []string{f.password, f.token, f.deploy} {
+		if bytes.Contains(low, []byte(strings.ToLower(v))) {
+			found = append(found, v)
+		}
+	}
+	return found
+}
+
+// TestRedactFamilyOneMask (issue 33, item 1): a value one session of a
+// family names as a secret is masked wherever the others repeat it, and
+// under one placeholder: in a page (its packed sub-agent transcript too),
+// the Markdown and the trees of each, the archives, a share's gist files,
+// and the server's pages and search previews.
+func TestRedactFamilyOneMask(t *testing.T) {
+	dir := t.TempDir()
+	f := plantFamily(t, dir)
+	t.Setenv("PIEXPORT_CACHE_DIR", t.TempDir())
+	for _, tc := range []struct {
+		name string
+		args []string
+		out  string
+	}{
+		{"page", []string{"-o", "p.html", f.parent}, "p.html"},
+		{"markdown", []string{"--format", "md", "-o", "p.md", f.parent}, "p.md"},
+		{"tree", []string{"--format", "tree", "-o", "t.txt", f.parent}, "t.txt"},
+		{"sub-agent's page", []string{"-o", "w.html", f.agent}, "w.html"},
+		{"fork's Markdown", []string{"--format", "md", "-o", "f.md", f.fork}, "f.md"},
+		{"fork's tree", []string{"--format", "tree-json", "-o", "f.json", f.fork}, "f.json"},
+		{"archive", []string{"-o", "site", f.sessions}, "site"},
+		{"markdown archive", []string{"--format", "md", "-o", "docs", f.sessions}, "docs"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			work := t.TempDir()
+			t.Chdir(work)
+			stdout, stderr, code := runCLI(t, append([]string{"--redact"}, tc.args...)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			out := append([]byte(stdout), written(t, filepath.Join(work, tc.out))...)
+			for _, v := range f.leaks(out) {
+				t.Errorf("the output holds %s", v)
+			}
+			if !bytes.Contains(out, []byte("[REDACTED:secret-assignment#")) && tc.name != "fork's tree" {
+				t.Errorf("no placeholder in the output")
+			}
+		})
+	}
+
+	t.Run("one placeholder", func(t *testing.T) {
+		page, _, _ := runCLI(t, "--redact", "-o", "-", f.parent)
+		all := string(unpacked(t, []byte(page)))
+		for _, want := range []string{"export DB_PASSWORD=[REDACTED:secret-assignment#1]", "logged in with [REDACTED:secret-assignment#1]"} {
+			if !strings.Contains(all, want) {
+				t.Errorf("the page does not say %q", want)
+			}
+		}
+	})
+
+	t.Run("share", func(t *testing.T) {
+		gh := newFakeGH(t)
+		t.Chdir(t.TempDir())
+		if _, stderr, code := runCLI(t, "--share", f.parent); code != 0 {
+			t.Fatalf("--share: exit %d: %s", code, stderr)
+		}
+		var uploaded []byte
+		for _, c := range gh.calls() {
+			uploaded = append(uploaded, strings.Join(c.args, "\n")...)
+			for _, b := range c.files {
+				uploaded = append(uploaded, unpacked(t, b)...)
+			}
+		}
+		if !bytes.Contains(uploaded, []byte(`id="sub-W"`)) {
+			t.Errorf("the page carries no sub-agent transcript")
+		}
+		for _, v := range f.leaks(uploaded) {
+			t.Errorf("the gist holds %s", v)
+		}
+	})
+
+	t.Run("server", func(t *testing.T) {
+		srv := startServer(t, []string{"--serve", "--redact", "--addr", "127.0.0.1:0", "--cache-dir", t.TempDir(), f.sessions}, "catalogued")
+		index := srv.get("")
+		all := append(bytes.Clone(index), srv.sessionPages(index)...)
+		for _, q := range []string{"logged", "export", "token", "deploy", "service"} {
+			page := srv.get("search?q=" + q)
+			if q == "logged" && !bytes.Contains(page, []byte(`class="hit-list"`)) {
+				t.Errorf("the search finds nothing for %q", q)
+			}
+			all = append(all, page...)
+		}
+		for _, v := range f.leaks(all) {
+			t.Errorf("the server shows %s", v)
+		}
+		srv.stop()
+	})
+}
