@@ -81,6 +81,12 @@ func ftsWords(t *testing.T, db string) []byte {
 	return out
 }
 
+// masking prepares a catalog's sessions as the server under --redact
+// does: each with what its family holds.
+func masking(red *redact.Redactor) Preparer {
+	return NewPreparer(red.Find, func(s *session.Session, g []*redact.Found) { red.Mask(s, g) }, (*redact.Found).Values, (*redact.Found).Same)
+}
+
 // TestPreparedCacheHoldsNothingUnmasked (issue 21, item 3): the cache of
 // a catalog that masks its sessions (the server under --redact) holds
 // nothing the masking hides, in any byte of its databases and their
@@ -120,7 +126,7 @@ func TestPreparedCacheHoldsNothingUnmasked(t *testing.T) {
 	cache := t.TempDir()
 	open := func() *Catalog {
 		c, err := New(context.Background(), []string{src}, Options{CacheDir: cache,
-			Prepare: func(s *session.Session) { red.Session(s) }, PrepareKey: red.Key(), PrepareText: red.Text})
+			Prepare: masking(red), PrepareKey: red.Key(), PrepareText: red.Text})
 		must(t, err)
 		return c
 	}

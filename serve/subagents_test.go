@@ -63,7 +63,7 @@ func maskAnswers(s *session.Session) {
 // again when one of them changes.
 func TestSubAgentsInServedPage(t *testing.T) {
 	dir, main := ompProject(t)
-	srv := start(t, Options{Paths: []string{dir}, Prepare: maskAnswers, PrepareKey: "mask"})
+	srv := start(t, Options{Paths: []string{dir}, Prepare: catalog.Alone(maskAnswers), PrepareKey: "mask"})
 	id := ids(t, srv)["Refactor the parser"]
 	if id == "" {
 		t.Fatalf("the index does not list the session: %v", ids(t, srv))
@@ -96,7 +96,7 @@ func TestSubAgentsInServedPage(t *testing.T) {
 // transcript, masked as the catalog prepared it.
 func TestBrowserSubAgents(t *testing.T) {
 	dir, _ := ompProject(t)
-	cat, err := catalog.New(context.Background(), []string{dir}, catalog.Options{Prepare: maskAnswers, PrepareKey: "mask"})
+	cat, err := catalog.New(context.Background(), []string{dir}, catalog.Options{Prepare: catalog.Alone(maskAnswers), PrepareKey: "mask"})
 	if err != nil {
 		t.Fatal(err)
 	}

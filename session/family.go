@@ -3,6 +3,7 @@ package session
 import (
 	"bufio"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,18 +18,25 @@ import (
 // secret that one of them names (package redact) must see them all.
 
 // ForkedFrom reads the session the file at path was forked from off its
-// header line, without loading the file: the header's parentSession (a
-// sub-agent's names the session that started it), or a v1 file's
-// branchedFrom. It returns "" when the first line is not a session header
-// or names none, or when path is not a regular file (it is opened without
-// blocking: a file swapped for a named pipe must not hang the reader).
+// header line, without loading the file (see HeaderForkedFrom). It
+// returns "" when path is not a regular file: it is opened without
+// blocking, so a file swapped for a named pipe does not hang the reader.
 func ForkedFrom(path string) string {
 	f, _, err := fileguard.OpenInput(path)
 	if err != nil {
 		return ""
 	}
 	defer f.Close()
-	line, err := bufio.NewReaderSize(f, 64<<10).ReadSlice('\n')
+	return HeaderForkedFrom(f)
+}
+
+// HeaderForkedFrom reads the session a session file was forked from off
+// its header line, the first line r gives: the header's parentSession (a
+// sub-agent's names the session that started it), or a v1 file's
+// branchedFrom. It returns "" when that line is not a session header or
+// names none.
+func HeaderForkedFrom(r io.Reader) string {
+	line, err := bufio.NewReaderSize(r, 64<<10).ReadSlice('\n')
 	if err != nil && len(line) == 0 {
 		return ""
 	}

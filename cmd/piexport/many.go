@@ -248,7 +248,7 @@ func runServe(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 		},
 	}
 	if red := opt.redactor; red != nil {
-		sopt.Prepare = func(s *session.Session) { red.Session(s) }
+		sopt.Prepare = catalogMasking(red)
 		sopt.PrepareKey, sopt.PrepareText, sopt.Redacting = red.Key(), red.Text, opt.redact.masks()
 	}
 	err := serve.Run(ctx, sopt)

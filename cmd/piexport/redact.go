@@ -170,6 +170,13 @@ func maskFamily(opt *options, s *session.Session, file string, stdout, stderr io
 	return agents, reports, nil
 }
 
+// catalogMasking prepares a catalog's sessions as --redact masks them:
+// each with what its whole family holds (see catalog.Preparer).
+func catalogMasking(red *redact.Redactor) catalog.Preparer {
+	return catalog.NewPreparer(red.Find, func(s *session.Session, family []*redact.Found) { red.Mask(s, family) },
+		(*redact.Found).Values, (*redact.Found).Same)
+}
+
 // groupReports are the reports of sessions masked as one group.
 type groupReports []*redact.Report
 
