@@ -230,7 +230,7 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 
 	// Links, then the pages they changed: a session whose fork or
 	// sub-agent appeared links to it.
-	lk := linkSessions(next, order, abs)
+	lk := linkSessions(next, order, abs, opt.hide)
 	queued := map[string]*job{}
 	for _, j := range jobs {
 		queued[j.key] = j

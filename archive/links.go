@@ -26,12 +26,16 @@ type links struct {
 	agents map[string][]string // session → its sub-agents
 	forkOf map[string]string   // fork → the session it came from
 	forks  map[string][]string // session → its forks
+	// hide rewrites a source's path as the archive shows it (see
+	// Options.HidePath): a sub-agent is named after its file.
+	hide func(string) string
 }
 
 // linkSessions finds the links between the sessions of next, in the order
-// given. abs maps each key to its source's absolute path.
-func linkSessions(next *manifest, order []string, abs map[string]string) *links {
-	l := &links{parent: map[string]string{}, agents: map[string][]string{}, forkOf: map[string]string{}, forks: map[string][]string{}}
+// given. abs maps each key to its source's absolute path; hide rewrites a
+// path as the archive shows it.
+func linkSessions(next *manifest, order []string, abs map[string]string, hide func(string) string) *links {
+	l := &links{parent: map[string]string{}, agents: map[string][]string{}, forkOf: map[string]string{}, forks: map[string][]string{}, hide: hide}
 	byPath := map[string]string{}
 	byBase := map[string]string{}
 	for _, key := range order {
@@ -123,11 +127,11 @@ func (l *links) parentLink(next *manifest, key, ext string) page.Link {
 }
 
 // linkTitle is what a link to a session says: a sub-agent's id (its file
-// name), else the session's title.
+// name, as the archive shows it), else the session's title.
 func (l *links) linkTitle(next *manifest, key string) string {
 	e := next.Sessions[key]
 	if _, ok := l.parent[key]; ok || e.Summary.Title == "" {
-		return strings.TrimSuffix(filepath.Base(e.Path), ".jsonl")
+		return strings.TrimSuffix(filepath.Base(l.hide(e.Path)), ".jsonl")
 	}
 	return e.Summary.Title
 }

@@ -354,10 +354,11 @@ func (c *Catalog) readFamily(ctx context.Context, stale []*record) []*readData {
 				continue
 			}
 			d := fromFull(c.rowKey(m.r.f.key), m.st, m.s, m.t)
-			// The header line, as the file has it, is what reading only
-			// what was appended needs, which a catalog that prepares
-			// sessions never does.
-			d.row.Header = nil
+			// The header line, as the file has it, and the hash's state,
+			// which holds the file's last bytes as they are, are what
+			// reading only what was appended needs, which a catalog that
+			// prepares sessions never does.
+			d.row.Header, d.row.State = nil, nil
 			d.finding = m.f.Kept()
 			d.again = !slices.Contains(stale, m.r)
 			out = append(out, &readData{r: m.r, d: d})

@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/piexport/piexport/internal/fakesecret"
 )
 
 // A family of sessions that repeat each other's secrets: a session, the
@@ -160,4 +163,68 @@ func TestRedactFamilyOneMask(t *testing.T) {
 		}
 		srv.stop()
 	})
+}
+
+// TestShareSecretShapedIDs (issue 33, item 4): a session whose header id
+// is a GitHub token and one of whose entries has a Stripe key for its id
+// is shared with both masked everywhere they appear: the gist's
+// description and file names, the page (its tree, links and packed
+// branches) and the Markdown, each id the same way wherever it is, so
+// that the page still links the entry; and the report counts what it
+// masked, where it masked it.
+func TestShareSecretShapedIDs(t *testing.T) {
+	g := fakesecret.New(44)
+	headerID := g.Make("github-pat").Values[0]
+	entryID := g.Make("stripe-secret-key").Values[0]
+	in := filepath.Join(t.TempDir(), "s.jsonl")
+	text := `{"type":"session","version":3,"id":"` + headerID + `","timestamp":"2026-11-20T10:00:00.000Z","cwd":"/w"}` + "\n" +
+		`{"type":"message","id":"` + entryID + `","parentId":null,"timestamp":"2026-11-20T10:00:01.000Z","message":{"role":"user","content":"start"}}` + "\n" +
+		`{"type":"message","id":"a1","parentId":"` + entryID + `","timestamp":"2026-11-20T10:00:02.000Z","message":{"role":"assistant","content":[{"type":"text","text":"ok"}]}}` + "\n" +
+		`{"type":"message","id":"a2","parentId":"` + entryID + `","timestamp":"2026-11-20T10:00:03.000Z","message":{"role":"assistant","content":[{"type":"text","text":"another branch"}]}}` + "\n" +
+		`{"type":"label","id":"l1","parentId":"a2","targetId":"` + entryID + `","label":"the start","timestamp":"2026-11-20T10:00:04.000Z"}` + "\n"
+	if err := os.WriteFile(in, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gh := newFakeGH(t)
+	t.Chdir(t.TempDir())
+	_, stderr, code := runCLI(t, "--share", in)
+	if code != 0 {
+		t.Fatalf("--share: exit %d: %s", code, stderr)
+	}
+	calls := gh.calls()
+	create := calls[len(calls)-1]
+	var all []byte
+	var names []string
+	for name, b := range create.files {
+		names = append(names, name)
+		all = append(all, unpacked(t, b)...)
+	}
+	all = append(all, strings.Join(create.args, "\n")...)
+	ids := []fakesecret.Secret{{Kind: "header id", Values: []string{headerID}}, {Kind: "entry id", Values: []string{entryID}}}
+	for _, l := range fakesecret.Leaks(all, ids) {
+		t.Errorf("the gist holds %s", l)
+	}
+	for _, l := range fakesecret.Leaks([]byte(stderr), ids) {
+		t.Errorf("the report holds %s", l)
+	}
+	slices.Sort(names)
+	if want := []string{"pi-session.md", "pi-session.page.html"}; !slices.Equal(names, want) {
+		t.Errorf("the gist's files are %q, want %q", names, want)
+	}
+	desc := create.args[slices.Index(create.args, "--desc")+1]
+	if !strings.Contains(desc, "([REDACTED:github-pat#1])") {
+		t.Errorf("the description %q does not name the session by its masked id", desc)
+	}
+	// The entry's id, masked, is its element's and its links', and the
+	// label still marks it.
+	masked := "[REDACTED:stripe-access-token#1]"
+	page := string(create.files["pi-session.page.html"])
+	for _, want := range []string{`id="e:` + masked + `"`, `"` + masked + `"`, "the start"} {
+		if !strings.Contains(string(unpacked(t, []byte(page))), want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+	if !strings.Contains(stderr, "stripe-access-token") || !strings.Contains(stderr, "github-pat") {
+		t.Errorf("the report does not count the ids it masked:\n%s", stderr)
+	}
 }
