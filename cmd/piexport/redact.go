@@ -28,7 +28,7 @@ type redactFlags struct {
 
 func (r *redactFlags) define(fs *pflag.FlagSet) {
 	fs.BoolVar(&r.redact, "redact", false, "mask secrets (keys, tokens, passwords, private keys), show the home directory as ~ and your user name as user; the report goes to standard error")
-	fs.StringArrayVar(&r.literals, "redact-literal", nil, "also mask `TEXT` wherever it appears, in any case (repeatable; implies --redact)")
+	fs.StringArrayVar(&r.literals, "redact-literal", nil, "also mask `TEXT` wherever it appears, in any case and script (repeatable; implies --redact)")
 	fs.StringVar(&r.file, "redact-file", "", "also mask each line of `FILE` (implies --redact)")
 	fs.BoolVar(&r.report, "redact-report", false, "print what --redact would mask (rule, entry, line, a masked preview) and counts per rule; write nothing else")
 	fs.BoolVar(&r.noImages, "no-images", false, "leave images out: each becomes the text [image removed]")
