@@ -92,6 +92,8 @@ func Family(path string) []string {
 		if from := froms(filepath.Dir(p))[p]; from != "" {
 			if from = filepath.Clean(from); IsFile(from) {
 				add(from)
+			} else if beside := filepath.Join(filepath.Dir(p), filepath.Base(from)); IsFile(beside) {
+				add(beside) // moved with it
 			}
 		}
 		for f, from := range froms(filepath.Dir(p)) {

@@ -228,3 +228,56 @@ func TestShareSecretShapedIDs(t *testing.T) {
 		t.Errorf("the report does not count the ids it masked:\n%s", stderr)
 	}
 }
+
+// TestRedactAgentIDs (issue 33, item 4): an omp sub-agent whose id holds
+// a secret is masked in the task call that names it and in its
+// transcript's file name alike, so that the page and the server still
+// open its transcript from the call, and show the id nowhere.
+func TestRedactAgentIDs(t *testing.T) {
+	id := fakesecret.New(45).Make("github-pat").Values[0]
+	src := filepath.Join(testdataRoot, "corpus")
+	sessions := filepath.Join(t.TempDir(), "sessions")
+	parent := filepath.Join(sessions, "--work--", "omp18-task-subagents.jsonl")
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() || !strings.HasPrefix(rel, "omp18-task-subagents") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		to := filepath.Join(filepath.Dir(parent), strings.ReplaceAll(rel, "Lexer", id))
+		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(to, bytes.ReplaceAll(b, []byte("Lexer"), []byte(id)), 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	masked := "sub-[REDACTED:github-pat#1]"
+	check := func(what string, page []byte) {
+		t.Helper()
+		all := unpacked(t, page)
+		for _, l := range fakesecret.Leaks(all, []fakesecret.Secret{{Kind: "agent id", Values: []string{id}}}) {
+			t.Errorf("%s holds %s", what, l)
+		}
+		for _, want := range []string{`data-subagent="` + masked + `"`, `id="` + masked + `"`, `data-subagent="` + masked + `/Tokens"`} {
+			if !bytes.Contains(all, []byte(want)) {
+				t.Errorf("%s lacks %s", what, want)
+			}
+		}
+	}
+	page, stderr, code := runCLI(t, "--redact", "-o", "-", parent)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	check("the page", []byte(page))
+
+	srv := startServer(t, []string{"--serve", "--redact", "--addr", "127.0.0.1:0", "--cache-dir", t.TempDir(), sessions}, "catalogued")
+	check("the served page", srv.sessionPages(srv.get("")))
+}
