@@ -11,85 +11,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/piexport/piexport/internal/fileguard"
 	"github.com/piexport/piexport/session"
 )
-
-// Preparer prepares the sessions a catalog reads, before anything is
-// summarised, indexed or handed out from them: the server masks secrets
-// with one (package redact), so that nothing it lists, searches or shows
-// holds them. Sessions come in families that repeat each other (a
-// session, its sub-agents' transcripts, the session it was forked from,
-// its forks, and theirs), and what is found in one session is to be
-// masked in all of its family: a session is prepared with what was found
-// in each.
-type Preparer interface {
-	// Find looks at s as it was read, changing nothing, and returns what
-	// preparing it and the rest of its family needs of it.
-	Find(s *session.Session) Finding
-	// Prepare prepares s with the findings of its whole family, in the
-	// family's order: s's own, from Find of s itself, among them.
-	Prepare(s *session.Session, family []Finding)
-}
-
-// Finding is what a Preparer found in one session. The catalog keeps one
-// per file, in memory only, while the file is as it was read.
-type Finding interface {
-	// Kept returns the finding as the catalog keeps it: without what it
-	// holds of the session it was found in.
-	Kept() Finding
-	// Same says whether two findings of one file prepare its family
-	// alike.
-	Same(Finding) bool
-}
-
-// NewPreparer makes a Preparer of functions over findings of any type F:
-// find and prepare as Preparer has them, kept and same as Finding has
-// them. (redact.Redactor's Find and Mask, with redact.Found's Values and
-// Same, are these.)
-func NewPreparer[F any](find func(*session.Session) F, prepare func(*session.Session, []F), kept func(F) F, same func(a, b F) bool) Preparer {
-	return &preparer[F]{find, prepare, kept, same}
-}
-
-type preparer[F any] struct {
-	find    func(*session.Session) F
-	prepare func(*session.Session, []F)
-	kept    func(F) F
-	same    func(a, b F) bool
-}
-
-type finding[F any] struct {
-	p *preparer[F]
-	f F
-}
-
-func (p *preparer[F]) Find(s *session.Session) Finding { return finding[F]{p, p.find(s)} }
-
-func (p *preparer[F]) Prepare(s *session.Session, family []Finding) {
-	fs := make([]F, 0, len(family))
-	for _, f := range family {
-		if f, ok := f.(finding[F]); ok {
-			fs = append(fs, f.f)
-		}
-	}
-	p.prepare(s, fs)
-}
-
-func (f finding[F]) Kept() Finding { return finding[F]{f.p, f.p.kept(f.f)} }
-
-func (f finding[F]) Same(g Finding) bool {
-	h, ok := g.(finding[F])
-	return ok && f.p.same(f.f, h.f)
-}
-
-// Alone is a Preparer that prepares each session by itself, with
-// prepare: what one session holds changes nothing in another.
-func Alone(prepare func(*session.Session)) Preparer {
-	return NewPreparer(func(*session.Session) struct{} { return struct{}{} },
-		func(s *session.Session, _ []struct{}) { prepare(s) },
-		func(f struct{}) struct{} { return f },
-		func(a, b struct{}) bool { return true })
-}
 
 // A catalog that prepares sessions reads a family as one: when a file of
 // it changes, the others may hold what it now names secret, and they are
@@ -126,8 +49,7 @@ func (c *Catalog) findFamilies() map[string][]string {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	root := make(map[string]string, len(c.records))
-	var find func(id string) string
-	find = func(id string) string {
+	find := func(id string) string {
 		for root[id] != id {
 			root[id] = root[root[id]]
 			id = root[id]
@@ -229,39 +151,17 @@ func (c *Catalog) withFamily(i *Info) {
 	}
 }
 
-// member is one session of a family being read.
+// member is one session of a family being read: its record and file,
+// and what reading it gave.
 type member struct {
-	r     *record
-	stale bool
-	s     *session.Session
-	t     *tracker
-	st    stamp
-	f     Finding
-	err   error
-}
-
-// readWhole reads all of f, as it is now, and does not prepare it.
-func (c *Catalog) readWhole(ctx context.Context, f file) (*session.Session, *tracker, stamp, error) {
-	fh, err := c.open(f)
-	if err != nil {
-		return nil, nil, stamp{}, pathError(f.path, err)
-	}
-	defer fh.Close()
-	fi, err := fh.Stat()
-	if err != nil {
-		return nil, nil, stamp{}, pathError(f.path, err)
-	}
-	if err := fileguard.CheckInput(f.path, fi); err != nil {
-		return nil, nil, stamp{}, err
-	}
-	st := stampOf(fi)
-	s, t, err := readFull(ctxReader{ctx, fh}, f.path)
-	if err != nil {
-		fe := &fileError{stamp: st, err: err}
-		copy(fe.sum[:], t.h.Sum(nil))
-		return nil, nil, st, fe
-	}
-	return s, t, st, nil
+	r       *record
+	file    file
+	stale   bool
+	s       *session.Session
+	t       *tracker
+	st      stamp
+	finding Finding
+	err     error
 }
 
 // readFamily reads the records of stale, of one family, whose store rows
@@ -276,21 +176,18 @@ func (c *Catalog) readFamily(ctx context.Context, stale []*record) []*readData {
 	var ms []*member
 	for _, id := range ids {
 		if r := c.records[id]; r != nil {
-			ms = append(ms, &member{r: r, stale: slices.Contains(stale, r)})
+			ms = append(ms, &member{r: r, file: r.f, stale: slices.Contains(stale, r)})
 		}
 	}
 	c.mu.RUnlock()
 	prep := c.opt.Prepare
 	read := func(m *member) {
-		c.mu.RLock()
-		f := m.r.f
-		c.mu.RUnlock()
 		m.err = func() (err error) {
 			// A panic (of the loader, or of the Preparer) becomes the
 			// file's error, as readFileSafely has it.
-			defer recoverAs(&err, f.path+": reading it")
-			if m.s, m.t, m.st, err = c.readWhole(ctx, f); err == nil {
-				m.f = prep.Find(m.s)
+			defer recoverAs(&err, m.file.path+": reading it")
+			if m.s, m.t, m.st, err = c.readWhole(ctx, m.file); err == nil {
+				m.finding = prep.Find(m.s)
 			}
 			return err
 		}()
@@ -309,13 +206,13 @@ func (c *Catalog) readFamily(ctx context.Context, stale []*record) []*readData {
 		k, ok := c.stored[m.r.id]
 		switch {
 		case m.stale && m.err == nil:
-			same = same && ok && k.f.Same(m.f)
+			same = same && ok && k.f.Same(m.finding)
 		case !m.stale:
 			c.mu.RLock()
 			row := m.r.row
 			c.mu.RUnlock()
 			if same = same && ok && row != nil && k.at == row.Stamp; same {
-				m.f = k.f
+				m.finding = k.f
 			}
 		}
 	}
@@ -333,8 +230,8 @@ func (c *Catalog) readFamily(ctx context.Context, stale []*record) []*readData {
 	}
 	findings := make([]Finding, 0, len(ms))
 	for _, m := range ms {
-		if m.f != nil {
-			findings = append(findings, m.f)
+		if m.finding != nil {
+			findings = append(findings, m.finding)
 		}
 	}
 	var out []*readData
@@ -345,7 +242,7 @@ func (c *Catalog) readFamily(ctx context.Context, stale []*record) []*readData {
 			out = append(out, &readData{r: m.r, d: c.errorData(m.r, m.err)})
 		default:
 			err := func() (err error) {
-				defer recoverAs(&err, m.r.f.path+": reading it")
+				defer recoverAs(&err, m.file.path+": reading it")
 				prep.Prepare(m.s, findings)
 				return nil
 			}()
@@ -353,13 +250,13 @@ func (c *Catalog) readFamily(ctx context.Context, stale []*record) []*readData {
 				out = append(out, &readData{r: m.r, d: c.errorData(m.r, err)})
 				continue
 			}
-			d := fromFull(c.rowKey(m.r.f.key), m.st, m.s, m.t)
+			d := fromFull(c.rowKey(m.file.key), m.st, m.s, m.t)
 			// The header line, as the file has it, and the hash's state,
 			// which holds the file's last bytes as they are, are what
 			// reading only what was appended needs, which a catalog that
 			// prepares sessions never does.
 			d.row.Header, d.row.State = nil, nil
-			d.finding = m.f.Kept()
+			d.finding = m.finding.Kept()
 			d.again = !slices.Contains(stale, m.r)
 			out = append(out, &readData{r: m.r, d: d})
 		}

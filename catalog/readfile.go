@@ -8,6 +8,7 @@ import (
 
 	"github.com/piexport/piexport/internal/fileguard"
 	"github.com/piexport/piexport/internal/recovered"
+	"github.com/piexport/piexport/session"
 )
 
 // read reads what changed of r's file, in a catalog that does not prepare
@@ -126,6 +127,30 @@ func (c *Catalog) readFile(ctx context.Context, f file, old *fileRow) (*fileData
 		return nil, fe
 	}
 	return fromFull(c.rowKey(f.key), st, s, t), nil
+}
+
+// readWhole reads all of f, as it is now, and does not prepare it.
+func (c *Catalog) readWhole(ctx context.Context, f file) (*session.Session, *tracker, stamp, error) {
+	fh, err := c.open(f)
+	if err != nil {
+		return nil, nil, stamp{}, pathError(f.path, err)
+	}
+	defer fh.Close()
+	fi, err := fh.Stat()
+	if err != nil {
+		return nil, nil, stamp{}, pathError(f.path, err)
+	}
+	if err := fileguard.CheckInput(f.path, fi); err != nil {
+		return nil, nil, stamp{}, err
+	}
+	st := stampOf(fi)
+	s, t, err := readFull(ctxReader{ctx, fh}, f.path)
+	if err != nil {
+		fe := &fileError{stamp: st, err: err}
+		copy(fe.sum[:], t.h.Sum(nil))
+		return nil, nil, st, fe
+	}
+	return s, t, st, nil
 }
 
 // readGrown reads what was appended to a file.
