@@ -239,7 +239,7 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 	if opt.Prepare != nil {
 		// A family is prepared together: when one of its sessions
 		// changed, what the others must mask may have too.
-		families = lk.families(order)
+		families = lk.families(order, abs)
 		for _, j := range slices.Clone(jobs) {
 			for _, key := range families[j.key] {
 				if e := next.Sessions[key]; queued[key] == nil && e.Error == "" {

@@ -16,8 +16,9 @@ import (
 // changes, every member's page is made again.
 
 // families returns the family of each session of order, by key: its
-// members' keys, sorted.
-func (l *links) families(order []string) map[string][]string {
+// members' keys, in the order of their sources' absolute paths (abs), in
+// which an export and the server number a family's values too.
+func (l *links) families(order []string, abs map[string]string) map[string][]string {
 	root := map[string]string{}
 	var find func(k string) string
 	find = func(k string) string {
@@ -50,7 +51,7 @@ func (l *links) families(order []string) map[string][]string {
 	}
 	out := make(map[string][]string, len(order))
 	for _, list := range members {
-		slices.Sort(list)
+		slices.SortFunc(list, func(a, b string) int { return strings.Compare(abs[a], abs[b]) })
 		for _, k := range list {
 			out[k] = list
 		}

@@ -159,21 +159,14 @@ func (r *Redactor) Mask(s *session.Session, group []*Found) *Report {
 func (f *Found) Values() *Found { return &Found{values: f.values} }
 
 // Sessions masks ss, sessions that show together, as one group (see
-// Found), in the order given, and returns their reports in that order;
-// others, when given, are what was found in the group's sessions that
-// are not shown here (Values of their Find), numbered after ss's. For the
-// same files in the same order, it gives the same placeholders.
-func (r *Redactor) Sessions(ss []*session.Session, others ...*Found) []*Report {
-	group := make([]*Found, len(ss), len(ss)+len(others))
-	for i, s := range ss {
-		group[i] = r.Find(s)
+// Found), in the order given, and returns their reports in that order.
+// For the same files in the same order, it gives the same placeholders.
+func (r *Redactor) Sessions(ss ...*session.Session) []*Report {
+	shown := make([]bool, len(ss))
+	for i := range shown {
+		shown[i] = true
 	}
-	group = append(group, others...)
-	reports := make([]*Report, len(ss))
-	for i, s := range ss {
-		reports[i] = r.Mask(s, group)
-	}
-	return reports
+	return r.Shown(ss, shown)
 }
 
 // Shown masks the sessions of group that shown marks, with what is found
@@ -199,5 +192,5 @@ func (r *Redactor) Shown(group []*session.Session, shown []bool) []*Report {
 // Session masks s as a group of its own and reports what it masked. It
 // marks s as redacted (s.Redaction) even when nothing was found.
 func (r *Redactor) Session(s *session.Session) *Report {
-	return r.Sessions([]*session.Session{s})[0]
+	return r.Sessions(s)[0]
 }

@@ -41,7 +41,7 @@ func TestGroupMasksWhatAnyFound(t *testing.T) {
 	r := redactor(t, Options{Secrets: true})
 
 	parent, agent := read(t, "p.jsonl", parentText), read(t, "p/W.jsonl", agentText)
-	reports := r.Sessions([]*session.Session{parent, agent})
+	reports := r.Sessions(parent, agent)
 	for i, s := range []*session.Session{parent, agent} {
 		out := dump(t, s)
 		for _, v := range []string{pw, token} {
@@ -58,6 +58,19 @@ func TestGroupMasksWhatAnyFound(t *testing.T) {
 	}
 	if p, a := parent.Entry("u2").Message.Text(), agent.Entry("w2").Message.Text(); p != "the deploy used [REDACTED:secret-assignment#2]" || a != "API_TOKEN=[REDACTED:secret-assignment#2]" {
 		t.Errorf("the value the sub-agent names: %q and %q", p, a)
+	}
+
+	// Shown masks only the sessions it is told to, with what the others
+	// hold, which it leaves as they are.
+	parent, agent = read(t, "p.jsonl", parentText), read(t, "p/W.jsonl", agentText)
+	if reps := r.Shown([]*session.Session{parent, agent}, []bool{false, true}); len(reps) != 1 || reps[0].Values() != 2 {
+		t.Errorf("Shown: %d reports", len(reps))
+	}
+	if out := dump(t, agent); bytes.Contains(out, []byte(pw)) || bytes.Contains(out, []byte(token)) {
+		t.Errorf("Shown: the session shown keeps a value")
+	}
+	if out := dump(t, parent); !bytes.Contains(out, []byte(pw)) || parent.Redaction != nil {
+		t.Errorf("Shown: the session only searched was changed")
 	}
 
 	// Alone, each leaves the other's value: the group is what masks it.

@@ -61,16 +61,28 @@ func HeaderForkedFrom(r io.Reader) string {
 // its name when the path they name is not here: a family moved together),
 // and so on as far as these lead. It reads the files' headers, not the
 // files.
-func Family(path string) []string {
+func Family(path string) []string { return new(Families).Of(path) }
+
+// Families finds the families of several session files (see Family),
+// reading the headers of each directory once. The zero value is ready to
+// use.
+type Families struct {
+	byDir map[string]map[string]string // directory → file → what it was forked from
+}
+
+// Of returns the family of the session file at path, as Family does.
+func (fs *Families) Of(path string) []string {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return []string{path}
 	}
+	if fs.byDir == nil {
+		fs.byDir = map[string]map[string]string{}
+	}
 	var (
 		seen   = map[string]bool{abs: true}
 		queue  = []string{abs}
-		byDir  = map[string]map[string]string{} // directory → file → what it was forked from
-		froms  = func(dir string) map[string]string { return headersIn(dir, byDir) }
+		froms  = func(dir string) map[string]string { return headersIn(dir, fs.byDir) }
 		family []string
 	)
 	add := func(p string) {

@@ -113,8 +113,26 @@ func TestRedactFamilyOneMask(t *testing.T) {
 			if !bytes.Contains(out, []byte("[REDACTED:secret-assignment#")) && tc.name != "fork's tree" {
 				t.Errorf("no placeholder in the output")
 			}
+			// One numbering for the family in every output: in its
+			// files' order, the parent's value first, the fork's last.
+			if bytes.Contains(out, []byte("the deploy secret")) && !bytes.Contains(out, []byte("the worker's token [REDACTED:secret-assignment#2] and the deploy secret [REDACTED:secret-assignment#3]")) {
+				t.Errorf("the family's values are numbered otherwise")
+			}
 		})
 	}
+
+	t.Run("report", func(t *testing.T) {
+		stdout, stderr, code := runCLI(t, "--redact-report", f.sessions)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		for _, want := range []string{"_p.jsonl:2\tentry u1\t[REDACTED:secret-assignment#1]", "W.jsonl:3\tentry w2\t[REDACTED:secret-assignment#2]",
+			"_f.jsonl:3\tentry f2\t[REDACTED:secret-assignment#3]"} {
+			if !strings.Contains(stdout, want) {
+				t.Errorf("the report does not say %q:\n%s", want, stdout)
+			}
+		}
+	})
 
 	t.Run("one placeholder", func(t *testing.T) {
 		page, _, _ := runCLI(t, "--redact", "-o", "-", f.parent)
@@ -160,6 +178,9 @@ func TestRedactFamilyOneMask(t *testing.T) {
 		}
 		for _, v := range f.leaks(all) {
 			t.Errorf("the server shows %s", v)
+		}
+		if !bytes.Contains(all, []byte("the worker's token [REDACTED:secret-assignment#2] and the deploy secret [REDACTED:secret-assignment#3]")) {
+			t.Errorf("the server numbers the family's values otherwise")
 		}
 		srv.stop()
 	})

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/user"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -112,43 +113,69 @@ func homeAndUsers() (string, []string) {
 
 // maskFamily loads the transcripts of the sub-agents of s, read from
 // file, warning about what cannot be read, and masks s and them as one
-// group (see redact.Redactor.Sessions), with what is found in the rest of
-// s's family (session.Family: the session it was forked from, its forks,
-// theirs), which are read for that alone. It reports each session
-// masked: on standard output for --redact-report, else on standard error
-// (the counts only under -q). Without masking it only loads the
-// sub-agents. It returns them and the reports.
+// family (session.Family), with what is found in the rest of it (the
+// session s was forked from, its forks, theirs), which is read for that
+// alone. It reports each session masked: on standard output for
+// --redact-report, else on standard error (the counts only under -q).
+// Without masking it only loads the sub-agents. It returns them and the
+// reports.
 func maskFamily(opt *options, s *session.Session, file string, stdout, stderr io.Writer) ([]*session.SubAgent, groupReports, error) {
 	agents, warnings := session.LoadSubAgents(file)
 	printWarnings(stderr, warnings)
-	group := []*session.Session{s}
-	for _, as := range agentSessions(agents) {
-		printWarnings(stderr, as.Warnings)
-		group = append(group, as)
+	shown := map[string]*session.Session{}
+	members := session.Family(file)
+	for _, gs := range append([]*session.Session{s}, agentSessions(agents)...) {
+		if gs != s {
+			printWarnings(stderr, gs.Warnings)
+		}
+		abs, err := filepath.Abs(gs.File)
+		if err != nil {
+			abs = gs.File
+		}
+		shown[abs] = gs
+		if !slices.Contains(members, abs) {
+			members = append(members, abs)
+		}
 	}
-	red := opt.redactor
-	if red == nil {
+	if opt.redactor == nil {
 		return agents, nil, nil
 	}
-	shown := map[string]bool{}
-	for _, gs := range group {
-		if abs, err := filepath.Abs(gs.File); err == nil {
-			shown[abs] = true
-		}
-	}
-	var others []*redact.Found
-	for _, p := range session.Family(file) {
-		if shown[p] {
-			continue
-		}
-		// A relative that cannot be read gives nothing to mask, and is
-		// not what is being exported: it goes unmentioned.
-		if rs, err := session.Load(p); err == nil {
-			others = append(others, red.Find(rs).Values())
-		}
-	}
-	reports := groupReports(red.Sessions(group, others...))
+	reports := maskMembers(opt.redactor, members, shown)
 	session.RenameSubAgents(agents)
+	if err := writeRedactReports(opt, reports, stdout, stderr); err != nil {
+		return nil, nil, err
+	}
+	return agents, reports, nil
+}
+
+// maskMembers masks the sessions of one family that shown holds, by their
+// files' absolute paths: members lists the family's files in its order
+// (session.Family), in which the values found are numbered, so that a
+// family's placeholders are the same in every output. The members not
+// shown are loaded one at a time, searched for what they have to mask in
+// the others, and dropped; one that cannot be read has nothing to give.
+// It returns the reports of those masked, in the family's order.
+func maskMembers(red *redact.Redactor, members []string, shown map[string]*session.Session) groupReports {
+	founds := make([]*redact.Found, 0, len(members))
+	var masked []*session.Session
+	for _, m := range members {
+		if s := shown[m]; s != nil {
+			founds = append(founds, red.Find(s))
+			masked = append(masked, s)
+		} else if s, err := session.Load(m); err == nil {
+			founds = append(founds, red.Find(s).Values())
+		}
+	}
+	reports := make(groupReports, len(masked))
+	for i, s := range masked {
+		reports[i] = red.Mask(s, founds)
+	}
+	return reports
+}
+
+// writeRedactReports prints what was masked: on standard output for
+// --redact-report, else on standard error, the counts only under -q.
+func writeRedactReports(opt *options, reports groupReports, stdout, stderr io.Writer) error {
 	for _, rep := range reports {
 		var err error
 		switch {
@@ -164,10 +191,10 @@ func maskFamily(opt *options, s *session.Session, file string, stdout, stderr io
 			}
 		}
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
 	}
-	return agents, reports, nil
+	return nil
 }
 
 // catalogMasking prepares a catalog's sessions as --redact masks them:
@@ -197,8 +224,9 @@ func (g groupReports) values() map[string]int {
 }
 
 // writeReports prints --redact-report for every session under opt.files,
-// each masked with its sub-agents as an export masks it: a sub-agent's
-// transcript is reported with its session's, when that is among them.
+// family by family, each masked with its family as an export masks it:
+// the sessions listed and their sub-agents' transcripts are reported,
+// the rest of their families only searched.
 func writeReports(opt *options, stdout, stderr io.Writer) error {
 	files, err := catalog.Find(opt.files)
 	if err != nil {
@@ -209,18 +237,45 @@ func writeReports(opt *options, stdout, stderr io.Writer) error {
 	}
 	listed := map[string]bool{}
 	for _, f := range files {
-		listed[f] = true
+		if abs, err := filepath.Abs(f); err == nil {
+			listed[abs] = true
+		}
 	}
+	// A sub-agent's transcript is reported with a session listed.
+	reported := func(p string) bool {
+		for ok := true; ok; p, ok = session.SubAgentParent(p, session.IsFile) {
+			if listed[p] {
+				return true
+			}
+		}
+		return false
+	}
+	var families session.Families
+	done := map[string]bool{}
 	for _, file := range files {
-		if _, ok := session.SubAgentParent(file, func(p string) bool { return listed[p] }); ok {
-			continue // reported with its session
+		abs, err := filepath.Abs(file)
+		if err != nil || done[abs] {
+			continue
 		}
-		s, err := session.Load(file)
-		if err != nil {
-			return err
+		members := families.Of(file)
+		shown := map[string]*session.Session{}
+		for _, m := range members {
+			done[m] = true
+			if !reported(m) {
+				continue
+			}
+			s, err := session.Load(m)
+			if err != nil {
+				if listed[m] {
+					return err
+				}
+				printf(stderr, "warning: %s: this sub-agent transcript is left out: %v", m, err)
+				continue
+			}
+			printWarnings(stderr, s.Warnings)
+			shown[m] = s
 		}
-		printWarnings(stderr, s.Warnings)
-		if _, _, err := maskFamily(opt, s, file, stdout, stderr); err != nil {
+		if err := writeRedactReports(opt, maskMembers(opt.redactor, members, shown), stdout, stderr); err != nil {
 			return err
 		}
 	}
