@@ -55,11 +55,18 @@ type Options struct {
 	Workers int
 	// Force renders every session, changed or not.
 	Force bool
-	// Prepare, when set, is applied to every session after it is read and
-	// before anything is made from it: package redact masks secrets with
-	// it. PrepareKey names what it does, so that pages made otherwise are
-	// made again.
-	Prepare    func(*session.Session)
+	// Prepare, when set, is applied to the sessions of a family after
+	// they are read and before anything is made from them: package redact
+	// masks secrets with it. A family is a session, its sub-agents'
+	// transcripts, the session it was forked from, its forks and theirs:
+	// the sessions the archive links, which repeat each other. family
+	// holds them in an order that is the same at every build; shown marks
+	// those whose pages or words the build makes, which Prepare is to
+	// change, the rest being read for what they have to mask in these.
+	// When one member of a family changes, the whole family is made
+	// again. PrepareKey names what Prepare does, so that pages made
+	// otherwise are made again.
+	Prepare    func(family []*session.Session, shown []bool)
 	PrepareKey string
 	// HidePath, when set, rewrites the source paths the archive shows or
 	// names its pages after: pi names session folders after the working
@@ -205,7 +212,7 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 		// Its links are known before its page is made: the header says
 		// what it was forked from. (Read at every build: the manifest
 		// does not keep the path.)
-		from := forkedFrom(p)
+		from := session.ForkedFrom(p)
 		if sameOptions && oe != nil && oe.Size == e.Size && oe.ModTime == e.ModTime && pageExists(dir, oe, f) {
 			*e = *oe
 			e.Path, e.ParentSession = p, from
@@ -223,10 +230,25 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 
 	// Links, then the pages they changed: a session whose fork or
 	// sub-agent appeared links to it.
-	lk := linkSessions(next, order, abs)
+	lk := linkSessions(next, order, abs, opt.hide)
 	queued := map[string]*job{}
 	for _, j := range jobs {
 		queued[j.key] = j
+	}
+	var families map[string][]string
+	if opt.Prepare != nil {
+		// A family is prepared together: when one of its sessions
+		// changed, what the others must mask may have too.
+		families = lk.families(order, abs)
+		for _, j := range slices.Clone(jobs) {
+			for _, key := range families[j.key] {
+				if e := next.Sessions[key]; queued[key] == nil && e.Error == "" {
+					k := &job{key: key, path: e.Path, old: old.Sessions[key], e: e, page: true}
+					jobs = append(jobs, k)
+					queued[key] = k
+				}
+			}
+		}
 	}
 	related := map[string][]page.Related{}
 	parents := map[string]page.Link{}
@@ -272,7 +294,7 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 		}
 	}
 
-	if err := runJobs(ctx, dir, jobs, opt, f, sameOptions, related, parents, sb, num, prev); err != nil {
+	if err := runJobs(ctx, dir, jobs, next, families, opt, f, sameOptions, related, parents, sb, num, prev); err != nil {
 		return res, err
 	}
 	// A new session's title is known once it is read: the pages that
@@ -294,7 +316,7 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 			relink = append(relink, j)
 		}
 	}
-	if err := runJobs(ctx, dir, relink, opt, f, false, related, parents, nil, num, prev); err != nil {
+	if err := runJobs(ctx, dir, relink, next, families, opt, f, false, related, parents, nil, num, prev); err != nil {
 		return res, err
 	}
 	for _, j := range relink {
@@ -343,7 +365,7 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 					queued[key] = j
 				}
 			}
-			if err = runJobs(ctx, dir, more, opt, f, sameOptions, related, parents, sb, num, nil); err == nil {
+			if err = runJobs(ctx, dir, more, next, families, opt, f, sameOptions, related, parents, sb, num, nil); err == nil {
 				gen, err = writeSearch(dir, old, next, order, queued, num, nil, sb, f.ext, lk, opt.Home)
 			}
 			for _, j := range more {

@@ -449,7 +449,7 @@ func TestBuildRefusesFileWithPrepare(t *testing.T) {
 	files := sources(t, src, "pi-v3-earth0-tiny.jsonl")
 	_, err := Build(context.Background(), out, files, Options{
 		EmbedJSONL: true,
-		Prepare:    func(*session.Session) {},
+		Prepare:    func([]*session.Session, []bool) {},
 	})
 	if err == nil {
 		t.Fatal("an archive carrying session files as they are was built with Prepare")

@@ -21,10 +21,11 @@ type job struct {
 	rendered, words bool
 }
 
-// runJobs reads the sources of jobs on every core; the calling goroutine
+// runJobs reads the sources of jobs on every core, a family's together
+// under Prepare (families set; see unitsOf); the calling goroutine
 // reports progress. A source that fails to load is recorded in its entry;
 // a failure to write stops the build.
-func runJobs(ctx context.Context, dir string, jobs []*job, opt Options, f format, sameOptions bool,
+func runJobs(ctx context.Context, dir string, jobs []*job, next *manifest, families map[string][]string, opt Options, f format, sameOptions bool,
 	related map[string][]page.Related, parents map[string]page.Link, sb *searchBuild, num map[string]int, prev *searchMeta) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -32,27 +33,27 @@ func runJobs(ctx context.Context, dir string, jobs []*job, opt Options, f format
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	units := unitsOf(jobs, families)
 	type outcome struct {
-		j   *job
+		u   unit
 		err error // writing failed: the build stops
 	}
-	work := make(chan *job)
+	work := make(chan unit)
 	done := make(chan outcome)
 	var wg sync.WaitGroup
-	for range min(workers, max(1, len(jobs))) {
+	for range min(workers, max(1, len(units))) {
 		wg.Go(func() {
-			for j := range work {
-				var err error
-				j.rendered, err = renderOne(ctx, dir, j, opt, f, sameOptions && !j.relink, parents[j.key], related[j.key], sb, num, prev)
-				done <- outcome{j, err}
+			for u := range work {
+				err := renderUnit(ctx, dir, u, next, opt, f, sameOptions, parents, related, sb, num, prev)
+				done <- outcome{u, err}
 			}
 		})
 	}
 	go func() {
 		defer close(work)
-		for _, j := range jobs {
+		for _, u := range units {
 			select {
-			case work <- j:
+			case work <- u:
 			case <-ctx.Done():
 				return
 			}
@@ -68,13 +69,15 @@ func runJobs(ctx context.Context, dir string, jobs []*job, opt Options, f format
 	n := 0
 	var writeErr error
 	for o := range done {
-		n++
 		if o.err != nil && writeErr == nil {
 			writeErr = o.err
 			cancel()
 		}
-		if opt.Progress != nil {
-			opt.Progress(n, len(jobs), o.j.path)
+		for _, j := range o.u.jobs {
+			n++
+			if opt.Progress != nil {
+				opt.Progress(n, len(jobs), j.path)
+			}
 		}
 	}
 	if writeErr != nil {

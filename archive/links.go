@@ -1,16 +1,13 @@
 package archive
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"path/filepath"
 	"strings"
 
-	"github.com/piexport/piexport/internal/fileguard"
 	"github.com/piexport/piexport/page"
 	"github.com/piexport/piexport/session"
 	"github.com/piexport/piexport/site"
@@ -29,12 +26,16 @@ type links struct {
 	agents map[string][]string // session → its sub-agents
 	forkOf map[string]string   // fork → the session it came from
 	forks  map[string][]string // session → its forks
+	// hide rewrites a source's path as the archive shows it (see
+	// Options.HidePath): a sub-agent is named after its file.
+	hide func(string) string
 }
 
 // linkSessions finds the links between the sessions of next, in the order
-// given. abs maps each key to its source's absolute path.
-func linkSessions(next *manifest, order []string, abs map[string]string) *links {
-	l := &links{parent: map[string]string{}, agents: map[string][]string{}, forkOf: map[string]string{}, forks: map[string][]string{}}
+// given. abs maps each key to its source's absolute path; hide rewrites a
+// path as the archive shows it.
+func linkSessions(next *manifest, order []string, abs map[string]string, hide func(string) string) *links {
+	l := &links{parent: map[string]string{}, agents: map[string][]string{}, forkOf: map[string]string{}, forks: map[string][]string{}, hide: hide}
 	byPath := map[string]string{}
 	byBase := map[string]string{}
 	for _, key := range order {
@@ -126,11 +127,11 @@ func (l *links) parentLink(next *manifest, key, ext string) page.Link {
 }
 
 // linkTitle is what a link to a session says: a sub-agent's id (its file
-// name), else the session's title.
+// name, as the archive shows it), else the session's title.
 func (l *links) linkTitle(next *manifest, key string) string {
 	e := next.Sessions[key]
 	if _, ok := l.parent[key]; ok || e.Summary.Title == "" {
-		return strings.TrimSuffix(filepath.Base(e.Path), ".jsonl")
+		return strings.TrimSuffix(filepath.Base(l.hide(e.Path)), ".jsonl")
 	}
 	return e.Summary.Title
 }
@@ -220,33 +221,4 @@ func relatedKey(parent page.Link, rel []page.Related) string {
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil)[:12])
-}
-
-// forkedFrom reads the session a file was forked from off its header
-// line, without loading the file: links are made before pages. It returns
-// "" when the first line is not a session header or names none, or when
-// path is no longer a regular file (opened without blocking: a file
-// swapped for a named pipe since it was listed must not hang the build).
-func forkedFrom(path string) string {
-	f, _, err := fileguard.OpenInput(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	line, err := bufio.NewReaderSize(f, 64<<10).ReadSlice('\n')
-	if err != nil && len(line) == 0 {
-		return ""
-	}
-	var h struct {
-		Type          string `json:"type"`
-		ParentSession string `json:"parentSession"`
-		BranchedFrom  string `json:"branchedFrom"`
-	}
-	if json.Unmarshal(line, &h) != nil || h.Type != "session" {
-		return ""
-	}
-	if h.ParentSession != "" {
-		return h.ParentSession
-	}
-	return h.BranchedFrom
 }

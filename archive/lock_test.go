@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/piexport/piexport/session"
 )
 
 // Two builds into one directory at once: the second waits for the lock
@@ -165,11 +167,11 @@ func TestForkedFromNamedPipe(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "s.jsonl")
 	must(t, syscall.Mkfifo(fifo, 0o644))
 	done := make(chan string, 1)
-	go func() { done <- forkedFrom(fifo) }()
+	go func() { done <- session.ForkedFrom(fifo) }()
 	select {
 	case got := <-done:
 		if got != "" {
-			t.Errorf("forkedFrom(a named pipe) = %q", got)
+			t.Errorf("session.ForkedFrom(a named pipe) = %q", got)
 		}
 	case <-time.After(10 * time.Second):
 		if w, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {

@@ -62,6 +62,10 @@ type entry struct {
 	// Related sums the page's links to other sessions (relatedKey): when
 	// they change, the page is made again.
 	Related string `json:"related,omitempty"`
+	// Group sums the contents of the session's family, when the build
+	// prepares sessions (familyDigest): when it changes, what the page
+	// must mask may have, and the page is made again.
+	Group string `json:"group,omitempty"`
 	// Doc is the file of the session's entries in the search index.
 	Doc string `json:"doc,omitempty"`
 	// Usage is the session's model work per UTC day and model, for the

@@ -20,41 +20,115 @@ import (
 	"github.com/piexport/piexport/usage"
 )
 
-// renderOne reads one source and brings what the archive holds of it up
-// to date: its entry in the manifest, its page (when the job asks for it
-// and the source did change: a file touched but not changed keeps its
-// page), and its words in the search index (when sb is set). A load
-// error is recorded in the entry; err is kept for failures to write.
-// Reading stops when ctx is done.
-func renderOne(ctx context.Context, dir string, j *job, opt Options, f format, sameOptions bool, parent page.Link, related []page.Related, sb *searchBuild, num map[string]int, prev *searchMeta) (rendered bool, err error) {
-	e, old := j.e, j.old
-	data, err := fileguard.ReadInput(ctx, j.path)
-	if err != nil {
-		e.Error = err.Error()
-		return false, nil
-	}
-	sum := sha256.Sum256(data)
-	e.SHA256 = hex.EncodeToString(sum[:])
-	makePage := j.page
-	if makePage && sameOptions && old != nil && old.SHA256 == e.SHA256 && old.Error == "" && old.Related == e.Related && pageExists(dir, old, f) {
-		// Touched, not changed: the page, and the words the search index
-		// holds, stay.
-		makePage = false
-		if sb == nil || prev.has(old.Stem+f.ext, old.Doc) {
-			size, mtime, rel, from := e.Size, e.ModTime, e.Related, e.ParentSession
-			*e = *old
-			e.Path, e.Size, e.ModTime, e.Related, e.ParentSession = j.path, size, mtime, rel, from
-			return false, nil
+// A unit is the jobs of one run that are done together: under Prepare,
+// the jobs of one family of sessions (see Options.Prepare) with the
+// family's members in its order (family, by key); else one job alone.
+type unit struct {
+	jobs   []*job
+	family []string
+}
+
+// renderUnit reads the sources of u's jobs and brings what the archive
+// holds of each up to date (see renderJob). A load error is recorded in
+// the job's entry; err is kept for failures to write. Reading stops when
+// ctx is done.
+func renderUnit(ctx context.Context, dir string, u unit, next *manifest, opt Options, f format, sameOptions bool, parents map[string]page.Link, related map[string][]page.Related, sb *searchBuild, num map[string]int, prev *searchMeta) error {
+	data := map[string][]byte{}
+	for _, j := range u.jobs {
+		b, err := fileguard.ReadInput(ctx, j.path)
+		if err != nil {
+			j.e.Error = err.Error()
+			continue
 		}
-	}
-	s, err := session.ReadContext(ctx, bytes.NewReader(data), j.path)
-	if err != nil {
-		e.Error = err.Error()
-		return false, nil
+		sum := sha256.Sum256(b)
+		j.e.SHA256 = hex.EncodeToString(sum[:])
+		data[j.key] = b
 	}
 	if opt.Prepare != nil {
-		opt.Prepare(s)
+		// What a page shows depends on its whole family.
+		group := familyDigest(u.family, next)
+		for _, j := range u.jobs {
+			j.e.Group = group
+		}
 	}
+	var todo []*job
+	for _, j := range u.jobs {
+		if data[j.key] != nil && !keep(dir, j, f, sameOptions && !j.relink, sb, prev) {
+			todo = append(todo, j)
+		}
+	}
+	if len(todo) == 0 {
+		return nil
+	}
+	sessions := map[string]*session.Session{}
+	for _, j := range todo {
+		s, err := session.ReadContext(ctx, bytes.NewReader(data[j.key]), j.path)
+		if err != nil {
+			j.e.Error = err.Error()
+			continue
+		}
+		sessions[j.key] = s
+	}
+	if opt.Prepare != nil {
+		// The rest of the family is read for what it has to mask in
+		// these; one that cannot be read has nothing to give.
+		var group []*session.Session
+		var shown []bool
+		for _, key := range u.family {
+			s := sessions[key]
+			if s == nil {
+				path := next.Sessions[key].Path
+				b := data[key]
+				if b == nil {
+					b, _ = fileguard.ReadInput(ctx, path)
+				}
+				var err error
+				if s, err = session.ReadContext(ctx, bytes.NewReader(b), path); err != nil || b == nil {
+					continue
+				}
+			}
+			group = append(group, s)
+			shown = append(shown, sessions[key] == s)
+		}
+		opt.Prepare(group, shown)
+	}
+	for _, j := range todo {
+		s := sessions[j.key]
+		if s == nil {
+			continue
+		}
+		rendered, err := renderJob(dir, j, data[j.key], s, opt, f, parents[j.key], related[j.key], sb, num)
+		j.rendered = rendered
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// keep says whether the job's source, read, was touched and not changed:
+// its page, and the words the search index holds, stay.
+func keep(dir string, j *job, f format, sameOptions bool, sb *searchBuild, prev *searchMeta) bool {
+	e, old := j.e, j.old
+	if !j.page || !sameOptions || old == nil || old.SHA256 != e.SHA256 || old.Group != e.Group || old.Error != "" || old.Related != e.Related || !pageExists(dir, old, f) {
+		return false
+	}
+	j.page = false
+	if sb == nil || prev.has(old.Stem+f.ext, old.Doc) {
+		size, mtime, rel, from := e.Size, e.ModTime, e.Related, e.ParentSession
+		*e = *old
+		e.Path, e.Size, e.ModTime, e.Related, e.ParentSession = j.path, size, mtime, rel, from
+		return true
+	}
+	return false
+}
+
+// renderJob brings what the archive holds of the job's source up to date
+// from its session s, read from data and prepared: its entry in the
+// manifest, its page (when the job asks for it), and its words in the
+// search index (when sb is set). It reports whether it wrote the page.
+func renderJob(dir string, j *job, data []byte, s *session.Session, opt Options, f format, parent page.Link, related []page.Related, sb *searchBuild, num map[string]int) (rendered bool, err error) {
+	e := j.e
 	e.Error = ""
 	e.Warnings = nil
 	for _, w := range s.Warnings {
@@ -77,7 +151,7 @@ func renderOne(ctx context.Context, dir string, j *job, opt Options, f format, s
 		}
 		j.words = true
 	}
-	if !makePage {
+	if !j.page {
 		return false, nil
 	}
 
@@ -121,7 +195,7 @@ func renderOne(ctx context.Context, dir string, j *job, opt Options, f format, s
 // unless it is there already, and adds its words under number num.
 func addDoc(dir string, e *entry, s *session.Session, sb *searchBuild, num int, opt Options) error {
 	d := docOf(s)
-	sum := sha256.Sum256([]byte(e.SHA256 + opt.fingerprint))
+	sum := sha256.Sum256([]byte(e.SHA256 + opt.fingerprint + e.Group))
 	e.Doc = e.Stem + "-" + hex.EncodeToString(sum[:6]) + ".js"
 	path := filepath.Join(dir, searchDir, docsDir, e.Doc)
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {

@@ -54,7 +54,9 @@ type Info struct {
 	// Indexed says the file was read: the fields below describe it. A file
 	// found but not yet read has only ID, Path, Size and ModTime.
 	Indexed bool
-	// Hash is the SHA-256 of the file's content as read, in hex.
+	// Hash is the SHA-256 of the file's content as read, in hex; in a
+	// catalog that prepares sessions, of that and of the contents of the
+	// session's family, which what it shows depends on (see Preparer).
 	Hash string
 	// Cwd and SessionID come from the session header; "" without one.
 	Cwd       string
@@ -110,16 +112,17 @@ type Options struct {
 	// Workers bounds how many files are read at once. Zero means one per
 	// core.
 	Workers int
-	// Prepare, when set, is applied to every session right after it is
-	// read, before it is summarised, indexed or handed out: the server
-	// masks secrets with it (package redact), so that nothing it lists,
-	// searches or shows holds them. PrepareKey names what Prepare does;
-	// the cache keeps what each key made apart.
+	// Prepare, when set, prepares every session right after it is read,
+	// before it is summarised, indexed or handed out, with what was found
+	// in its whole family (see Preparer): the server masks secrets with
+	// it (package redact), so that nothing it lists, searches or shows
+	// holds them. PrepareKey names what Prepare does; the cache keeps
+	// what each key made apart.
 	//
 	// Masking looks at a whole session (a value found anywhere is masked
 	// everywhere), so with Prepare a file that grew is read whole, and
 	// snippets are cut from the loaded session, not from the line.
-	Prepare    func(*session.Session)
+	Prepare    Preparer
 	PrepareKey string
 	// PrepareText, set with Prepare, masks the text of the catalog's own
 	// that is not in a session: the error of a file that cannot be read.
@@ -174,6 +177,17 @@ type Catalog struct {
 	// updateMu lets one Update run at a time.
 	updateMu sync.Mutex
 	prog     progressCounters
+
+	// The families of a catalog that prepares sessions (family.go):
+	// linkGen counts changes to what joins them, families are as of
+	// familiesAt; stored is, per record, what was found in its file as
+	// the store holds it, seen what was found in a file read for another.
+	// famMu is taken before mu, never while mu is held.
+	linkGen      atomic.Uint64
+	famMu        sync.Mutex
+	families     map[string][]string
+	familiesAt   uint64
+	stored, seen map[string]kept
 }
 
 // record is one file the catalog found.
@@ -190,6 +204,11 @@ type record struct {
 	// catalog that prepares sessions: what a search's project filter
 	// matches.
 	hidden string
+	// from is, in a catalog that prepares sessions, what the file's
+	// header says it was forked from, as read at fromAt: a path, kept in
+	// memory only, which joins it to its family.
+	from   string
+	fromAt stamp
 }
 
 type flight struct {
@@ -221,6 +240,8 @@ func Open(ctx context.Context, paths []string, opt Options) (*Catalog, error) {
 		roots:   map[string]*os.Root{},
 		lru:     newLRU(opt.MaxLoaded, opt.MaxLoadedBytes),
 		flights: map[string]*flight{},
+		stored:  map[string]kept{},
+		seen:    map[string]kept{},
 	}
 	dir := opt.CacheDir
 	if opt.FS != nil {
@@ -334,6 +355,9 @@ func (c *Catalog) List() []Info {
 		out = append(out, c.info(r))
 	}
 	c.mu.RUnlock()
+	for k := range out {
+		c.withFamily(&out[k])
+	}
 	slices.SortFunc(out, func(a, b Info) int { return strings.Compare(a.Path, b.Path) })
 	c.link(out)
 	return out
@@ -346,12 +370,15 @@ func (c *Catalog) Generation() uint64 { return c.gen.Load() }
 // Info returns what the catalog knows of the file with the given id.
 func (c *Catalog) Info(id string) (Info, bool) {
 	c.mu.RLock()
-	defer c.mu.RUnlock()
 	r := c.records[id]
 	if r == nil {
+		c.mu.RUnlock()
 		return Info{}, false
 	}
-	return c.info(r), true
+	i := c.info(r)
+	c.mu.RUnlock()
+	c.withFamily(&i)
+	return i, true
 }
 
 // Stat returns the current version of the file with the given id (see

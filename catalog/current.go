@@ -30,14 +30,22 @@ func (c *Catalog) Current(ctx context.Context, id string) (Info, error) {
 	current := r.row != nil && r.row.Stamp == st
 	c.mu.Unlock()
 	if !current {
-		if d := c.read(ctx, r); d != nil {
-			err := c.store1(ctx, r, d)
+		for _, res := range c.readRecords(ctx, []*record{r}) {
+			if res.d == nil {
+				continue
+			}
+			err := c.store1(ctx, res.r, res.d)
+			if res.r != r {
+				continue // of its family: one not kept is read again later
+			}
 			if IsCacheError(err) {
 				// The cache cannot keep what was read (wrote said so):
 				// the file is described as it is all the same.
 				c.mu.RLock()
-				defer c.mu.RUnlock()
-				return c.infoWith(r, &d.row), nil
+				info := c.infoWith(r, &res.d.row)
+				c.mu.RUnlock()
+				c.withFamily(&info)
+				return info, nil
 			}
 			if err != nil {
 				return Info{}, err
@@ -63,6 +71,11 @@ func (c *Catalog) store1(ctx context.Context, r *record, d *fileData) error {
 		}
 		d.row.Shard = shard
 		err = st.write(ctx, d)
+		if errors.Is(err, errChanged) && c.opt.Prepare != nil {
+			// Another process stored a later state of the file: its rows
+			// stand, and are read back from the store.
+			return nil
+		}
 		if errors.Is(err, errChanged) && try < 2 {
 			row, err := st.file(ctx, d.row.Path)
 			if err != nil {
@@ -89,6 +102,11 @@ func (c *Catalog) store1(ctx context.Context, r *record, d *fileData) error {
 // record notes that the store holds d for r's file.
 func (c *Catalog) record(r *record, d *fileData) {
 	row := d.row
+	if d.finding != nil {
+		c.famMu.Lock()
+		c.stored[r.id] = kept{row.Stamp, d.finding}
+		c.famMu.Unlock()
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.known == nil {

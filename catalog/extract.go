@@ -79,6 +79,11 @@ type fileData struct {
 	// store must still be there for its rows to fit.
 	fromSize  int64
 	fromLines int
+	// In a catalog that prepares sessions: finding is what was found in
+	// the file, kept once its rows are stored; again says the file is as
+	// it was stored, and was prepared anew because its family changed.
+	finding Finding
+	again   bool
 }
 
 // fromFull makes the rows of a file read whole.

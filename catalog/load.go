@@ -13,7 +13,8 @@ import (
 // read again. A file that changed since the catalog last read it is also
 // read into the catalog (only what was appended, when that is all that
 // changed). Concurrent calls for the same file read it once. The Info
-// returned describes the file as loaded; its Hash is the content's.
+// returned describes the file as loaded; its Hash is the content's (and,
+// in a catalog that prepares sessions, its family's: see Info.Hash).
 func (c *Catalog) Load(id string) (*session.Session, Info, error) {
 	c.mu.RLock()
 	r := c.records[id]
@@ -26,8 +27,12 @@ func (c *Catalog) Load(id string) (*session.Session, Info, error) {
 		info, _ := c.Info(id)
 		return nil, info, pathError(r.f.path, err)
 	}
-	v := stampOf(fi)
-	if s, info, ok := c.lru.get(id, v.String()); ok {
+	v := stampOf(fi).String()
+	if c.opt.Prepare != nil {
+		// Prepared with its family: kept while the family is as it was.
+		v += " " + c.familyVersion(id)
+	}
+	if s, info, ok := c.lru.get(id, v); ok {
 		return s, info, nil
 	}
 
@@ -43,7 +48,7 @@ func (c *Catalog) Load(id string) (*session.Session, Info, error) {
 
 	fl.s, fl.info, fl.err = c.loadSafely(r)
 	if fl.s != nil {
-		c.lru.put(id, fl.info, fl.s)
+		c.lru.put(id, v, fl.info, fl.s)
 	}
 	c.flightMu.Lock()
 	delete(c.flights, id)
@@ -90,7 +95,7 @@ func (c *Catalog) load(r *record) (*session.Session, Info, error) {
 		return nil, info, err
 	}
 	if c.opt.Prepare != nil {
-		c.opt.Prepare(s)
+		c.prepareLoaded(r, s)
 	}
 	if st != info.stamp || !info.Indexed {
 		// The catalog is behind: bring it up to date, reading only what
@@ -104,5 +109,6 @@ func (c *Catalog) load(r *record) (*session.Session, Info, error) {
 	p := t.progress(nil)
 	info.Size, info.ModTime, info.stamp = st.Size, fi.ModTime(), st
 	info.Hash = hex.EncodeToString(p.Sum[:])
+	c.withFamily(&info)
 	return s, info, nil
 }

@@ -20,9 +20,9 @@ type lru struct {
 }
 
 type lruItem struct {
-	id   string
-	info Info
-	s    *session.Session
+	id, version string
+	info        Info
+	s           *session.Session
 }
 
 func newLRU(max int, maxBytes int64) *lru {
@@ -38,20 +38,21 @@ func (l *lru) get(id, v string) (*session.Session, Info, bool) {
 		return nil, Info{}, false
 	}
 	it := el.Value.(*lruItem)
-	if it.info.Version() != v {
+	if it.version != v {
 		return nil, Info{}, false
 	}
 	l.order.MoveToFront(el)
 	return it.s, it.info, true
 }
 
-func (l *lru) put(id string, info Info, s *session.Session) {
+// put keeps s, the session id at version v, described by info.
+func (l *lru) put(id, v string, info Info, s *session.Session) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if el := l.byID[id]; el != nil {
 		l.drop(el)
 	}
-	l.byID[id] = l.order.PushFront(&lruItem{id: id, info: info, s: s})
+	l.byID[id] = l.order.PushFront(&lruItem{id: id, version: v, info: info, s: s})
 	l.bytes += info.Size
 	for l.order.Len() > 1 && (l.order.Len() > l.max || l.bytes > l.maxBytes) {
 		l.drop(l.order.Back())

@@ -9,7 +9,6 @@ import (
 
 	"github.com/piexport/piexport/internal/sessiongen"
 	"github.com/piexport/piexport/redact"
-	"github.com/piexport/piexport/session"
 )
 
 // BenchmarkPreparedCache measures what a masking catalog (--serve
@@ -45,7 +44,7 @@ func BenchmarkPreparedCache(b *testing.B) {
 		name := "plain"
 		if masked {
 			name = "masked"
-			opt.Prepare = func(s *session.Session) { red.Session(s) }
+			opt.Prepare = masking(red)
 			opt.PrepareKey, opt.PrepareText = red.Key(), red.Text
 		}
 		b.Run(name+"/read", func(b *testing.B) {

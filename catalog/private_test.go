@@ -81,6 +81,12 @@ func ftsWords(t *testing.T, db string) []byte {
 	return out
 }
 
+// masking prepares a catalog's sessions as the server under --redact
+// does: each with what its family holds.
+func masking(red *redact.Redactor) Preparer {
+	return NewPreparer(red.Find, func(s *session.Session, g []*redact.Found) { red.Mask(s, g) }, (*redact.Found).Values, (*redact.Found).Same)
+}
+
 // TestPreparedCacheHoldsNothingUnmasked (issue 21, item 3): the cache of
 // a catalog that masks its sessions (the server under --redact) holds
 // nothing the masking hides, in any byte of its databases and their
@@ -88,7 +94,9 @@ func ftsWords(t *testing.T, db string) []byte {
 // paths (pi names a session's folder after its working directory), not
 // the error of a file that cannot be read; and a value found to be
 // secret only once its file grew is scrubbed from what the earlier
-// reading stored.
+// reading stored, also from its sub-agent's transcript, which repeats
+// it; and what a fork's coloured output splits, or writes in another
+// case, is not stored either.
 func TestPreparedCacheHoldsNothingUnmasked(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 3))
 	word := func(n int) string {
@@ -114,13 +122,23 @@ func TestPreparedCacheHoldsNothingUnmasked(t *testing.T) {
 	write(t, path, header+"\n"+
 		`{"type":"message","id":"u1","parentId":null,"timestamp":"2026-11-20T10:00:01Z","message":{"role":"user","content":"the code for `+literal+` is `+value+`, keep it"}}`+"\n")
 	write(t, filepath.Join(dir, "broken.jsonl"), "not a session at all\n")
+	// Its family (issue 33): a sub-agent's transcript that repeats the
+	// value, which is secret only once the session grows, and a fork
+	// whose coloured tool output splits a password and that writes the
+	// user's other word in capitals.
+	foreign := "Ørsted-" + word(6)
+	coloured := "Cq" + word(9) + "5" + word(8)
+	write(t, filepath.Join(strings.TrimSuffix(path, ".jsonl"), "W.jsonl"), `{"type":"session","version":3,"id":"w1","timestamp":"2026-11-20T10:00:00Z","cwd":"/w"}`+"\n"+
+		`{"type":"message","id":"w1","parentId":null,"timestamp":"2026-11-20T10:00:01Z","message":{"role":"user","content":"agent saw `+value+`"}}`+"\n")
+	write(t, filepath.Join(dir, "2026-11-21T10-00-00-000Z_fork.jsonl"), `{"type":"session","version":3,"id":"f1","timestamp":"2026-11-21T10:00:00Z","cwd":"/w","parentSession":`+fmt.Sprintf("%q", path)+`}`+"\n"+
+		`{"type":"message","id":"f1","parentId":null,"timestamp":"2026-11-21T10:00:01Z","message":{"role":"toolResult","toolCallId":"c","toolName":"bash","content":[{"type":"text","text":"DB_\u001b[01;31m\u001b[KPASSWORD\u001b[m\u001b[K=`+coloured+` for `+strings.ToUpper(foreign)+`"}]}}`+"\n")
 
-	red, err := redact.New(redact.Options{Secrets: true, Literals: []string{literal}, Home: home, Users: []string{"ada"}})
+	red, err := redact.New(redact.Options{Secrets: true, Literals: []string{literal, foreign}, Home: home, Users: []string{"ada"}})
 	must(t, err)
 	cache := t.TempDir()
 	open := func() *Catalog {
 		c, err := New(context.Background(), []string{src}, Options{CacheDir: cache,
-			Prepare: func(s *session.Session) { red.Session(s) }, PrepareKey: red.Key(), PrepareText: red.Text})
+			Prepare: masking(red), PrepareKey: red.Key(), PrepareText: red.Text})
 		must(t, err)
 		return c
 	}
@@ -152,7 +170,8 @@ func TestPreparedCacheHoldsNothingUnmasked(t *testing.T) {
 		t.Helper()
 		all := bytes.ToLower(cacheBytes(t, cache))
 		for what, v := range map[string]string{"the literal": literal, "the value found later": value,
-			"the home directory": home, "a token": pat.Values[0], "another token": npm.Values[0]} {
+			"the home directory": home, "a token": pat.Values[0], "another token": npm.Values[0],
+			"the other word": foreign, "the coloured password": coloured} {
 			if bytes.Contains(all, []byte(strings.ToLower(v))) {
 				t.Errorf("%s: the cache holds %s (%q)", when, what, v)
 			}

@@ -8,10 +8,11 @@ import (
 
 	"github.com/piexport/piexport/internal/fileguard"
 	"github.com/piexport/piexport/internal/recovered"
+	"github.com/piexport/piexport/session"
 )
 
-// read reads what changed of r's file, or nil when the read was cut short
-// by ctx.
+// read reads what changed of r's file, in a catalog that does not prepare
+// sessions, or nil when the read was cut short by ctx.
 func (c *Catalog) read(ctx context.Context, r *record) *fileData {
 	if ctx.Err() != nil {
 		return nil
@@ -24,15 +25,37 @@ func (c *Catalog) read(ctx context.Context, r *record) *fileData {
 		if ctx.Err() != nil {
 			return nil
 		}
-		// A file that cannot be read is recorded with its error, so it is
-		// listed, and read again only once it changes.
-		d = &fileData{row: fileRow{Path: c.rowKey(f.key), Stamp: r.found, Err: c.prepareText(err.Error())}}
-		var fe *fileError
-		if errors.As(err, &fe) {
-			d.row.Stamp, d.row.Sum = fe.stamp, fe.sum
-		}
+		return c.errorData(r, err)
 	}
 	return d
+}
+
+// readRecords reads what changed of the files of rs, or of their
+// families in a catalog that prepares sessions (see readFamily), and
+// returns it; what the store holds of each is nil when reading was cut
+// short by ctx.
+func (c *Catalog) readRecords(ctx context.Context, rs []*record) []readResult {
+	if c.opt.Prepare == nil {
+		out := make([]readResult, len(rs))
+		for i, r := range rs {
+			out[i] = readResult{r: r, d: c.read(ctx, r)}
+		}
+		return out
+	}
+	var out []readResult
+	got := map[*record]bool{}
+	for _, fam := range c.staleFamilies(rs) {
+		for _, rd := range c.readFamily(ctx, fam) {
+			out = append(out, readResult{r: rd.r, d: rd.d, again: rd.d.again})
+			got[rd.r] = true
+		}
+	}
+	for _, r := range rs {
+		if !got[r] {
+			out = append(out, readResult{r: r}) // cut short
+		}
+	}
+	return out
 }
 
 // fileError is a file that was opened but could not be read as a session,
@@ -43,10 +66,10 @@ type fileError struct {
 	err   error
 }
 
-// readFileSafely is readFile where a panic (of the loader, or of
-// Options.Prepare) would end the program, on the readers of Update and a
-// server's requests: it becomes the file's error, so the file is listed
-// as one that cannot be read, and read again once it changes.
+// readFileSafely is readFile where a panic (of the loader) would end the
+// program, on the readers of Update and a server's requests: it becomes
+// the file's error, so the file is listed as one that cannot be read, and
+// read again once it changes.
 func (c *Catalog) readFileSafely(ctx context.Context, f file, old *fileRow) (d *fileData, err error) {
 	defer recoverAs(&err, f.path+": reading it")
 	return c.readFile(ctx, f, old)
@@ -61,8 +84,8 @@ func recoverAs(err *error, what string) {
 	}
 }
 
-// readFile reads f: only what was appended when old says that suffices,
-// else all of it.
+// readFile reads f, in a catalog that does not prepare sessions: only
+// what was appended when old says that suffices, else all of it.
 func (c *Catalog) readFile(ctx context.Context, f file, old *fileRow) (*fileData, error) {
 	fh, err := c.open(f)
 	if err != nil {
@@ -79,7 +102,7 @@ func (c *Catalog) readFile(ctx context.Context, f file, old *fileRow) (*fileData
 		return nil, err
 	}
 	st := stampOf(fi)
-	if old != nil && old.Err == "" && st.Inode == old.Stamp.Inode && st.Size >= old.ReadSize && c.opt.Prepare == nil {
+	if old != nil && old.Err == "" && st.Inode == old.Stamp.Inode && st.Size >= old.ReadSize {
 		if ra, ok := fh.(io.ReaderAt); ok {
 			d, err := c.readGrown(ctx, ra, f, st, old)
 			if err == nil {
@@ -103,17 +126,31 @@ func (c *Catalog) readFile(ctx context.Context, f file, old *fileRow) (*fileData
 		copy(fe.sum[:], t.h.Sum(nil))
 		return nil, fe
 	}
-	if c.opt.Prepare != nil {
-		c.opt.Prepare(s)
+	return fromFull(c.rowKey(f.key), st, s, t), nil
+}
+
+// readWhole reads all of f, as it is now, and does not prepare it.
+func (c *Catalog) readWhole(ctx context.Context, f file) (*session.Session, *tracker, stamp, error) {
+	fh, err := c.open(f)
+	if err != nil {
+		return nil, nil, stamp{}, pathError(f.path, err)
 	}
-	d := fromFull(c.rowKey(f.key), st, s, t)
-	if c.opt.Prepare != nil {
-		// The header line, as the file has it, is what reading only what
-		// was appended needs, which a catalog that prepares sessions
-		// never does.
-		d.row.Header = nil
+	defer fh.Close()
+	fi, err := fh.Stat()
+	if err != nil {
+		return nil, nil, stamp{}, pathError(f.path, err)
 	}
-	return d, nil
+	if err := fileguard.CheckInput(f.path, fi); err != nil {
+		return nil, nil, stamp{}, err
+	}
+	st := stampOf(fi)
+	s, t, err := readFull(ctxReader{ctx, fh}, f.path)
+	if err != nil {
+		fe := &fileError{stamp: st, err: err}
+		copy(fe.sum[:], t.h.Sum(nil))
+		return nil, nil, st, fe
+	}
+	return s, t, st, nil
 }
 
 // readGrown reads what was appended to a file.

@@ -37,11 +37,29 @@ func (c *Catalog) find(ctx context.Context, lenient bool) error {
 			stamps[k] = stampOf(fi)
 		}
 	}
+	// What each file was forked from joins it to its family: read off
+	// the headers of the files that changed.
+	var froms []string
+	if c.opt.Prepare != nil {
+		froms = make([]string, len(found))
+		for k, f := range found {
+			c.mu.RLock()
+			r := c.records[idOf(f.key)]
+			known := r != nil && r.f.key == f.key && r.fromAt == stamps[k]
+			if known {
+				froms[k] = r.from
+			}
+			c.mu.RUnlock()
+			if !known {
+				froms[k] = c.forkedFrom(f)
+			}
+		}
+	}
 
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	seen := make(map[string]bool, len(found))
-	changed := false
+	changed, relinked := false, false
 	for k, f := range found {
 		id := idOf(f.key)
 		for seen[id] {
@@ -54,15 +72,24 @@ func (c *Catalog) find(ctx context.Context, lenient bool) error {
 		if r == nil {
 			r = &record{id: id}
 			c.records[id] = r
-			changed = true
+			changed, relinked = true, true
 		}
 		if c.opt.Prepare != nil && (r.hidden == "" || r.f.path != f.path) {
 			r.hidden = c.prepareText(f.path)
 		}
 		r.f = f
-		r.parent = ""
+		parent := ""
 		if p, ok := parents[f.key]; ok {
-			r.parent = idOf(p)
+			parent = idOf(p)
+		}
+		if parent != r.parent {
+			r.parent, relinked = parent, true
+		}
+		if froms != nil {
+			if froms[k] != r.from {
+				relinked = true
+			}
+			r.from, r.fromAt = froms[k], stamps[k]
 		}
 		if stamps[k] != r.found {
 			r.found = stamps[k]
@@ -76,11 +103,14 @@ func (c *Catalog) find(ctx context.Context, lenient bool) error {
 	for id, r := range c.records {
 		if !seen[id] {
 			c.dropRecord(r)
-			changed = true
+			changed, relinked = true, true
 		}
 	}
 	if changed {
 		c.gen.Add(1)
+	}
+	if relinked {
+		c.linkGen.Add(1)
 	}
 	return nil
 }

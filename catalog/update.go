@@ -164,28 +164,40 @@ func (c *Catalog) Update(ctx context.Context) (bool, error) {
 	// waits on one writer's commit while the other writer has nothing to
 	// do.
 	budget := newBudget(readBudget)
-	work := make(chan *record)
+	// A family of a catalog that prepares sessions is read as one.
+	units := [][]*record{}
+	if c.opt.Prepare != nil {
+		units = c.staleFamilies(jobs)
+	} else {
+		for _, r := range jobs {
+			units = append(units, []*record{r})
+		}
+	}
+	work := make(chan []*record)
 	var results [shards]chan readResult
 	for i := range results {
 		results[i] = make(chan readResult, 64)
 	}
 	var readers sync.WaitGroup
-	for range min(c.opt.Workers, len(jobs)) {
+	for range min(c.opt.Workers, len(units)) {
 		readers.Go(func() {
-			for r := range work {
-				n := r.found.Size
+			for u := range work {
+				n := c.unitBytes(u)
 				budget.take(n)
 				c.searches.wait(ctx)
-				d := c.read(ctx, r)
-				results[shardOf(c.rowKey(r.f.key))] <- readResult{r, d, n}
+				read := c.readRecords(ctx, u)
+				read[len(read)-1].n = n // given back once all are written
+				for _, res := range read {
+					results[shardOf(c.rowKey(res.r.f.key))] <- res
+				}
 			}
 		})
 	}
 	go func() {
 		defer close(work)
-		for _, r := range jobs {
+		for _, u := range units {
 			select {
-			case work <- r:
+			case work <- u:
 			case <-ctx.Done():
 				return
 			}
@@ -207,9 +219,9 @@ func (c *Catalog) Update(ctx context.Context) (bool, error) {
 	var all []error
 	for i := range shards {
 		all = append(all, errs[i]...)
-		for _, r := range retry[i] {
-			if d := c.read(ctx, r); d != nil {
-				if err := c.store1(ctx, r, d); err != nil && ctx.Err() == nil {
+		for _, res := range c.readRecords(ctx, retry[i]) {
+			if res.d != nil {
+				if err := c.store1(ctx, res.r, res.d); err != nil && ctx.Err() == nil {
 					all = append(all, err)
 				}
 			}
@@ -222,11 +234,36 @@ func (c *Catalog) Update(ctx context.Context) (bool, error) {
 }
 
 // readResult is what a reader hands a writer: what was read of r's file
-// (nil if reading was cut short) and the bytes it holds up.
+// (nil if reading was cut short) and the bytes of the budget it gives
+// back once written; again marks a file read only because its family
+// changed (see readFamily), which is not one of the update's.
 type readResult struct {
-	r *record
-	d *fileData
-	n int64
+	r     *record
+	d     *fileData
+	n     int64
+	again bool
+}
+
+// unitBytes is what reading the records of u takes of the budget: their
+// files' sizes, or their families' in a catalog that prepares sessions.
+func (c *Catalog) unitBytes(u []*record) int64 {
+	var ids []string
+	if c.opt.Prepare != nil {
+		ids = c.family(u[0].id)
+	} else {
+		for _, r := range u {
+			ids = append(ids, r.id)
+		}
+	}
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	var n int64
+	for _, id := range ids {
+		if r := c.records[id]; r != nil {
+			n += r.found.Size
+		}
+	}
+	return n
 }
 
 // write stores what arrives on results in shard, in batches (see batch).
@@ -298,8 +335,10 @@ func (c *Catalog) write(ctx context.Context, shard int, results <-chan readResul
 			}
 		}
 		budget.give(res.n)
-		p.done.Add(1)
-		p.bytesDone.Add(res.n)
+		if !res.again {
+			p.done.Add(1)
+			p.bytesDone.Add(res.r.found.Size)
+		}
 		if b != nil && (b.bytes >= batchBytes || time.Since(b.began) >= batchAge) {
 			commit()
 		}

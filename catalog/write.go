@@ -175,7 +175,7 @@ func (b *batch) addFile(ctx context.Context, d *fileData) error {
 		return nil // stored by another process
 	case d.appended && (readSize != d.fromSize || lines != d.fromLines):
 		return errChanged
-	case !d.appended && exists && cur == r.Stamp && string(sum) == string(r.Sum[:]):
+	case !d.appended && !d.again && exists && cur == r.Stamp && string(sum) == string(r.Sum[:]):
 		r.FID = fid
 		return nil // stored by another process
 	case exists && cur.Inode == r.Stamp.Inode && cur.CTime > r.Stamp.CTime:

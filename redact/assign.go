@@ -2,27 +2,42 @@ package redact
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
 // secretWordKeywords find the names findAssignments looks at.
-var secretWordKeywords = []string{"secret", "token", "pass", "pwd", "key", "credential", "creds", "auth"}
+var secretWordKeywords = []string{"secret", "token", "pass", "pwd", "pw", "psw", "psk", "key", "credential", "creds", "auth"}
 
 // Names that say their value is secret. A strong name is believed for
 // any value that is not a placeholder; a weak one only for a value that
 // looks random (`sort_key: "created_at"` is not a secret).
 var (
-	strongSecretWords = []string{"password", "passwd", "passphrase", "pass", "secret", "credential", "creds"}
+	strongSecretWords = []string{"password", "passwd", "passphrase", "passcode", "pass", "pswd", "psw", "pw", "psk",
+		"secret", "credential", "creds"}
 	// pwd is weak: in code it is as often the working directory.
 	weakSecretWords = []string{"apikey", "key", "token", "auth", "pwd"}
 	nameSuffixes    = []string{"s", "_base", "_value", "_b64", "_base64", "_live", "_prod"}
 )
 
+// Most words must begin a part of the name (api_key, apiKey), but names
+// are also written run together in lower case: dbpassword, clientsecret,
+// accesstoken. The long words stand at the end of such a name as they
+// are; the short ones end too many other words (bypass, monkey, oldpwd),
+// and count run together only after a word that says whose secret it is.
+var (
+	runTogetherWords  = []string{"password", "passwd", "passphrase", "passcode", "secret", "credential", "token"}
+	runTogetherOwners = []string{"db", "admin", "root", "user", "login", "master", "app", "api", "auth", "access",
+		"secret", "private", "priv", "signing", "encryption", "hmac", "session", "client", "ssh", "smtp", "ftp",
+		"sql", "mysql", "pg", "postgres", "redis", "mongo", "wifi", "wpa", "vnc", "license", "service", "account"}
+)
+
 // nameStrength says how strongly name says that its value is secret: 2
 // strong, 1 weak, 0 not at all. The word must end the name (after it only
-// a plural s or a suffix such as _BASE) and begin a part of it: `api_key`,
-// `apiKey`, `SECRET_KEY` and `X-Api-Key` qualify, `monkey` and `key_id`
-// do not.
+// a plural s or a suffix such as _BASE) and begin a part of it, or end a
+// name written run together (see runTogetherWords): `api_key`, `apiKey`,
+// `SECRET_KEY`, `X-Api-Key`, `pw` and `dbpassword` qualify, `monkey`,
+// `bypass` and `key_id` do not.
 func nameStrength(name string) int {
 	lowerName := strings.ToLower(name)
 	for _, suffix := range append([]string{""}, nameSuffixes...) {
@@ -32,7 +47,11 @@ func nameStrength(name string) int {
 		}
 		for strength, words := range [][]string{weakSecretWords, strongSecretWords} {
 			for _, w := range words {
-				if !strings.HasSuffix(base, w) || !partStart(name, len(base)-len(w)) {
+				if !strings.HasSuffix(base, w) {
+					continue
+				}
+				at := len(base) - len(w)
+				if !partStart(name, at) && !runTogether(base[:at], w) {
 					continue
 				}
 				if w == "pass" && len(base) == len(w) {
@@ -43,6 +62,20 @@ func nameStrength(name string) int {
 		}
 	}
 	return 0
+}
+
+// runTogether says whether word, after before in a name written without
+// separators, ends a name of a secret (see runTogetherWords).
+func runTogether(before, word string) bool {
+	if slices.Contains(runTogetherWords, word) {
+		return true
+	}
+	for _, o := range runTogetherOwners {
+		if strings.HasSuffix(before, o) && partStart(before, len(before)-len(o)) {
+			return true
+		}
+	}
+	return false
 }
 
 // partStart says whether a part of an identifier starts at i: at its

@@ -24,13 +24,18 @@ type detector struct {
 	// can name too; nil when secrets are not searched.
 	assign *rule
 	// literal is the rule of the user's own words; nil without any.
+	// folded finds them in texts beyond ASCII (see fold.go).
 	literal *rule
+	folded  *automaton
 }
 
-// finding is a secret found in a text: its bytes [start, end).
+// finding is a secret found in a text: its bytes [start, end). value is
+// the value they hold, as a terminal shows it (see view.go), once spans
+// are merged.
 type finding struct {
 	start, end int
 	rule       *rule
+	value      string
 }
 
 var (
@@ -68,6 +73,10 @@ func newDetector(rules []*rule, global []*allowlist) *detector {
 			d.assign = r
 		case literalID:
 			d.literal = r
+			d.folded = newAutomaton(r.folded)
+			if len(r.keywords) == 0 {
+				continue // found by the folded search alone
+			}
 		}
 		if len(r.keywords) == 0 {
 			d.always = append(d.always, r)
@@ -110,8 +119,13 @@ func (d *detector) find(text string) []finding {
 	var out []finding
 	for _, r := range d.always {
 		for _, sp := range r.find(text, nil) {
-			out = append(out, finding{sp[0], sp[1], r})
+			out = append(out, finding{start: sp[0], end: sp[1], rule: r})
 		}
+	}
+	if d.folded != nil && hasNonASCII(text) {
+		d.folded.scanFolded(text, func(_, start, end int) {
+			out = append(out, finding{start: start, end: end, rule: d.literal})
+		})
 	}
 	if len(text) > math.MaxInt32 {
 		return out
@@ -152,7 +166,7 @@ func (d *detector) runRule(r *rule, text string, hits []hit, sc *scratch, out []
 	case r.expr == "" && r.find == nil:
 		for _, h := range hits {
 			if wordHit(r, text, d.keywords.words[h.word], int(h.start), int(h.end)) {
-				out = append(out, finding{int(h.start), int(h.end), r})
+				out = append(out, finding{start: int(h.start), end: int(h.end), rule: r})
 			}
 		}
 	case r.find != nil:
@@ -163,7 +177,7 @@ func (d *detector) runRule(r *rule, text string, hits []hit, sc *scratch, out []
 			}
 		}
 		for _, sp := range r.find(text, starts) {
-			out = append(out, finding{sp[0], sp[1], r})
+			out = append(out, finding{start: sp[0], end: sp[1], rule: r})
 		}
 	case r.at != nil && r.anchors == nil:
 		last := -1
@@ -323,7 +337,7 @@ func (d *detector) accept(r *rule, text string, loc []int, out []finding) []find
 			}
 		}
 	}
-	return append(out, finding{start, end, r})
+	return append(out, finding{start: start, end: end, rule: r})
 }
 
 // leadInMax bounds the lead-in gitleaks' rules put before their keyword:

@@ -19,14 +19,7 @@ func mask(t *testing.T, text string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab := newTable()
-	spans := tab.merge(text, d.find(text))
-	for _, sp := range spans {
-		tab.add(text[sp.start:sp.end])
-	}
-	var res slotResult
-	out, _ := rewriteText(text, spans, tab, tab.finder(), 0, &res)
-	return out
+	return maskString(d, text, true)
 }
 
 // TestRules masks secrets in the contexts gitleaks' rules leave to this

@@ -16,18 +16,24 @@ var imageRule = &rule{id: "image", kind: kindImage, fixed: ImageRemoved}
 // literalID is the rule id of the user's own words.
 const literalID = "literal"
 
-// literalRule masks each of words wherever it appears, in any ASCII case.
+// literalRule masks each of words wherever it appears, in any case (see
+// fold.go).
 func literalRule(words []string) *rule {
-	var keywords []string
+	var keywords, folded []string
 	for _, w := range words {
-		if w = strings.TrimSpace(w); w != "" && !slices.Contains(keywords, strings.ToLower(w)) {
-			keywords = append(keywords, strings.ToLower(w))
+		w = foldLiteral(strings.TrimSpace(w))
+		if w == "" || slices.Contains(folded, w) {
+			continue
+		}
+		folded = append(folded, w)
+		if !hasNonASCII(w) {
+			keywords = append(keywords, w)
 		}
 	}
-	if len(keywords) == 0 {
+	if len(folded) == 0 {
 		return nil
 	}
-	return &rule{id: literalID, keywords: keywords, rank: rankLiteral}
+	return &rule{id: literalID, keywords: keywords, folded: folded, rank: rankLiteral}
 }
 
 // homeRule shows each home directory as ~.

@@ -7,7 +7,12 @@
 // (extra.go); each is replaced by a typed placeholder,
 // [REDACTED:aws-access-token#2], the same value by the same placeholder
 // everywhere in the session, so a reader can still follow the
-// conversation. The user's own words (Options.Literals), the home
+// conversation. Sessions that show together (a session and its
+// sub-agents' transcripts, its forks) are masked as one group, with one
+// table of placeholders (group.go). Text is also searched as a terminal
+// shows it, without its escape sequences (view.go); ids are masked like
+// text, the same way wherever they are. The user's own words
+// (Options.Literals, in any case of any script: fold.go), the home
 // directory and the user's name can be masked too. A Report says what
 // was masked and where.
 //
@@ -23,8 +28,6 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
-
-	"github.com/piexport/piexport/session"
 )
 
 // Options say what a Redactor masks.
@@ -32,7 +35,7 @@ type Options struct {
 	// Secrets masks what the rules find: keys, tokens, passwords.
 	Secrets bool
 	// Literals are the user's own words (names, hosts, customer ids),
-	// masked wherever they appear, in any ASCII case.
+	// masked wherever they appear, in any case and any script.
 	Literals []string
 	// Home, when set, is the home directory, shown as ~; the home
 	// directory in a session's working directory (when it was recorded
@@ -103,91 +106,6 @@ func (r *Redactor) detectorFor(home, user string) *detector {
 	return d
 }
 
-// Session masks s in place and reports what it masked. It marks s as
-// redacted (s.Redaction) even when nothing was found.
-func (r *Redactor) Session(s *session.Session) *Report {
-	if s.Lean() {
-		// Its text is in the file: masking the entries would mask nothing.
-		panic("redact: a session loaded lean cannot be masked")
-	}
-	home, user := "", ""
-	if r.opt.Home != "" && s.Header != nil {
-		home, user = homeOf(s.Header.Cwd)
-		if home == r.opt.Home {
-			home = ""
-		}
-	}
-	d := r.detectorFor(home, user)
-	slots, images := collect(s, r.opt.NoImages)
-
-	// Search every string, on every core.
-	found := make([][]piece, len(slots))
-	parallel(len(slots), func(i int) {
-		found[i] = scanSlot(d, &slots[i], r.opt.NoImages)
-	})
-
-	// Number the values in file order, so that a session gives the same
-	// placeholders every time.
-	t := newTable()
-	for i := range found {
-		for k := range found[i] {
-			found[i][k].spans = t.merge(found[i][k].text, found[i][k].spans)
-		}
-	}
-	for i := range found {
-		for _, p := range found[i] {
-			for _, sp := range p.spans {
-				if sp.rule.fixed == "" {
-					t.add(p.text[sp.start:sp.end])
-				}
-			}
-		}
-	}
-
-	// Replace, on every core: each value wherever it appears, not only
-	// where a rule found it.
-	search := t.finder()
-	results := make([]slotResult, len(slots))
-	parallel(len(slots), func(i int) {
-		if search == nil && len(found[i]) == 0 {
-			return
-		}
-		results[i] = rewriteSlot(&slots[i], found[i], t, search)
-	})
-
-	rep := &Report{File: s.File, Images: images}
-	type place struct {
-		entry       *session.Entry
-		placeholder string
-	}
-	seen := map[place]bool{} // an entry's text and its raw JSON are one place
-	for i, res := range results {
-		for _, f := range res.findings {
-			p := place{slots[i].entry, f.Placeholder}
-			if slots[i].derived || seen[p] {
-				continue
-			}
-			seen[p] = true
-			if e := slots[i].entry; e != nil {
-				f.EntryID = e.ID
-			}
-			f.Line = slots[i].line
-			rep.Findings = append(rep.Findings, f)
-		}
-		rep.Home += res.home
-		rep.Users += res.users
-		rep.Images += res.images
-		rep.Grown += int64(res.grown)
-	}
-	rep.count(t)
-	s.Redaction = &session.Redaction{Secrets: r.opt.Secrets, Values: map[string]int{}, Places: len(rep.Findings),
-		Home: r.opt.Home != "" || len(r.opt.Users) > 0, Images: rep.Images}
-	for _, c := range rep.Rules {
-		s.Redaction.Values[c.Rule] = c.Values
-	}
-	return rep
-}
-
 // parallel calls f(i) for every i below n on every core.
 func parallel(n int, f func(i int)) {
 	workers := min(runtime.GOMAXPROCS(0), max(1, n/64))
@@ -249,7 +167,7 @@ func scanSlot(d *detector, sl *slot, noImages bool) []piece {
 		if js.key != "" && d.assign != nil && imageLen(text) == 0 {
 			// "apiKey": "…" names its value as a secret, as KEY=value does.
 			if n := nameStrength(js.key); n > 0 && acceptValue(text, true, false, n, js.key) {
-				spans = append(spans, finding{0, len(text), d.assign})
+				spans = append(spans, finding{start: 0, end: len(text), rule: d.assign})
 			}
 		}
 		if len(spans) > 0 {
@@ -265,7 +183,7 @@ func scanText(d *detector, text string, noImages bool) []finding {
 	n := imageLen(text)
 	var spans []finding
 	if n > 0 && noImages {
-		spans = append(spans, finding{0, n, imageRule})
+		spans = append(spans, finding{start: 0, end: n, rule: imageRule})
 	}
 	if n == len(text) {
 		return spans
@@ -274,6 +192,15 @@ func scanText(d *detector, text string, noImages bool) []finding {
 		sp.start += n
 		sp.end += n
 		spans = append(spans, sp)
+	}
+	if v := viewOf(text[n:]); v != nil {
+		// As a terminal shows it: what escape sequences split is whole.
+		for _, sp := range d.find(v.text) {
+			sp.start, sp.end = v.raw(sp.start, sp.end)
+			sp.start += n
+			sp.end += n
+			spans = append(spans, sp)
+		}
 	}
 	return spans
 }
@@ -294,16 +221,26 @@ func literalsOnly(spans []finding) []finding {
 // directory, which holds the user's name). Values are numbered within s
 // alone.
 func (r *Redactor) Text(s string) string {
-	d := r.detectorFor("", "")
-	t := newTable()
-	spans := t.merge(s, d.find(s))
+	return maskString(r.detectorFor("", ""), s, false)
+}
+
+// maskString masks s as a group of its own: what d finds in it, and with
+// everywhere every other occurrence of a value found.
+func maskString(d *detector, s string, everywhere bool) string {
+	best := map[string]*rule{}
+	spans := merge(s, scanText(d, s, false), best)
+	t := &table{place: map[string]string{}, counts: map[string]int{}}
 	for _, sp := range spans {
 		if sp.rule.fixed == "" {
-			t.add(s[sp.start:sp.end])
+			t.add(sp.value, best[sp.value])
 		}
 	}
+	var search *finder
+	if everywhere {
+		search = t.finder()
+	}
 	var res slotResult
-	out, _ := rewriteText(s, spans, t, nil, 0, &res)
+	out, _ := rewriteText(s, spans, t, search, 0, &res)
 	return out
 }
 
@@ -324,4 +261,4 @@ func (r *Redactor) Key() string {
 
 // version changes whenever what this package masks changes, so that what
 // was masked with an older one is masked again.
-const version = "3"
+const version = "4"

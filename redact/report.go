@@ -55,14 +55,21 @@ type RuleCount struct {
 	Values, Places int
 }
 
-func (r *Report) count(t *table) {
+// count counts the values and places of each rule from the findings: a
+// value counts where it was masked, and nowhere else.
+func (r *Report) count() {
 	byRule := map[string]*RuleCount{}
-	for id, n := range t.counts {
-		byRule[id] = &RuleCount{Rule: id, Values: n}
-	}
+	values := map[string]bool{}
 	for _, f := range r.Findings {
-		if c := byRule[f.Rule]; c != nil {
-			c.Places++
+		c := byRule[f.Rule]
+		if c == nil {
+			c = &RuleCount{Rule: f.Rule}
+			byRule[f.Rule] = c
+		}
+		c.Places++
+		if !values[f.Placeholder] {
+			values[f.Placeholder] = true
+			c.Values++
 		}
 	}
 	for _, c := range byRule {
@@ -134,6 +141,9 @@ func padCount(n int, one, many string) string {
 	}
 	return s
 }
+
+// Masked says whether s holds a placeholder: a value was masked in it.
+func Masked(s string) bool { return strings.Contains(s, "[REDACTED:") }
 
 // Preview shows a secret without giving it away: the prefix that says
 // its kind (sk-ant-, ghp_, AKIA, xoxb-) and its last four characters, for

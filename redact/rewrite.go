@@ -7,23 +7,40 @@ import (
 	"strings"
 )
 
-// table numbers the values found in a session.
+// table numbers the values found in a group of sessions (see Found).
 type table struct {
-	best   map[string]*rule  // value → the most specific rule that found it
 	place  map[string]string // value → its placeholder
 	counts map[string]int    // rule → values numbered so far
 	order  []string          // values in the order they were numbered
 }
 
-func newTable() *table {
-	return &table{best: map[string]*rule{}, place: map[string]string{}, counts: map[string]int{}}
+// tableOf numbers the values of group: each under the most specific rule
+// that found it in any session of the group, in the group's order, then
+// in the order each session found them.
+func tableOf(group []*Found) *table {
+	best := map[string]*rule{}
+	for _, f := range group {
+		for _, v := range f.values {
+			if b := best[v.text]; b == nil || v.rule.rank < b.rank {
+				best[v.text] = v.rule
+			}
+		}
+	}
+	t := &table{place: map[string]string{}, counts: map[string]int{}}
+	for _, f := range group {
+		for _, v := range f.values {
+			t.add(v.text, best[v.text])
+		}
+	}
+	return t
 }
 
 // merge sorts spans and joins those that overlap: a value that two rules
-// find in part is masked whole, under the most specific rule. It notes
-// which rule is best for each value. A fixed replacement (home, user
-// name) that overlaps a value gives way to it.
-func (t *table) merge(text string, spans []finding) []finding {
+// find in part is masked whole, under the most specific rule, which it
+// notes in best. A fixed replacement (home, user name) that overlaps a
+// value gives way to it. Each value span gets its value, as a terminal
+// shows it.
+func merge(text string, spans []finding, best map[string]*rule) []finding {
 	slices.SortFunc(spans, func(a, b finding) int {
 		return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(b.end, a.end))
 	})
@@ -43,10 +60,11 @@ func (t *table) merge(text string, spans []finding) []finding {
 		}
 		values = append(values, sp)
 	}
-	for _, v := range values {
-		value := text[v.start:v.end]
-		if b := t.best[value]; b == nil || v.rule.rank < b.rank {
-			t.best[value] = v.rule
+	for i := range values {
+		v := &values[i]
+		v.value = shown(text[v.start:v.end])
+		if b := best[v.value]; b == nil || v.rule.rank < b.rank {
+			best[v.value] = v.rule
 		}
 	}
 	out := values
@@ -68,12 +86,11 @@ func overlapsAny(spans []finding, f finding) bool {
 	return false
 }
 
-// add numbers value if it is new.
-func (t *table) add(value string) {
+// add numbers value, found by r, if it is new.
+func (t *table) add(value string, r *rule) {
 	if _, ok := t.place[value]; ok {
 		return
 	}
-	r := t.best[value]
 	t.counts[r.id]++
 	t.place[value] = fmt.Sprintf("[REDACTED:%s#%d]", r.id, t.counts[r.id])
 	t.order = append(t.order, value)
@@ -201,17 +218,18 @@ func rewriteSlot(sl *slot, found []piece, t *table, search *finder) slotResult {
 }
 
 // rewriteText replaces in text the spans own and every occurrence of a
-// value of t from byte from on. It reports false when nothing changed.
+// value of t from byte from on, also where escape sequences split it (see
+// view.go). It reports false when nothing changed.
 func rewriteText(text string, own []finding, t *table, search *finder, from int, res *slotResult) (string, bool) {
 	type edit struct {
 		start, end int
 		with       string
-		value      bool
+		value      string // "" for a fixed replacement
 	}
 	var edits []edit
 	for _, sp := range own {
 		if sp.rule.fixed != "" {
-			edits = append(edits, edit{sp.start, sp.end, sp.rule.fixed, false})
+			edits = append(edits, edit{sp.start, sp.end, sp.rule.fixed, ""})
 			switch sp.rule.kind {
 			case kindHome:
 				res.home++
@@ -222,17 +240,31 @@ func rewriteText(text string, own []finding, t *table, search *finder, from int,
 			}
 			continue
 		}
-		edits = append(edits, edit{sp.start, sp.end, t.place[text[sp.start:sp.end]], true})
+		edits = append(edits, edit{sp.start, sp.end, t.place[sp.value], sp.value})
 	}
 	if search != nil && from < len(text) {
-		search.scan(text[from:], func(start, end int) {
-			start, end = start+from, end+from
-			value := text[start:end]
-			if len(value) < shortValue && (start > 0 && isAlnum(text[start-1]) || end < len(text) && isAlnum(text[end])) {
-				return
+		// In the text as it is, then as it is shown: an occurrence with
+		// no escape in it is found twice, and the edits merge.
+		seen := text[from:]
+		v := viewOf(seen)
+		for pass := 0; pass < 2; pass++ {
+			if pass == 1 {
+				if v == nil {
+					break
+				}
+				seen = v.text
 			}
-			edits = append(edits, edit{start, end, t.place[value], true})
-		})
+			search.scan(seen, func(start, end int) {
+				value := seen[start:end]
+				if len(value) < shortValue && (start > 0 && isAlnum(seen[start-1]) || end < len(seen) && isAlnum(seen[end])) {
+					return
+				}
+				if pass == 1 {
+					start, end = v.raw(start, end)
+				}
+				edits = append(edits, edit{start + from, end + from, t.place[value], value})
+			})
+		}
 	}
 	if len(edits) == 0 {
 		return text, false
@@ -244,7 +276,7 @@ func rewriteText(text string, own []finding, t *table, search *finder, from int,
 	})
 	var kept []edit
 	for _, e := range edits {
-		if !e.value {
+		if e.value == "" {
 			continue
 		}
 		if n := len(kept); n > 0 && e.start < kept[n-1].end {
@@ -254,7 +286,7 @@ func rewriteText(text string, own []finding, t *table, search *finder, from int,
 		kept = append(kept, e)
 	}
 	for _, e := range edits {
-		if e.value {
+		if e.value != "" {
 			continue
 		}
 		clash := false
@@ -275,10 +307,10 @@ func rewriteText(text string, own []finding, t *table, search *finder, from int,
 	for _, e := range kept {
 		b.WriteString(text[done:e.start])
 		b.WriteString(e.with)
+		b.WriteString(colours(text[e.start:e.end]))
 		done = e.end
-		if e.value {
-			value := text[e.start:e.end]
-			res.findings = append(res.findings, Finding{Rule: ruleOf(e.with), Placeholder: e.with, Preview: Preview(value)})
+		if e.value != "" {
+			res.findings = append(res.findings, Finding{Rule: ruleOf(e.with), Placeholder: e.with, Preview: Preview(e.value)})
 		}
 	}
 	b.WriteString(text[done:])

@@ -97,6 +97,9 @@ type rule struct {
 	kind kind
 	// fixed is that text.
 	fixed string
+	// folded are the user's own words, folded (see fold.go), for the
+	// rule of those; keywords then hold those that fold to ASCII.
+	folded []string
 }
 
 // kind is what a rule finds.

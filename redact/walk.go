@@ -15,8 +15,11 @@ import (
 // listing fields: every exported string, every string of every JSON value
 // the session keeps whole (entries and blocks of unknown types, tool
 // arguments and details) is searched, so a field the session package adds
-// later is masked without a change here. Only ids are left alone: they
-// tie entries together, and they are not text anyone wrote.
+// later is masked without a change here. Ids are searched too, though no
+// one wrote them: an id that holds a secret (or a value found secret
+// elsewhere) is masked as text is, the same way in every field that names
+// it, so that the entries it ties together stay tied (see
+// session.Session.Reindex).
 
 // A slot is one string of the session, or one JSON value it keeps.
 type slot struct {
@@ -28,6 +31,9 @@ type slot struct {
 	// label, the session's name): masked like the rest, not reported
 	// twice.
 	derived bool
+	// isID marks an id: when one changes, the session's lookups by id
+	// are made again.
+	isID bool
 }
 
 var (
@@ -42,7 +48,7 @@ var blockTypeField = func() int {
 	return f.Index[0]
 }()
 
-// identifiers are the fields that hold ids.
+// identifiers are the fields that hold ids (see slot.isID).
 var identifiers = map[string]bool{
 	"ID": true, "FileID": true, "ParentID": true, "TargetID": true,
 	"FirstKeptEntryID": true, "FromID": true, "ToolCallID": true,
@@ -60,6 +66,7 @@ type walker struct {
 	entry    *session.Entry
 	line     int
 	derived  bool
+	isID     bool
 	noImages bool
 	images   int // images dropped
 }
@@ -103,7 +110,7 @@ func collect(s *session.Session, noImages bool) ([]slot, int) {
 }
 
 // A plan says which fields of a struct type the walk visits: exported
-// ones that can hold text, ids left out. Plans are made once per type.
+// ones that can hold text. Plans are made once per type.
 type plan struct {
 	fields []planField
 }
@@ -111,6 +118,7 @@ type plan struct {
 type planField struct {
 	index   int
 	derived bool
+	isID    bool
 }
 
 var plans sync.Map // reflect.Type → *plan
@@ -122,10 +130,10 @@ func planOf(t reflect.Type) *plan {
 	p := &plan{}
 	for i := range t.NumField() {
 		f := t.Field(i)
-		if !f.IsExported() || identifiers[f.Name] || !exportedText(f.Type, map[reflect.Type]bool{}) {
+		if !f.IsExported() || !exportedText(f.Type, map[reflect.Type]bool{}) {
 			continue
 		}
-		p.fields = append(p.fields, planField{index: i, derived: derivedFields[t.Name()+"."+f.Name]})
+		p.fields = append(p.fields, planField{index: i, derived: derivedFields[t.Name()+"."+f.Name], isID: identifiers[f.Name] && f.Type.Kind() == reflect.String})
 	}
 	plans.Store(t, p)
 	return p
@@ -160,7 +168,7 @@ func (w *walker) walk(v reflect.Value) {
 	switch v.Kind() {
 	case reflect.String:
 		if v.Len() > 0 {
-			w.slots = append(w.slots, slot{v: v, entry: w.entry, line: w.line, derived: w.derived})
+			w.slots = append(w.slots, slot{v: v, entry: w.entry, line: w.line, derived: w.derived, isID: w.isID})
 		}
 	case reflect.Slice:
 		if v.Type() == rawType {
@@ -187,9 +195,9 @@ func (w *walker) walk(v reflect.Value) {
 		}
 		for _, f := range planOf(t).fields {
 			was := w.derived
-			w.derived = was || f.derived
+			w.derived, w.isID = was || f.derived, f.isID
 			w.walk(v.Field(f.index))
-			w.derived = was
+			w.derived, w.isID = was, false
 		}
 	case reflect.Map:
 		// No map of the session holds text today; one that does would be
@@ -207,8 +215,10 @@ func (w *walker) image(v reflect.Value) {
 	}
 	t := v.Type()
 	for i := range t.NumField() {
-		if f := t.Field(i); f.IsExported() && f.Name != "Data" && !identifiers[f.Name] {
+		if f := t.Field(i); f.IsExported() && f.Name != "Data" {
+			w.isID = identifiers[f.Name]
 			w.walk(v.Field(i))
+			w.isID = false
 		}
 	}
 }

@@ -165,7 +165,7 @@ func TestRedactingServerShowsNoPaths(t *testing.T) {
 	must(t, err)
 	writeFile(t, filepath.Join(proj, word+"-notes.jsonl"), b)
 	writeFile(t, filepath.Join(proj, "broken.jsonl"), []byte("not json\n"))
-	opt := Options{Prepare: func(*session.Session) {}, PrepareKey: "mask", PrepareText: mask}
+	opt := Options{Prepare: catalog.Alone(func(*session.Session) {}), PrepareKey: "mask", PrepareText: mask}
 	_, hs, _ := testServer(t, dir, "", false, opt)
 
 	// Nothing read yet: the index lists the files by their names.

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/piexport/piexport/catalog"
 	"github.com/piexport/piexport/page"
 	"github.com/piexport/piexport/session"
 )
@@ -80,7 +81,7 @@ func TestShared(t *testing.T) {
 		}
 		return []page.Related{{Label: "Shared", Links: slices.Clone(links)}}
 	}
-	masked := Options{Prepare: func(*session.Session) {}, PrepareKey: "masked",
+	masked := Options{Prepare: catalog.Alone(func(*session.Session) {}), PrepareKey: "masked",
 		PrepareText: func(s string) string { return strings.ReplaceAll(s, dir, "~") }}
 	for name, opt := range map[string]Options{"no cache": {}, "cache": {CacheDir: t.TempDir()}, "masked": masked} {
 		t.Run(name, func(t *testing.T) {

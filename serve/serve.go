@@ -26,7 +26,6 @@ import (
 	"github.com/piexport/piexport/catalog"
 	"github.com/piexport/piexport/humanize"
 	"github.com/piexport/piexport/page"
-	"github.com/piexport/piexport/session"
 )
 
 // Options configure Run.
@@ -53,16 +52,16 @@ type Options struct {
 	// server can be reached beyond loopback.
 	Log   io.Writer
 	Quiet bool
-	// Prepare, when set, is applied to every session as it is loaded,
-	// before the server lists, searches or shows it (catalog.Options);
-	// PrepareKey names what it does.
+	// Prepare, when set, prepares every session as it is loaded, with
+	// what its family holds, before the server lists, searches or shows
+	// it (catalog.Options); PrepareKey names what it does.
 	//
 	// A server that prepares its sessions keeps the pages it renders in
 	// memory, never in the page cache: a page of an earlier state of a
 	// session can show a value found to be secret only once the session
 	// grew. Its catalog keeps only what Prepare and PrepareText made
 	// (see catalog.Options).
-	Prepare    func(*session.Session)
+	Prepare    catalog.Preparer
 	PrepareKey string
 	// PrepareText, set with Prepare, masks the text of the server's own
 	// that is not in a session: the paths of session files, which the

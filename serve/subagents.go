@@ -80,12 +80,14 @@ func (t subAgentTree) load(s *server, id string) []*session.SubAgent {
 		j := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		for _, aid := range t.agents[j.id] {
-			sess, info, err := s.cat.Load(aid)
+			sess, _, err := s.cat.Load(aid)
 			if err != nil {
 				s.logf("warning: a sub-agent transcript is left out of its session's page: %v", err)
 				continue
 			}
-			name := strings.TrimSuffix(filepath.Base(info.Path), ".jsonl")
+			// The file's name as the session has it: prepared (masked)
+			// as the task call that names the agent is.
+			name := strings.TrimSuffix(filepath.Base(sess.File), ".jsonl")
 			a := &session.SubAgent{ID: name, Key: name, Session: sess}
 			if j.prefix != "" {
 				a.Key = j.prefix + "/" + name

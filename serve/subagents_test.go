@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"bytes"
 	"context"
 	"io/fs"
 	"net/http/httptest"
@@ -13,6 +14,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/piexport/piexport/catalog"
+	"github.com/piexport/piexport/internal/fakesecret"
+	"github.com/piexport/piexport/redact"
 	"github.com/piexport/piexport/session"
 )
 
@@ -20,6 +23,13 @@ import (
 // transcripts (omp18-task-subagents/...) into a sessions directory, and
 // returns the directory and the main session's path.
 func ompProject(t *testing.T) (dir, main string) {
+	t.Helper()
+	return ompProjectAs(t, "Lexer")
+}
+
+// ompProjectAs is ompProject with the agent Lexer named lexer instead,
+// in its files' names and wherever the session names it.
+func ompProjectAs(t *testing.T, lexer string) (dir, main string) {
 	t.Helper()
 	dir = t.TempDir()
 	proj := filepath.Join(dir, "--home-dev-parser--")
@@ -35,7 +45,7 @@ func ompProject(t *testing.T) (dir, main string) {
 		if err != nil {
 			return err
 		}
-		writeFile(t, filepath.Join(proj, rel), b)
+		writeFile(t, filepath.Join(proj, strings.ReplaceAll(rel, "Lexer", lexer)), bytes.ReplaceAll(b, []byte("Lexer"), []byte(lexer)))
 		return nil
 	})
 	if err != nil {
@@ -63,7 +73,7 @@ func maskAnswers(s *session.Session) {
 // again when one of them changes.
 func TestSubAgentsInServedPage(t *testing.T) {
 	dir, main := ompProject(t)
-	srv := start(t, Options{Paths: []string{dir}, Prepare: maskAnswers, PrepareKey: "mask"})
+	srv := start(t, Options{Paths: []string{dir}, Prepare: catalog.Alone(maskAnswers), PrepareKey: "mask"})
 	id := ids(t, srv)["Refactor the parser"]
 	if id == "" {
 		t.Fatalf("the index does not list the session: %v", ids(t, srv))
@@ -96,7 +106,7 @@ func TestSubAgentsInServedPage(t *testing.T) {
 // transcript, masked as the catalog prepared it.
 func TestBrowserSubAgents(t *testing.T) {
 	dir, _ := ompProject(t)
-	cat, err := catalog.New(context.Background(), []string{dir}, catalog.Options{Prepare: maskAnswers, PrepareKey: "mask"})
+	cat, err := catalog.New(context.Background(), []string{dir}, catalog.Options{Prepare: catalog.Alone(maskAnswers), PrepareKey: "mask"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,5 +129,38 @@ func TestBrowserSubAgents(t *testing.T) {
 	tb.waitJS(`document.getElementById('sub-Lexer').checkVisibility() && document.getElementById('sub-Lexer').innerText.includes('LEXER-MASKED')`)
 	if text := mustEval[string](tb, `document.getElementById('sub-Lexer').innerText`); strings.Contains(text, "LEXER-ANSWER") {
 		t.Errorf("the transcript was not prepared as the session was: %q", text)
+	}
+}
+
+// In the browser, a task call opens the transcript of a sub-agent whose
+// id holds a secret, masked in the call and in the transcript's name
+// alike (issue 33, item 4).
+func TestBrowserMaskedAgentID(t *testing.T) {
+	id := fakesecret.New(46).Make("github-pat").Values[0]
+	dir, main := ompProjectAs(t, id)
+	red, err := redact.New(redact.Options{Secrets: true})
+	must(t, err)
+	prep := catalog.NewPreparer(red.Find, func(s *session.Session, g []*redact.Found) { red.Mask(s, g) }, (*redact.Found).Values, (*redact.Found).Same)
+	cat, err := catalog.New(context.Background(), []string{dir}, catalog.Options{Prepare: prep, PrepareKey: red.Key(), PrepareText: red.Text})
+	must(t, err)
+	defer cat.Close()
+	s := newServer(cat, nil, Options{Home: "/home/dev", PrepareKey: red.Key(), PrepareText: red.Text}, &logger{}, "")
+	hs := httptest.NewServer(s.handler())
+	defer hs.Close()
+	defer close(s.stopping)
+	var sid string
+	for _, i := range cat.List() {
+		if i.Path == main {
+			sid = i.ID
+		}
+	}
+	const panel = "sub-[REDACTED:github-pat#1]"
+	tb := newBrowserTab(t)
+	tb.do(chromedp.Navigate(hs.URL + "/s/" + sid))
+	tb.waitJS(`document.querySelector('a[data-subagent="` + panel + `"]') !== null`)
+	tb.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('a[data-subagent="` + panel + `"]').click()`))
+	tb.waitJS(`document.getElementById('` + panel + `') !== null && document.getElementById('` + panel + `').checkVisibility()`)
+	if text := mustEval[string](tb, `document.body.innerText`); strings.Contains(text, id[:12]) {
+		t.Errorf("the page shows the agent's id")
 	}
 }

@@ -83,7 +83,7 @@ func LoadSubAgents(path string) ([]*SubAgent, []Warning) {
 		}
 		for _, d := range entries {
 			name := d.Name()
-			if !d.Type().IsRegular() || !strings.HasSuffix(name, ".jsonl") || strings.Contains(name, ".bak") {
+			if !isTranscript(d) {
 				continue
 			}
 			file := filepath.Join(j.dir, name)
@@ -104,6 +104,29 @@ func LoadSubAgents(path string) ([]*SubAgent, []Warning) {
 		}
 	}
 	return top, warnings
+}
+
+// RenameSubAgents names agents, and theirs, again after their
+// transcripts' files as their sessions now have them (Session.File): once
+// package redact has masked a file's name as it masked the task call that
+// names the agent (an agent id can hold a secret), the two match again.
+func RenameSubAgents(agents []*SubAgent) {
+	type job struct {
+		prefix string
+		list   []*SubAgent
+	}
+	for stack := []job{{"", agents}}; len(stack) > 0; {
+		j := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, a := range j.list {
+			a.ID = strings.TrimSuffix(filepath.Base(a.Session.File), ".jsonl")
+			a.Key = a.ID
+			if j.prefix != "" {
+				a.Key = j.prefix + "/" + a.ID
+			}
+			stack = append(stack, job{a.Key, a.Agents})
+		}
+	}
 }
 
 // FindSubAgent returns the sub-agent with the given id among agents, or nil.

@@ -120,6 +120,23 @@ func (l *loader) buildTree() {
 			break
 		}
 	}
+	s.indexCalls()
+}
+
+// Reindex builds again the lookups by id (Entry, ToolResult, the call a
+// result answers) once the ids of the entries and of the tool calls have
+// been rewritten in place, each the same way wherever it is: package
+// redact masks an id that holds a secret, and the tree keeps its shape.
+func (s *Session) Reindex() {
+	s.byID = make(map[string]*Entry, len(s.Entries))
+	for _, e := range s.Entries {
+		s.byID[e.ID] = e
+	}
+	s.indexCalls()
+}
+
+// indexCalls indexes the tool calls and their results by call id.
+func (s *Session) indexCalls() {
 	s.toolResults = map[string][]*Entry{}
 	s.calls = map[string]*Block{}
 	s.callers = map[string]*Entry{}

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/piexport/piexport/internal/fakesecret"
 )
 
@@ -20,12 +22,20 @@ import (
 // value found to be secret only later, in every place issue 21 found
 // unmasked: text after an image, the keys of providers' blobs where they
 // are not blobs, the header's fields, a fork's parent path, the models'
-// names, the folder and file names, a value of an odd type.
+// names, the folder and file names, a value of an odd type. And what
+// issue 33 found: a sub-agent's transcript (named after an agent id that
+// holds a token) and a fork beside the session, which repeat what the
+// session names secret and name what it repeats; a tool's coloured
+// output that splits secrets with escape sequences; the user's words in
+// another script, case and normal form; entries whose ids hold secrets;
+// a password named pw in a label.
 type blindSpots struct {
 	secrets        []fakesecret.Secret
 	literal        string // the user's own word, --redact-literal
+	foreign        string // another, not in ASCII, --redact-literal
 	later          string // a value not secret until a line appended says so
 	sessions, file string
+	agent, fork    string // the sub-agent's transcript and the fork
 }
 
 func plantBlindSpots(t *testing.T, dir string, seed uint64) blindSpots {
@@ -50,12 +60,46 @@ func plantBlindSpots(t *testing.T, dir string, seed uint64) blindSpots {
 	b.sessions = filepath.Join(dir, "sessions")
 	folder := filepath.Join(b.sessions, "--home-ada-work-"+b.literal+"--")
 	b.file = filepath.Join(folder, "2026-11-20T10-00-00-000Z_"+b.literal+".jsonl")
-	if err := os.MkdirAll(folder, 0o755); err != nil {
-		t.Fatal(err)
+
+	// Issue 33's: the family, the escapes, the foreign word, the ids.
+	gen := fakesecret.New(seed + 33)
+	b.foreign = "Müller-Ørsted " + word(6)
+	upper := strings.ToUpper(b.foreign)
+	nfd := strings.NewReplacer("ü", "u\u0308", "Ø", "Ø").Replace(b.foreign) // ü written apart
+	pw, token, deploy := "Pw"+word(8)+"7"+word(7), "Tk"+word(8)+"4"+word(9), "Dp"+word(9)+"2"+word(8)
+	akia, ansiPW := gen.Make("aws-access-key-id").Values[0], "Cq"+word(9)+"5"+word(8)
+	agentID, entryID := gen.Make("github-pat").Values[0], gen.Make("stripe-secret-key").Values[0]
+	for _, v := range []string{pw, token, deploy, akia, ansiPW, agentID, entryID} {
+		b.secrets = append(b.secrets, fakesecret.Secret{Kind: "issue 33", Values: []string{v}})
 	}
-	if err := os.WriteFile(b.file, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
+	b.secrets = append(b.secrets, fakesecret.Secret{Kind: "pw in a label", Values: []string{"Tr0ub4dor&3" + word(6)}})
+	msg := func(id, parent, content string) string {
+		return `{"type":"message","id":"` + id + `","parentId":"` + parent + `","timestamp":"2026-11-20T10:00:07.500Z","message":{"role":"user","content":"` + content + `","timestamp":1795000007500}}` + "\n"
 	}
+	text += msg(entryID, "a0000002", "export DB_PASSWORD="+pw+" and the worker's "+token+", the deploy's "+deploy+"; for "+upper) +
+		`{"type":"message","id":"a0000033","parentId":"` + entryID + `","timestamp":"2026-11-20T10:00:07.600Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"call_grep","name":"bash","arguments":{"command":"grep --color=always -rn PASSWORD ."}}],"api":"anthropic-messages","provider":"p","model":"m","usage":{"input":1,"output":1,"cacheRead":0,"cacheWrite":0,"cost":{"total":0}},"stopReason":"toolUse","timestamp":1795000007600}}` + "\n" +
+		`{"type":"message","id":"r0000033","parentId":"a0000033","timestamp":"2026-11-20T10:00:07.700Z","message":{"role":"toolResult","toolCallId":"call_grep","toolName":"bash","content":[{"type":"text","text":".env:3:DB_\u001b[01;31m\u001b[KPASSWORD\u001b[m\u001b[K=` + ansiPW + `\n` + akia[:4] + `\u001b[m\u001b[K` + akia[4:] + ` for ` + nfd + `"}],"isError":false,"timestamp":1795000007700}}` + "\n" +
+		`{"type":"label","id":"l0000033","parentId":"r0000033","targetId":"` + entryID + `","label":"pw=` + b.secrets[len(b.secrets)-1].Values[0] + `","timestamp":"2026-11-20T10:00:07.800Z"}` + "\n"
+	write := func(path, text string) {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(b.file, text)
+	head := func(id string) string {
+		return `{"type":"session","version":3,"id":"` + id + `","timestamp":"2026-11-21T10:00:00.000Z","cwd":"/home/ada/work/x","parentSession":"` + b.file + `"}` + "\n"
+	}
+	b.agent = filepath.Join(strings.TrimSuffix(b.file, ".jsonl"), agentID+".jsonl")
+	write(b.agent, head("0195c0de-0000-7000-8000-0000000000b1")+
+		msg("w1", "", "logged in with "+pw+" and "+deploy+" at "+strings.ToLower(b.foreign))+
+		msg("w2", "w1", "SERVICE_TOKEN="+token))
+	b.fork = filepath.Join(folder, "2026-11-22T10-00-00-000Z_fork.jsonl")
+	write(b.fork, head("0195c0de-0000-7000-8000-0000000000b2")+
+		msg("f1", "", "the worker's "+token+" and "+pw+" with "+ansiPW)+
+		msg("f2", "f1", "DEPLOY_PASSWORD="+deploy))
 	// A file that cannot be read, in the same folder.
 	if err := os.WriteFile(filepath.Join(folder, "broken.jsonl"), []byte("not a session\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -77,7 +121,8 @@ func (b blindSpots) leaks(out []byte, later bool) []string {
 		lowered = append(lowered, l)
 	}
 	found := fakesecret.Leaks(low, lowered)
-	for what, v := range map[string]string{"the user's word": b.literal, "the home directory": "/home/ada"} {
+	for what, v := range map[string]string{"the user's word": b.literal, "the home directory": "/home/ada",
+		"the user's foreign word": b.foreign, "the foreign word written apart": norm.NFD.String(b.foreign)} {
 		if bytes.Contains(low, []byte(strings.ToLower(v))) {
 			found = append(found, what)
 		}
@@ -142,12 +187,14 @@ func indexWords(t *testing.T, db string) []byte {
 	return out
 }
 
-// TestRedactNoBlindSpots (issue 21, items 1 to 6 and 3): every output of
-// --redact, and the cache each run keeps, read byte for byte, hold none
-// of the planted secrets, the user's word, the home directory or the
-// user's name: a page, Markdown, both tree formats, an HTML and a
-// Markdown archive (manifest and search index included), --usage by
-// project and model (table and JSON), and the server's index, pages and
+// TestRedactNoBlindSpots (issue 21, items 1 to 6 and 3; issue 33, items
+// 1 to 4 and 11): every output of --redact, every byte --share uploads,
+// and the cache each run keeps, read byte for byte, hold none of the
+// planted secrets, the user's words, the home directory or the user's
+// name: a page, Markdown, both tree formats, the pages of the sub-agent
+// and the fork, an HTML and a Markdown archive (manifest and search index
+// included), --usage by project and model (table and JSON), the gists of
+// the session and of its sub-agent, and the server's index, pages and
 // searches, with the cache the server keeps, also after the session grew
 // a line that makes an earlier value a secret.
 func TestRedactNoBlindSpots(t *testing.T) {
@@ -161,7 +208,7 @@ func TestRedactNoBlindSpots(t *testing.T) {
 	if len(b.leaks(before, true)) < len(b.secrets)+3 {
 		t.Fatalf("the planted session does not hold what the test looks for")
 	}
-	redact := []string{"--redact-literal", b.literal}
+	redact := []string{"--redact-literal", b.literal, "--redact-literal", b.foreign}
 
 	for _, tc := range []struct {
 		name string
@@ -169,6 +216,8 @@ func TestRedactNoBlindSpots(t *testing.T) {
 		out  string // a file or directory written, "" for standard output only
 	}{
 		{"html", []string{"-o", "p.html", b.file}, "p.html"},
+		{"sub-agent's page", []string{"-o", "w.html", b.agent}, "w.html"},
+		{"fork's Markdown", []string{"--format", "md", "-o", "f.md", b.fork}, "f.md"},
 		{"markdown", []string{"--format", "md", "-o", "p.md", b.file}, "p.md"},
 		{"tree", []string{"--format", "tree", "-o", "t.txt", b.file}, "t.txt"},
 		{"tree-json", []string{"--format", "tree-json", "-o", "t.json", b.file}, "t.json"},
@@ -203,13 +252,39 @@ func TestRedactNoBlindSpots(t *testing.T) {
 		})
 	}
 
+	// Every byte --share uploads (the gist's files, their packed chunks,
+	// its description) of the session and of its sub-agent.
+	for _, file := range []string{b.file, b.agent} {
+		t.Run("share "+filepath.Base(filepath.Dir(file)), func(t *testing.T) {
+			gh := newFakeGH(t)
+			t.Chdir(t.TempDir())
+			t.Setenv("PIEXPORT_CACHE_DIR", t.TempDir())
+			if _, stderr, code := runCLI(t, append(append([]string{"--share"}, redact...), file)...); code != 0 {
+				t.Fatalf("--share: exit %d: %s", code, stderr)
+			}
+			var uploaded []byte
+			for _, c := range gh.calls() {
+				uploaded = append(uploaded, strings.Join(c.args, "\n")...)
+				for name, data := range c.files {
+					uploaded = append(append(uploaded, name...), unpacked(t, data)...)
+				}
+			}
+			if !bytes.Contains(uploaded, []byte("[REDACTED:literal#")) {
+				t.Errorf("no placeholder of the user's word in the upload")
+			}
+			for _, l := range b.leaks(uploaded, false) {
+				t.Errorf("the upload holds %s", l)
+			}
+		})
+	}
+
 	t.Run("server", func(t *testing.T) {
 		cache := t.TempDir()
 		srv := startServer(t, append(append([]string{"--serve"}, redact...), "--addr", "127.0.0.1:0", "--cache-dir", cache, b.sessions), "catalogued")
 		get := srv.get
 		index := get("")
 		all := append(bytes.Clone(index), srv.sessionPages(index)...)
-		for _, q := range []string{"key", "sent", "vault", "mail", "Jane"} {
+		for _, q := range []string{"key", "sent", "vault", "mail", "Jane", "logged", "worker", "deploy", "password", "export"} {
 			all = append(all, get("search?q="+q)...)
 		}
 		for _, l := range b.leaks(all, false) {

@@ -101,7 +101,11 @@ func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 	}
 	reports := newReportLog(opt, stderr, p)
 	if red := opt.redactor; red != nil {
-		aopt.Prepare = func(s *session.Session) { reports.add(red.Session(s)) }
+		aopt.Prepare = func(family []*session.Session, shown []bool) {
+			for _, rep := range red.Shown(family, shown) {
+				reports.add(rep)
+			}
+		}
 		aopt.PrepareKey, aopt.HidePath = red.Key(), red.Text
 		if opt.redact.masks() {
 			aopt.Notice = "Secrets are masked: every page of this archive was redacted (--redact)."
@@ -244,7 +248,7 @@ func runServe(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 		},
 	}
 	if red := opt.redactor; red != nil {
-		sopt.Prepare = func(s *session.Session) { red.Session(s) }
+		sopt.Prepare = catalogMasking(red)
 		sopt.PrepareKey, sopt.PrepareText, sopt.Redacting = red.Key(), red.Text, opt.redact.masks()
 	}
 	err := serve.Run(ctx, sopt)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/user"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -28,7 +29,7 @@ type redactFlags struct {
 
 func (r *redactFlags) define(fs *pflag.FlagSet) {
 	fs.BoolVar(&r.redact, "redact", false, "mask secrets (keys, tokens, passwords, private keys), show the home directory as ~ and your user name as user; the report goes to standard error")
-	fs.StringArrayVar(&r.literals, "redact-literal", nil, "also mask `TEXT` wherever it appears, in any case (repeatable; implies --redact)")
+	fs.StringArrayVar(&r.literals, "redact-literal", nil, "also mask `TEXT` wherever it appears, in any case and script (repeatable; implies --redact)")
 	fs.StringVar(&r.file, "redact-file", "", "also mask each line of `FILE` (implies --redact)")
 	fs.BoolVar(&r.report, "redact-report", false, "print what --redact would mask (rule, entry, line, a masked preview) and counts per rule; write nothing else")
 	fs.BoolVar(&r.noImages, "no-images", false, "leave images out: each becomes the text [image removed]")
@@ -110,31 +111,122 @@ func homeAndUsers() (string, []string) {
 	return home, users
 }
 
-// redactSession masks s and reports it: on standard output for
-// --redact-report, else on standard error (the counts only under -q). It
-// returns the report, nil when nothing is masked.
-func redactSession(red *redact.Redactor, s *session.Session, flags *redactFlags, stdout, stderr io.Writer) (*redact.Report, error) {
-	if red == nil {
-		return nil, nil
-	}
-	rep := red.Session(s)
-	var err error
-	switch {
-	case flags.report:
-		err = rep.WriteText(stdout, false)
-	case !flags.masks():
-		// --no-images alone
-	default:
-		if q, quiet := stderr.(quietWriter); quiet {
-			err = rep.WriteText(q.Writer, true)
-		} else {
-			err = rep.WriteText(stderr, false)
+// maskFamily loads the transcripts of the sub-agents of s, read from
+// file, warning about what cannot be read, and masks s and them as one
+// family (session.Family), with what is found in the rest of it (the
+// session s was forked from, its forks, theirs), which is read for that
+// alone. It reports each session masked: on standard output for
+// --redact-report, else on standard error (the counts only under -q).
+// Without masking it only loads the sub-agents. It returns them and the
+// reports.
+func maskFamily(opt *options, s *session.Session, file string, stdout, stderr io.Writer) ([]*session.SubAgent, groupReports, error) {
+	agents, warnings := session.LoadSubAgents(file)
+	printWarnings(stderr, warnings)
+	shown := map[string]*session.Session{}
+	members := session.Family(file)
+	for _, gs := range append([]*session.Session{s}, agentSessions(agents)...) {
+		if gs != s {
+			printWarnings(stderr, gs.Warnings)
+		}
+		abs, err := filepath.Abs(gs.File)
+		if err != nil {
+			abs = gs.File
+		}
+		shown[abs] = gs
+		if !slices.Contains(members, abs) {
+			members = append(members, abs)
 		}
 	}
-	return rep, err
+	if opt.redactor == nil {
+		return agents, nil, nil
+	}
+	reports := maskMembers(opt.redactor, members, shown)
+	session.RenameSubAgents(agents)
+	if err := writeRedactReports(opt, reports, stdout, stderr); err != nil {
+		return nil, nil, err
+	}
+	return agents, reports, nil
 }
 
-// writeReports prints --redact-report for every session under opt.files.
+// maskMembers masks the sessions of one family that shown holds, by their
+// files' absolute paths: members lists the family's files in its order
+// (session.Family), in which the values found are numbered, so that a
+// family's placeholders are the same in every output. The members not
+// shown are loaded one at a time, searched for what they have to mask in
+// the others, and dropped; one that cannot be read has nothing to give.
+// It returns the reports of those masked, in the family's order.
+func maskMembers(red *redact.Redactor, members []string, shown map[string]*session.Session) groupReports {
+	founds := make([]*redact.Found, 0, len(members))
+	var masked []*session.Session
+	for _, m := range members {
+		if s := shown[m]; s != nil {
+			founds = append(founds, red.Find(s))
+			masked = append(masked, s)
+		} else if s, err := session.Load(m); err == nil {
+			founds = append(founds, red.Find(s).Values())
+		}
+	}
+	reports := make(groupReports, len(masked))
+	for i, s := range masked {
+		reports[i] = red.Mask(s, founds)
+	}
+	return reports
+}
+
+// writeRedactReports prints what was masked: on standard output for
+// --redact-report, else on standard error, the counts only under -q.
+func writeRedactReports(opt *options, reports groupReports, stdout, stderr io.Writer) error {
+	for _, rep := range reports {
+		var err error
+		switch {
+		case opt.redact.report:
+			err = rep.WriteText(stdout, false)
+		case !opt.redact.masks():
+			// --no-images alone
+		default:
+			if q, quiet := stderr.(quietWriter); quiet {
+				err = rep.WriteText(q.Writer, true)
+			} else {
+				err = rep.WriteText(stderr, false)
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// catalogMasking prepares a catalog's sessions as --redact masks them:
+// each with what its whole family holds (see catalog.Preparer).
+func catalogMasking(red *redact.Redactor) catalog.Preparer {
+	return catalog.NewPreparer(red.Find, func(s *session.Session, family []*redact.Found) { red.Mask(s, family) },
+		(*redact.Found).Values, (*redact.Found).Same)
+}
+
+// groupReports are the reports of sessions masked as one group.
+type groupReports []*redact.Report
+
+// values counts the values masked in the group by rule: a value masked
+// in several of its sessions, under one placeholder, counts once.
+func (g groupReports) values() map[string]int {
+	seen := map[string]bool{}
+	out := map[string]int{}
+	for _, r := range g {
+		for _, f := range r.Findings {
+			if !seen[f.Placeholder] {
+				seen[f.Placeholder] = true
+				out[f.Rule]++
+			}
+		}
+	}
+	return out
+}
+
+// writeReports prints --redact-report for every session under opt.files,
+// family by family, each masked with its family as an export masks it:
+// the sessions listed and their sub-agents' transcripts are reported,
+// the rest of their families only searched.
 func writeReports(opt *options, stdout, stderr io.Writer) error {
 	files, err := catalog.Find(opt.files)
 	if err != nil {
@@ -143,13 +235,47 @@ func writeReports(opt *options, stdout, stderr io.Writer) error {
 	if len(files) == 0 {
 		return noSessionFiles(opt.files)
 	}
-	for _, file := range files {
-		s, err := session.Load(file)
-		if err != nil {
-			return err
+	listed := map[string]bool{}
+	for _, f := range files {
+		if abs, err := filepath.Abs(f); err == nil {
+			listed[abs] = true
 		}
-		printWarnings(stderr, s.Warnings)
-		if _, err := redactSession(opt.redactor, s, &opt.redact, stdout, stderr); err != nil {
+	}
+	// A sub-agent's transcript is reported with a session listed.
+	reported := func(p string) bool {
+		for ok := true; ok; p, ok = session.SubAgentParent(p, session.IsFile) {
+			if listed[p] {
+				return true
+			}
+		}
+		return false
+	}
+	var families session.Families
+	done := map[string]bool{}
+	for _, file := range files {
+		abs, err := filepath.Abs(file)
+		if err != nil || done[abs] {
+			continue
+		}
+		members := families.Of(file)
+		shown := map[string]*session.Session{}
+		for _, m := range members {
+			done[m] = true
+			if !reported(m) {
+				continue
+			}
+			s, err := session.Load(m)
+			if err != nil {
+				if listed[m] {
+					return err
+				}
+				printf(stderr, "warning: %s: this sub-agent transcript is left out: %v", m, err)
+				continue
+			}
+			printWarnings(stderr, s.Warnings)
+			shown[m] = s
+		}
+		if err := writeRedactReports(opt, maskMembers(opt.redactor, members, shown), stdout, stderr); err != nil {
 			return err
 		}
 	}

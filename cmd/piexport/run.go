@@ -131,12 +131,15 @@ func writeTrees(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 			return inputError(file, err)
 		}
 		printWarnings(stderr, s.Warnings)
-		if _, err := redactSession(opt.redactor, s, &opt.redact, stdout, stderr); err != nil {
-			return err
-		}
-		leaf, err := findLeaf(s, opt.leaf)
+		leaf, err := findLeaf(s, opt.leaf) // by the id as the file has it
 		if err != nil {
 			return err
+		}
+		if opt.redactor != nil {
+			// Masked with its family, as its page is.
+			if _, _, err := maskFamily(opt, s, file, stdout, stderr); err != nil {
+				return err
+			}
 		}
 		w, width := io.Writer(&all), 0
 		if out == "-" {
@@ -204,7 +207,7 @@ func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	s, agents, err := loadForExport(ctx, opt, file, raw, lean, stdout, stderr)
+	s, agents, _, err := loadForExport(ctx, opt, file, raw, lean, stdout, stderr)
 	if err != nil {
 		return err
 	}
@@ -290,8 +293,9 @@ func exportWriter(ctx context.Context, opt *options, format string, s *session.S
 // loadForExport loads one session file for an export: lean or whole
 // (see session.LoadOptions), from raw when the file was read already;
 // warns about what could not be read; masks it and its omp sub-agents'
-// transcripts, which it loads too, as opt asks.
-func loadForExport(ctx context.Context, opt *options, file string, raw []byte, lean bool, stdout, stderr io.Writer) (*session.Session, []*session.SubAgent, error) {
+// transcripts, which it loads too, as opt asks, and returns the reports of
+// what it masked.
+func loadForExport(ctx context.Context, opt *options, file string, raw []byte, lean bool, stdout, stderr io.Writer) (*session.Session, []*session.SubAgent, groupReports, error) {
 	var s *session.Session
 	var err error
 	switch {
@@ -305,38 +309,35 @@ func loadForExport(ctx context.Context, opt *options, file string, raw []byte, l
 		s, err = session.LoadContext(ctx, file)
 	}
 	if err != nil {
-		return nil, nil, inputError(file, err)
+		return nil, nil, nil, inputError(file, err)
 	}
 	printWarnings(stderr, s.Warnings)
-	if _, err := redactSession(opt.redactor, s, &opt.redact, stdout, stderr); err != nil {
-		s.Close()
-		return nil, nil, err
-	}
 	if len(s.Entries) == 0 {
 		printf(stderr, "%s: the session has no entries (it was opened and closed without a turn)", file)
 	}
+	var leaf *session.Entry
 	if opt.leaf != "" {
-		// The page and the Markdown take the entry's whole id.
-		leaf, err := findLeaf(s, opt.leaf)
-		if err != nil {
+		// By the id as the file has it; the page and the Markdown take
+		// the entry's whole id, as masked.
+		if leaf, err = findLeaf(s, opt.leaf); err != nil {
 			s.Close()
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
-		opt.leaf = leaf.ID
 	}
 	// omp keeps sub-agent transcripts beside the session; the page and
-	// the Markdown carry them, masked as the session is.
-	agents, warnings := session.LoadSubAgents(file)
-	printWarnings(stderr, warnings)
+	// the Markdown carry them, masked with the session as one group.
+	agents, reports, err := maskFamily(opt, s, file, stdout, stderr)
+	if err != nil {
+		s.Close()
+		return nil, nil, nil, err
+	}
 	for _, as := range agentSessions(agents) {
-		printWarnings(stderr, as.Warnings)
-		if _, err := redactSession(opt.redactor, as, &opt.redact, stdout, stderr); err != nil {
-			s.Close()
-			return nil, nil, err
-		}
 		as.Compact()
 	}
-	return s, agents, nil
+	if leaf != nil {
+		opt.leaf = leaf.ID
+	}
+	return s, agents, reports, nil
 }
 
 // localParent names the session s came from by its path on this

@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/piexport/piexport/humanize"
+	"github.com/piexport/piexport/redact"
 	"github.com/piexport/piexport/session"
 )
 
@@ -109,7 +110,7 @@ func runShare(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	s, agents, err := loadForExport(ctx, opt, file, nil, false, stdout, stderr)
+	s, agents, reports, err := loadForExport(ctx, opt, file, nil, false, stdout, stderr)
 	if err != nil {
 		return err
 	}
@@ -199,13 +200,15 @@ func runShare(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 	}
 	for _, ss := range append([]*session.Session{s}, agentSessions(agents)...) {
 		if r := ss.Redaction; r != nil {
-			for rule, n := range r.Values {
-				rec.Masked[rule] += n
-			}
 			rec.Places += r.Places
 			rec.Home = rec.Home || r.Home
 			rec.Images += r.Images
 		}
+	}
+	// A value the page and its sub-agents share, under one placeholder,
+	// counts once.
+	for rule, n := range reports.values() {
+		rec.Masked[rule] = n
 	}
 	// The URL is the result: it is printed before the record is written,
 	// so that a record that cannot be written does not lose it.
@@ -242,8 +245,12 @@ func sessionID(s *session.Session) string {
 }
 
 // fileNamePart keeps the first 8 letters and digits of id, for a file
-// name.
+// name; none of an id that was masked (it held a secret), whose letters
+// would say only REDACTED.
 func fileNamePart(id string) string {
+	if redact.Masked(id) {
+		return ""
+	}
 	var b strings.Builder
 	for _, r := range id {
 		if b.Len() == 8 {

@@ -66,7 +66,7 @@ func runUsage(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 	if red := opt.redactor; red != nil {
 		// Masked before the catalog keeps anything, as the server's:
 		// projects, models, and the cache itself.
-		copt.Prepare = func(s *session.Session) { red.Session(s) }
+		copt.Prepare = catalogMasking(red)
 		copt.PrepareKey, copt.PrepareText = red.Key(), red.Text
 	}
 	c, err := catalog.OpenOrInMemory(ctx, paths, copt)
