@@ -68,6 +68,8 @@ func writePage(w io.Writer, p *Page) error {
 	if err != nil {
 		return err
 	}
+	// The filters follow from the kinds the page names, known now.
+	p.v.Index.Filters = filterKinds(p.v.Index.KindNames)
 	index, err := json.Marshal(p.v.Index)
 	if err != nil {
 		return fmt.Errorf("render page: index: %w", err)
