@@ -327,14 +327,26 @@ class PathView {
     this.spacers();
   }
 
-  /** anchor is the drawn entry at the top of the viewport, and where it is. @returns {PathAnchor | null} */
-  anchor() {
+  /**
+   * anchor is the drawn entry at the top of the viewport, and where it
+   * is. An entry of skip (positions in the path) is passed over for the
+   * next one in view: a placeholder about to be replaced is not what the
+   * reader is looking at, and holding it would move what is.
+   * @param {Set<number>} [skip]
+   * @returns {PathAnchor | null}
+   */
+  anchor(skip) {
     const off = this.opt.offset();
-    for (const el of this.els) {
+    /** @type {PathAnchor | null} */
+    let passed = null;
+    for (let j = 0; j < this.els.length; j++) {
+      const el = this.els[j];
       const r = el.getBoundingClientRect();
-      if (r.bottom > off) return { el, top: r.top };
+      if (r.bottom <= off) continue;
+      if (!skip || !skip.has(this.first + j)) return passed && r.top >= innerHeight ? passed : { el, top: r.top };
+      if (!passed) passed = { el, top: r.top };
     }
-    return null;
+    return passed;
   }
 
   /** hold scrolls so that a's entry is where it was. @param {PathAnchor | null} a */
@@ -449,7 +461,7 @@ class PathView {
       if (k >= this.first && k < this.last && this.els[k - this.first].hasAttribute('data-placeholder')) redo.push(k);
     }
     if (!redo.length) { this.schedule(); return; }
-    const a = this.anchor();
+    const a = this.anchor(new Set(redo));
     const made = [];
     for (const k of redo) {
       const at = k - this.first;
