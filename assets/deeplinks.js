@@ -59,17 +59,17 @@ class DeepLinks {
   target() { return this.indexOf(this.win.location.hash); }
 
   /**
-   * words are the words the address asks to mark (?hl=).
+   * words are the words the address asks to mark (?hl=), each once.
    * @returns {LinkedWord[]}
    */
   words() {
     let hl = null;
     try { hl = new URLSearchParams(this.win.location.search).get('hl'); } catch (e) { /* no query */ }
     if (!hl) return [];
-    return hl.split(/\s+/).filter(Boolean).map((w) => ({
+    return wordMatch.distinct(hl.split(/\s+/).filter(Boolean).map((w) => ({
       text: w.replace(/\*+$/, '').toLowerCase(),
       prefix: /\*$/.test(w),
-    }));
+    })));
   }
 
   /** url is the address of the page at the entry whose id is id. @param {string} id */
