@@ -23,6 +23,14 @@
 //   times.js      times in the reader's zone (shared with the index)
 //   figures.js, fold.js  copies of Go's figures and of the index's words
 //
+// How they fit: a module takes the elements it works on and hooks (plain
+// functions) for what is not its business, and calls no other module
+// but the few it is handed; SessionPage makes them, answers their hooks
+// with its navigation (open, show, reset, setPath) and disposes them
+// all. The address is DeepLinks' (read it, write it, follow it); what is
+// on screen is PathView's and TreeView's; the index's values come from
+// Go (PageIndex, PageConfig), never from a copy here.
+//
 // The HTML already holds everything (see the package doc of page/): the
 // path in view reads without this script. The script starts as soon as the
 // index has been read (piexportPage.arrived after it), long before the
