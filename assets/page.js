@@ -8,6 +8,7 @@
 //   store.js      where each article is, and its HTML
 //   pathview.js   the path in view, a virtual list of articles
 //   treeview.js   the tree of every entry, a virtual list of rows
+//   treelayout.js its rows' branch lines and places, as session.Layout has them
 //   treesearch.js the full text of the entries, searched
 //   searchui.js   the search box, the filters and the status line
 //   marks.js      the words of a search marked in an entry

@@ -59,12 +59,12 @@ func TestFiguresAgreeWithHumanize(t *testing.T) {
 
 // TestTreeLayoutAgreesWithGo lays out the tree of every corpus session and
 // of generated ones, under the default filter and under random ones,
-// with treeview.js and with session.Layout: every row shown draws the same
+// with treelayout.js and with session.Layout: every row shown draws the same
 // rails and branch marks.
 func TestTreeLayoutAgreesWithGo(t *testing.T) {
 	browsertest.Start(t)
 	t.Parallel()
-	tb := browsertest.ScriptTab(t, piexport.Assets(), "treeview.js")
+	tb := browsertest.ScriptTab(t, piexport.Assets(), "treelayout.js")
 	files, _ := filepath.Glob("../testdata/corpus/*.jsonl")
 	var sessions []*session.Session
 	for _, f := range files {

@@ -25,7 +25,7 @@ var pageTemplate = template.Must(template.New("page.html").Funcs(humanize.Templa
 // module does). Those its first lines use come before it.
 var pageScripts = []string{
 	"prefs.js", "times.js", "figures.js", "fold.js", "clipboard.js",
-	"store.js", "pathview.js", "treeview.js", "treesearch.js", "searchui.js", "marks.js",
+	"store.js", "pathview.js", "treelayout.js", "treeview.js", "treesearch.js", "searchui.js", "marks.js",
 	"code.js", "articles.js", "pathfacts.js", "deeplinks.js", "sidebar.js", "keys.js", "printing.js",
 	"page.js",
 }
