@@ -133,6 +133,7 @@ class SessionPage {
     this.switching = 0; // counts the switches of path: a later one supersedes
     /** @type {{i: number, words: LinkedWord[]} | null} the entry a link named, and its ?hl= words, until they are marked */
     this.linked = null;
+    /** @type {Set<number>} the entries whose chunks are to be unpacked */
     this.fetching = new Set();
     this.fetchTimer = 0;
     this.treeTimer = 0;
