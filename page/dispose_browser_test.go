@@ -57,22 +57,24 @@ const listenerProbe = `(() => {
 
 // openProbed opens a page of the session file with its session file to
 // download (so that every part has something to do), the probe in place.
-func openProbed(t *testing.T, browser *browsertest.Tab) {
+func openProbed(t *testing.T, tb *browsertest.Tab) {
 	t.Helper()
 	file := "../testdata/corpus/pi-v3-sdk-branches-labels.jsonl"
 	raw, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	browser.BeforeScripts(listenerProbe)
-	browser.Navigate(writeExport(t, loadCorpus(t, "pi-v3-sdk-branches-labels.jsonl"), Options{JSONL: raw, JSONLName: "s.jsonl"}))
+	tb.BeforeScripts(listenerProbe)
+	tb.Navigate(writeExport(t, loadCorpus(t, "pi-v3-sdk-branches-labels.jsonl"), Options{JSONL: raw, JSONLName: "s.jsonl"}))
 }
 
 // TestBrowserPageTornDown: piexportPage.dispose tears the whole page
 // down: no listener of its scripts is left and no element is watched,
 // and what a reader does to the page then changes nothing in it.
 func TestBrowserPageTornDown(t *testing.T) {
-	tb := browsertest.OpenTab(t, browsertest.Start(t))
+	browser := browsertest.Start(t)
+	t.Parallel()
+	tb := browsertest.OpenTab(t, browser)
 	openProbed(t, tb)
 	listening := browsertest.Eval[[]string](tb, `__listening()`)
 	for _, want := range []string{"keydown on document", "scroll on window", "click on button#theme-toggle", "input on input#tree-search", "beforeprint on window", "hashchange on window"} {
@@ -127,7 +129,9 @@ func TestBrowserPageTornDown(t *testing.T) {
 // called), and once disposed leaves no listener, watches no element and
 // no longer acts.
 func TestBrowserModulesTornDown(t *testing.T) {
-	tb := browsertest.OpenTab(t, browsertest.Start(t))
+	browser := browsertest.Start(t)
+	t.Parallel()
+	tb := browsertest.OpenTab(t, browser)
 	openProbed(t, tb)
 	tb.Do(chromedp.Evaluate[chromedp.Void](`piexportPage.dispose()`))
 	tb.Do(chromedp.Evaluate[chromedp.Void](`window.__check = async (make, poke) => {

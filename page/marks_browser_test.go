@@ -39,6 +39,7 @@ func TestBrowserLinkedWordsCannotFreeze(t *testing.T) {
 	}
 	page := writeExport(t, s, Options{})
 	browser := browsertest.Start(t)
+	t.Parallel()
 	for _, tc := range []struct {
 		name, query, entry string
 		first              string // the text of the first mark
@@ -97,6 +98,8 @@ func TestBrowserLinkedWordsCannotFreeze(t *testing.T) {
 // the page answers between slices: a timer set when marking starts runs
 // before it ends, in a scope of many text nodes that hold no match.
 func TestBrowserMarksYield(t *testing.T) {
+	browsertest.Start(t)
+	t.Parallel()
 	tb := browsertest.ScriptTab(t, piexport.Assets(), "fold.js", "marks.js")
 	got := browsertest.Eval[map[string]int](tb, `(() => {
 		const scope = document.createElement('div');

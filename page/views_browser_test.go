@@ -13,7 +13,9 @@ import (
 // elements of those that left (no new element is made), each as tall as
 // page.css says a row is, at its place in the list.
 func TestBrowserTreeReusesRows(t *testing.T) {
-	tb := browsertest.OpenTab(t, browsertest.Start(t))
+	browser := browsertest.Start(t)
+	t.Parallel()
+	tb := browsertest.OpenTab(t, browser)
 	tb.Navigate(writeExport(t, chainSession(t, 7, 3000), Options{}))
 	tb.WaitJS(`document.querySelectorAll('#tree a[data-row]').length > 10`)
 	// From the middle of the tree, where as many rows are drawn above
@@ -73,7 +75,9 @@ func TestBrowserTreeReusesRows(t *testing.T) {
 func TestBrowserDrawAllInOrder(t *testing.T) {
 	const n = 3000
 	s := chainSession(t, 8, n)
-	tb := browsertest.OpenTab(t, browsertest.Start(t))
+	browser := browsertest.Start(t)
+	t.Parallel()
+	tb := browsertest.OpenTab(t, browser)
 	tb.Navigate(writeExport(t, s, Options{}))
 	type drawn struct {
 		Count, Disordered, Unmeasured, Size int
