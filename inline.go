@@ -1,9 +1,11 @@
 package piexport
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"html/template"
 	"io/fs"
 	"strings"
@@ -21,8 +23,9 @@ type Inline struct {
 }
 
 // LoadInline joins the stylesheets named css, each followed by a newline,
-// and extraCSS (when set, followed by one too), and the scripts named js.
-// Neither may hold the closing tag of its element.
+// and extraCSS (when set, followed by one too), and the scripts named js,
+// without their lines of comments (withoutCommentLines). Neither may hold
+// the closing tag of its element.
 func LoadInline(css []string, extraCSS string, js ...string) (*Inline, error) {
 	assets := Assets()
 	var style strings.Builder
@@ -43,6 +46,10 @@ func LoadInline(css []string, extraCSS string, js ...string) (*Inline, error) {
 		b, err := fs.ReadFile(assets, name)
 		if err != nil {
 			return nil, err
+		}
+		b, err = withoutCommentLines(b)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		if i > 0 {
 			script = append(script, '\n')
@@ -77,4 +84,50 @@ func CSPHash(s string) string {
 
 func containsFold(s, sub string) bool {
 	return strings.Contains(strings.ToLower(s), sub)
+}
+
+// withoutCommentLines drops the lines of a script that are comments and
+// nothing else: a line that starts with //, and a block comment that has
+// lines of its own. Every page carries its scripts inline, and their
+// comments, JSDoc types included, are a third of them; the files in
+// assets/ keep them for whoever reads or checks the code. A line is never
+// cut: a comment after code, or a type cast before it, stays, and so a
+// line break stays between every two lines of code (what semicolon
+// insertion reads). A template literal, whose lines could start like a
+// comment, is refused.
+func withoutCommentLines(src []byte) ([]byte, error) {
+	out := make([]byte, 0, len(src))
+	inBlock := false
+	for n, line := range bytes.SplitAfter(src, []byte("\n")) {
+		text := bytes.TrimSpace(line)
+		switch {
+		case inBlock:
+			if end := bytes.Index(text, []byte("*/")); end >= 0 {
+				if end+2 != len(text) {
+					return nil, fmt.Errorf("line %d: code after the end of a comment", n+1)
+				}
+				inBlock = false
+			}
+			continue
+		case bytes.HasPrefix(text, []byte("//")):
+			continue
+		case bytes.HasPrefix(text, []byte("/*")):
+			end := bytes.Index(text[2:], []byte("*/"))
+			if end < 0 {
+				inBlock = true
+				continue
+			}
+			if end+4 == len(text) {
+				continue
+			}
+		}
+		if bytes.IndexByte(line, '`') >= 0 {
+			return nil, fmt.Errorf("line %d: a template literal, which this does not read", n+1)
+		}
+		out = append(out, line...)
+	}
+	if inBlock {
+		return nil, errors.New("a comment that does not end")
+	}
+	return out, nil
 }

@@ -21,7 +21,7 @@ import (
 func TestShardsAgreeWithJS(t *testing.T) {
 	browsertest.Start(t)
 	t.Parallel()
-	tb := browsertest.ScriptTab(t, piexport.Assets(), "index.js", "fold.js", "search.js")
+	tb := browsertest.ScriptTab(t, piexport.Assets(), "prefs.js", "times.js", "index.js", "fold.js", "search.js")
 	seen := map[string]bool{}
 	var words []string
 	add := func(w string) {
@@ -66,8 +66,8 @@ func TestShardsAgreeWithJS(t *testing.T) {
 		Hash   uint32 `json:"h"`
 		Shards []int  `json:"s"`
 	}
-	got := browsertest.Eval[[]hashed](tb, fmt.Sprintf(`%s.map(w => ({h: piexportLib.search.hash(w),
-		s: [1, 2, 4, 8, 16, 64, 256, 1024, 4096].map(n => piexportLib.search.shardOf(w, n))}))`, browsertest.JSON(t, words)))
+	got := browsertest.Eval[[]hashed](tb, fmt.Sprintf(`%s.map(w => ({h: archiveSearch.hash(w),
+		s: [1, 2, 4, 8, 16, 64, 256, 1024, 4096].map(n => archiveSearch.shardOf(w, n))}))`, browsertest.JSON(t, words)))
 	bad := 0
 	for i, w := range words {
 		want := hashed{Hash: wordHash(w)}

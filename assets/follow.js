@@ -1,3 +1,4 @@
+// @ts-check
 // Live follow, for pages served by `piexport serve`: when the session file
 // changes, the page is loaded again where the reader was. A reader at the
 // bottom stays at the bottom, so a session being written reads like a tail.
@@ -10,13 +11,23 @@
   'use strict';
 
   var script = document.currentScript;
-  if (!script || !window.EventSource || !window.sessionStorage) return;
+  if (!(script instanceof HTMLScriptElement) || !window.EventSource || !window.sessionStorage) return;
   var version = new URL(script.src, location.href).searchParams.get('v') || '';
   var page = location.pathname.replace(/\/+$/, '');
   var KEY = 'piexport:follow:' + page;
 
   // ---- after a reload: back to where the reader was --------------------
 
+  /**
+   * @typedef {object} Place where the reader was before a reload
+   * @property {string} entry the entry at the top of the window (piexportPage.where)
+   * @property {number} into how far into it, px
+   * @property {number} y the window's scroll position, for a page without entries
+   * @property {boolean} bottom the reader was at the bottom, following
+   * @property {number} tree the tree's scroll position
+   * @property {boolean} treeBottom
+   */
+  /** @type {Place | null} */
   var saved = null;
   try {
     saved = JSON.parse(sessionStorage.getItem(KEY) || 'null');
@@ -36,6 +47,7 @@
   // The path is a virtual list (pathview.js): the place is the entry at
   // the top of the window and how far into it the reader was.
   function restore() {
+    if (!saved) return;
     var tree = document.getElementById('tree');
     if (tree) tree.scrollTop = saved.treeBottom ? tree.scrollHeight : saved.tree;
     var root = document.scrollingElement || document.documentElement;

@@ -1,3 +1,4 @@
+// @ts-check
 // Path view: the entries of the path in view, as a virtual list.
 //
 // Only the entries near the viewport are elements; the others are two
@@ -11,80 +12,100 @@
 // The view knows nothing of what an article holds: make turns HTML into
 // the element (and prepares it: times, badges, buttons), and the store
 // says where each article is.
-(function (lib) {
-  'use strict';
 
-  // Sums: a Fenwick tree of the entries' heights, so that the height of
-  // everything above an entry, and the entry at a given height, take
-  // time in the logarithm of the path's length.
-  function Sums(values) {
-    var n = values.length;
+// Sums: a Fenwick tree of the entries' heights, so that the height of
+// everything above an entry, and the entry at a given height, take time
+// in the logarithm of the path's length.
+class Sums {
+  /** @param {ArrayLike<number>} values */
+  constructor(values) {
+    const n = values.length;
     this.n = n;
     this.v = Float64Array.from(values);
     this.t = new Float64Array(n + 1);
-    for (var j = 1; j <= n; j++) {
+    for (let j = 1; j <= n; j++) {
       this.t[j] += this.v[j - 1];
-      var p = j + (j & -j);
+      const p = j + (j & -j);
       if (p <= n) this.t[p] += this.t[j];
     }
     this.top = 1;
     while (this.top * 2 <= n) this.top *= 2;
   }
-  Sums.prototype.set = function (k, x) {
-    var d = x - this.v[k];
+
+  /** @param {number} k @param {number} x */
+  set(k, x) {
+    const d = x - this.v[k];
     if (!d) return;
     this.v[k] = x;
-    for (var j = k + 1; j <= this.n; j += j & -j) this.t[j] += d;
-  };
-  // before is the sum of the heights of entries 0..k-1.
-  Sums.prototype.before = function (k) {
-    var s = 0;
-    for (var j = k; j > 0; j -= j & -j) s += this.t[j];
+    for (let j = k + 1; j <= this.n; j += j & -j) this.t[j] += d;
+  }
+
+  /** before is the sum of the heights of entries 0..k-1. @param {number} k */
+  before(k) {
+    let s = 0;
+    for (let j = k; j > 0; j -= j & -j) s += this.t[j];
     return s;
-  };
-  Sums.prototype.total = function () { return this.before(this.n); };
-  // at is the entry at height y: the last k with before(k) <= y.
-  Sums.prototype.at = function (y) {
-    var k = 0;
-    for (var bit = this.top; bit > 0; bit >>= 1) {
+  }
+
+  total() { return this.before(this.n); }
+
+  /** at is the entry at height y: the last k with before(k) <= y. @param {number} y */
+  at(y) {
+    let k = 0;
+    for (let bit = this.top; bit > 0; bit >>= 1) {
       if (k + bit <= this.n && this.t[k + bit] <= y) {
         k += bit;
         y -= this.t[k];
       }
     }
     return Math.max(0, Math.min(k, this.n - 1));
-  };
-  lib.Sums = Sums;
+  }
+}
 
+/**
+ * @typedef {object} PathViewHooks
+ * @property {string[]} ids the entries' ids
+ * @property {Store} store where the articles are
+ * @property {(i: number, html: string) => HTMLElement | null} make turns entry i's HTML into its element
+ * @property {(i: number) => void} missing entry i's article is not at hand: get it, then refresh
+ * @property {(i: number) => number} estimate entry i's height before it is drawn, px
+ * @property {(i: number, el: HTMLElement) => void} drawn el, entry i's article, is in the page
+ * @property {() => number} offset the height the sticky bar covers at the top, px
+ */
+
+/** @typedef {{el: HTMLElement, top: number}} PathAnchor a drawn entry and where its top was */
+
+class PathView {
   // How far beyond the viewport entries are drawn, in viewport heights,
   // and how much farther before they are dropped again.
-  var MARGIN = 0.75;
-  var KEEP = 1.5;
+  static MARGIN = 0.75;
+  static KEEP = 1.5;
   // Entries beyond the viewport are drawn only while the view holds
   // fewer elements than this.
-  var ELEMENT_BUDGET = 8000;
+  static ELEMENT_BUDGET = 8000;
   // A path whose estimated height is at most this many viewports is drawn
   // whole.
-  var SHORT = 6;
+  static SHORT = 6;
 
-  // PathView draws the path in el. opt: ids (the entries' ids), store,
-  // make(i, html) -> element, missing(i) (entry i's article is not at
-  // hand: get it and refresh), estimate(i) -> height in px, drawn(i, el)
-  // (called once el is in the page), offset() -> the height the sticky
-  // bar covers at the top.
-  function PathView(el, n, opt) {
+  /** @param {HTMLElement} el @param {number} n the number of entries @param {PathViewHooks} opt */
+  constructor(el, n, opt) {
     this.el = el;
     this.n = n;
     this.opt = opt;
-    this.list = new Int32Array(0); // the path's entries with an article
+    /** @type {Int32Array} the path's entries with an article */
+    this.list = new Int32Array(0);
     this.posOf = new Int32Array(n).fill(-1);
     this.measured = new Float64Array(n); // 0 until drawn
     this.sums = new Sums([]);
     this.first = 0; // the drawn entries are list[first..last)
     this.last = 0;
-    this.els = []; // their elements
+    /** @type {HTMLElement[]} the drawn entries' elements */
+    this.els = [];
+    /** @type {WeakMap<Element, number>} the entry each element of the view draws */
+    this.entryOf = new WeakMap();
     this.elementCount = 0;
-    this.counts = []; // elements of each drawn entry
+    /** @type {number[]} elements of each drawn entry */
+    this.counts = [];
     this.above = document.createElement('div');
     this.below = document.createElement('div');
     this.above.className = 'path-spacer';
@@ -94,80 +115,108 @@
     el.textContent = '';
     el.appendChild(this.above);
     el.appendChild(this.below);
-    this.pending = false;
+    this.frame = 0; // the update scheduled, or 0
     this.gap = 0; // the margin below each article, px
-    var self = this;
-    this.resizes = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(function (list) { self.resized(list); });
-    window.addEventListener('scroll', function () { self.schedule(); }, { passive: true });
-    window.addEventListener('resize', function () { self.schedule(); });
+    this.resizes = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver((list) => { this.resized(list); });
+    this.stop = new AbortController();
+    const schedule = () => { this.schedule(); };
+    window.addEventListener('scroll', schedule, { passive: true, signal: this.stop.signal });
+    window.addEventListener('resize', schedule, { signal: this.stop.signal });
   }
 
-  PathView.prototype.height = function (i) {
-    return this.measured[i] || this.opt.estimate(i);
-  };
+  /** dispose stops the view: it no longer follows scrolling, resizing or its entries' heights. */
+  dispose() {
+    this.stop.abort();
+    if (this.resizes) this.resizes.disconnect();
+    cancelAnimationFrame(this.frame);
+    this.frame = 0;
+  }
 
-  // setPath shows the entries of list (indexes with an article, in path
-  // order); nothing is drawn until the next update or jump.
-  PathView.prototype.setPath = function (list) {
+  /** @param {number} i */
+  height(i) {
+    return this.measured[i] || this.opt.estimate(i);
+  }
+
+  /**
+   * setPath shows the entries of list (indexes with an article, in path
+   * order); nothing is drawn until the next update or jump.
+   * @param {Int32Array} list
+   */
+  setPath(list) {
     this.clear();
-    for (var j = 0; j < this.list.length; j++) this.posOf[this.list[j]] = -1;
+    for (let j = 0; j < this.list.length; j++) this.posOf[this.list[j]] = -1;
     this.list = list;
-    var h = new Float64Array(list.length);
-    for (j = 0; j < list.length; j++) {
+    const h = new Float64Array(list.length);
+    for (let j = 0; j < list.length; j++) {
       this.posOf[list[j]] = j;
       h[j] = this.height(list[j]);
     }
     this.sums = new Sums(h);
     this.first = this.last = 0;
     this.spacers();
-  };
+  }
 
-  PathView.prototype.has = function (i) { return this.posOf[i] >= 0; };
+  /** has says whether entry i is on the path. @param {number} i */
+  has(i) { return this.posOf[i] >= 0; }
 
-  // element returns entry i's drawn article, or null.
-  PathView.prototype.element = function (i) {
-    var k = this.posOf[i];
+  /** element returns entry i's drawn article, or null. @param {number} i */
+  element(i) {
+    const k = this.posOf[i];
     if (k < this.first || k >= this.last || k < 0) return null;
-    var el = this.els[k - this.first];
+    const el = this.els[k - this.first];
     return el.hasAttribute('data-placeholder') ? null : el;
-  };
+  }
 
-  PathView.prototype.drawnEntries = function () {
-    var out = [];
-    for (var k = this.first; k < this.last; k++) out.push(this.list[k]);
+  /**
+   * at is the position in the path of the entry el draws, -1 when el is
+   * not one of the view's drawn elements: the view keeps which entry each
+   * element draws, so that this takes no search.
+   * @param {Element} el
+   */
+  at(el) {
+    const i = this.entryOf.get(el);
+    if (i === undefined) return -1;
+    const k = this.posOf[i];
+    return k >= this.first && k < this.last && this.els[k - this.first] === el ? k : -1;
+  }
+
+  drawnEntries() {
+    const out = [];
+    for (let k = this.first; k < this.last; k++) out.push(this.list[k]);
     return out;
-  };
+  }
 
-  PathView.prototype.clear = function () {
-    for (var j = 0; j < this.els.length; j++) this.drop(this.els[j]);
+  clear() {
+    for (const el of this.els) this.drop(el);
     this.els = [];
     this.counts = [];
     this.elementCount = 0;
     this.first = this.last = 0;
-  };
+  }
 
-  PathView.prototype.drop = function (el) {
+  /** @param {HTMLElement} el */
+  drop(el) {
     if (this.resizes) this.resizes.unobserve(el);
     el.remove();
-  };
+  }
 
-  PathView.prototype.spacers = function () {
+  spacers() {
     this.above.style.height = this.sums.before(this.first) + 'px';
     this.below.style.height = Math.max(0, this.sums.total() - this.sums.before(this.last)) + 'px';
-  };
+  }
 
-  // viewport is the part of the path in view, in px from the path's top.
-  PathView.prototype.viewport = function () {
-    var top = this.el.getBoundingClientRect().top;
-    var off = this.opt.offset();
+  /** viewport is the part of the path in view, in px from the path's top. */
+  viewport() {
+    const top = this.el.getBoundingClientRect().top;
+    const off = this.opt.offset();
     return { from: off - top, to: innerHeight - top, height: innerHeight - off };
-  };
+  }
 
-  // make draws entry list[k]: its article, or a placeholder.
-  PathView.prototype.make = function (k) {
-    var i = this.list[k];
-    var html = this.opt.store.html(i);
-    var el = typeof html === 'string' ? this.opt.make(i, html) : null;
+  /** make draws entry list[k]: its article, or a placeholder. @param {number} k */
+  make(k) {
+    const i = this.list[k];
+    const html = this.opt.store.html(i);
+    let el = typeof html === 'string' ? this.opt.make(i, html) : null;
     if (html === undefined) this.opt.missing(i);
     if (!el) {
       el = document.createElement('article');
@@ -175,206 +224,254 @@
       el.setAttribute('data-entry', this.opt.ids[i]);
       el.setAttribute('data-placeholder', '');
       el.setAttribute('aria-busy', 'true');
-      var p = document.createElement('p');
+      const p = document.createElement('p');
       p.className = 'muted';
       p.textContent = html === null ? 'This browser could not unpack this entry (it needs DecompressionStream).' : 'Loading…';
       el.appendChild(p);
       el.style.height = Math.max(40, this.height(i) - this.gap) + 'px';
       if (html === null) el.removeAttribute('aria-busy');
     }
+    this.entryOf.set(el, i);
     return el;
-  };
+  }
 
-  // count is the number of elements el brings into the page.
-  function count(el) { return el.getElementsByTagName('*').length + 1; }
+  /** count is the number of elements el brings into the page. @param {Element} el */
+  static count(el) { return el.getElementsByTagName('*').length + 1; }
 
-  // draw makes list[from..to) the drawn entries, keeping those already
-  // drawn, and returns the elements it made.
-  PathView.prototype.draw = function (from, to, budget) {
-    var made = [];
-    var j;
+  /**
+   * draw makes list[from..to) the drawn entries, keeping those already
+   * drawn, and returns the elements it made. Its work is in the number
+   * of entries made and dropped: drawing a whole path (printing) makes
+   * each entry once.
+   * @param {number} from @param {number} to
+   * @param {{from: number, to: number} | null} budget the entries that must be drawn however many elements the view holds
+   */
+  draw(from, to, budget) {
+    /** @type {HTMLElement[]} */
+    const made = [];
     if (to <= this.first || from >= this.last || this.last === this.first) {
       this.clear();
       this.first = this.last = from;
     }
     // Drop what lies outside.
-    while (this.first < from) {
-      this.drop(this.els.shift());
-      this.elementCount -= this.counts.shift();
-      this.first++;
+    if (this.first < from) {
+      const cut = from - this.first;
+      for (let j = 0; j < cut; j++) {
+        this.drop(this.els[j]);
+        this.elementCount -= this.counts[j];
+      }
+      this.els.splice(0, cut);
+      this.counts.splice(0, cut);
+      this.first = from;
     }
-    while (this.last > to) {
-      this.drop(this.els.pop());
-      this.elementCount -= this.counts.pop();
-      this.last--;
+    if (this.last > to) {
+      const keep = to - this.first;
+      for (let j = keep; j < this.els.length; j++) {
+        this.drop(this.els[j]);
+        this.elementCount -= this.counts[j];
+      }
+      this.els.length = keep;
+      this.counts.length = keep;
+      this.last = to;
     }
-    // Make what is missing, nearest the drawn ones first.
-    while (this.first > from) {
-      if (budget && this.elementCount > ELEMENT_BUDGET && this.first <= budget.from) break;
-      var el = this.make(this.first - 1);
-      this.el.insertBefore(el, this.els.length ? this.els[0] : this.below);
-      this.els.unshift(el);
-      var c = count(el);
-      this.counts.unshift(c);
+    // Make what is missing, nearest the drawn ones first. The entries
+    // above join the lists once made, in one step.
+    /** @type {HTMLElement[]} */
+    const above = [];
+    const aboveCounts = [];
+    let first = this.first;
+    const top = this.els.length ? this.els[0] : this.below;
+    while (first > from) {
+      if (budget && this.elementCount > PathView.ELEMENT_BUDGET && first <= budget.from) break;
+      const el = this.make(first - 1);
+      this.el.insertBefore(el, above.length ? above[above.length - 1] : top);
+      above.push(el);
+      const c = PathView.count(el);
+      aboveCounts.push(c);
       this.elementCount += c;
-      this.first--;
+      first--;
       made.push(el);
     }
+    if (above.length) {
+      this.els = above.reverse().concat(this.els);
+      this.counts = aboveCounts.reverse().concat(this.counts);
+      this.first = first;
+    }
     while (this.last < to) {
-      if (budget && this.elementCount > ELEMENT_BUDGET && this.last >= budget.to) break;
-      el = this.make(this.last);
+      if (budget && this.elementCount > PathView.ELEMENT_BUDGET && this.last >= budget.to) break;
+      const el = this.make(this.last);
       this.el.insertBefore(el, this.below);
       this.els.push(el);
-      c = count(el);
+      const c = PathView.count(el);
       this.counts.push(c);
       this.elementCount += c;
       this.last++;
       made.push(el);
     }
-    for (j = 0; j < made.length; j++) {
-      if (this.resizes) this.resizes.observe(made[j]);
-    }
+    if (this.resizes) for (const el of made) this.resizes.observe(el);
     return made;
-  };
+  }
 
-  // measure takes the heights of the elements made.
-  PathView.prototype.measure = function (made) {
+  /** measure takes the heights of the elements made. @param {HTMLElement[]} made */
+  measure(made) {
     if (!this.gap && made.length) {
       this.gap = parseFloat(getComputedStyle(made[0]).marginBottom) || 0;
     }
-    for (var j = 0; j < made.length; j++) {
-      var el = made[j];
-      var k = this.first + this.els.indexOf(el);
-      var h = el.getBoundingClientRect().height + this.gap;
+    for (const el of made) {
+      const k = this.at(el);
+      if (k < 0) continue;
+      const h = el.getBoundingClientRect().height + this.gap;
       if (!el.hasAttribute('data-placeholder')) this.measured[this.list[k]] = h;
       this.sums.set(k, h);
     }
     this.spacers();
-  };
+  }
 
-  // anchor is the drawn entry at the top of the viewport, and where it is.
-  PathView.prototype.anchor = function () {
-    var off = this.opt.offset();
-    for (var j = 0; j < this.els.length; j++) {
-      var r = this.els[j].getBoundingClientRect();
-      if (r.bottom > off) return { el: this.els[j], top: r.top };
+  /**
+   * anchor is the drawn entry at the top of the viewport, and where it
+   * is. An entry of skip (positions in the path) is passed over for the
+   * next one in view: a placeholder about to be replaced is not what the
+   * reader is looking at, and holding it would move what is.
+   * @param {Set<number>} [skip]
+   * @returns {PathAnchor | null}
+   */
+  anchor(skip) {
+    const off = this.opt.offset();
+    /** @type {PathAnchor | null} */
+    let passed = null;
+    for (let j = 0; j < this.els.length; j++) {
+      const el = this.els[j];
+      const r = el.getBoundingClientRect();
+      if (r.bottom <= off) continue;
+      if (!skip || !skip.has(this.first + j)) return passed && r.top >= innerHeight ? passed : { el, top: r.top };
+      if (!passed) passed = { el, top: r.top };
     }
-    return null;
-  };
+    return passed;
+  }
 
-  PathView.prototype.hold = function (a) {
+  /** hold scrolls so that a's entry is where it was. @param {PathAnchor | null} a */
+  hold(a) {
     if (!a || !a.el.isConnected) return;
-    var d = a.el.getBoundingClientRect().top - a.top;
+    const d = a.el.getBoundingClientRect().top - a.top;
     if (Math.abs(d) >= 0.5) window.scrollBy(0, d);
-  };
+  }
 
-  PathView.prototype.schedule = function () {
-    if (this.pending) return;
-    this.pending = true;
-    var self = this;
-    requestAnimationFrame(function () {
-      self.pending = false;
-      self.update();
+  /** schedule updates the view at the next frame. */
+  schedule() {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.update();
     });
-  };
+  }
 
-  // short says whether the path is short enough to be drawn whole: a few
-  // screens, which a virtual list would only make jerkier.
-  PathView.prototype.short = function () {
-    return this.sums.total() <= SHORT * innerHeight;
-  };
+  /**
+   * short says whether the path is short enough to be drawn whole: a few
+   * screens, which a virtual list would only make jerkier.
+   */
+  short() {
+    return this.sums.total() <= PathView.SHORT * innerHeight;
+  }
 
-  // update draws the entries in and near the viewport and drops those far
-  // from it.
-  PathView.prototype.update = function () {
-    var n = this.list.length;
+  /** update draws the entries in and near the viewport and drops those far from it. */
+  update() {
+    const n = this.list.length;
     if (!n) { this.clear(); this.spacers(); return; }
     if (this.short()) {
       if (this.first === 0 && this.last === n) return;
-      var all = this.anchor();
-      var drawnAll = this.draw(0, n, null);
+      const all = this.anchor();
+      const drawnAll = this.draw(0, n, null);
       this.measure(drawnAll);
       this.hold(all);
       this.drawn(drawnAll);
       return;
     }
-    var v = this.viewport();
-    var margin = v.height * MARGIN;
-    var from = this.sums.at(Math.max(0, v.from - margin));
-    var to = Math.min(n, this.sums.at(Math.max(0, v.to + margin)) + 1);
-    var keepFrom = this.sums.at(Math.max(0, v.from - v.height * KEEP));
-    var keepTo = Math.min(n, this.sums.at(Math.max(0, v.to + v.height * KEEP)) + 1);
-    var seen = { from: this.sums.at(Math.max(0, v.from)), to: Math.min(n, this.sums.at(Math.max(0, v.to)) + 1) };
+    const v = this.viewport();
+    const margin = v.height * PathView.MARGIN;
+    let from = this.sums.at(Math.max(0, v.from - margin));
+    let to = Math.min(n, this.sums.at(Math.max(0, v.to + margin)) + 1);
+    const keepFrom = this.sums.at(Math.max(0, v.from - v.height * PathView.KEEP));
+    const keepTo = Math.min(n, this.sums.at(Math.max(0, v.to + v.height * PathView.KEEP)) + 1);
+    const seen = { from: this.sums.at(Math.max(0, v.from)), to: Math.min(n, this.sums.at(Math.max(0, v.to)) + 1) };
     // Keep what is drawn within the wider band; draw the narrower one.
     if (this.last > this.first && to > this.first && from < this.last) {
       from = Math.min(from, Math.max(this.first, keepFrom));
       to = Math.max(to, Math.min(this.last, keepTo));
     }
     if (from === this.first && to === this.last) return;
-    var a = this.anchor();
-    var made = this.draw(from, to, seen);
+    const a = this.anchor();
+    const made = this.draw(from, to, seen);
     this.measure(made);
     this.hold(a);
     this.drawn(made);
-  };
+  }
 
-  // drawn tells each article made where it is in the path (a feed's
-  // article: its position and the feed's size, for a screen reader) and
-  // hands it to opt.drawn.
-  PathView.prototype.drawn = function (made) {
-    for (var j = 0; j < made.length; j++) {
-      var el = made[j];
-      var k = this.first + this.els.indexOf(el);
+  /**
+   * drawn tells each article made where it is in the path (a feed's
+   * article: its position and the feed's size, for a screen reader) and
+   * hands it to opt.drawn.
+   * @param {HTMLElement[]} made
+   */
+  drawn(made) {
+    for (const el of made) {
+      const k = this.at(el);
+      if (k < 0) continue;
       el.setAttribute('aria-posinset', String(k + 1));
       el.setAttribute('aria-setsize', String(this.list.length));
       if (!el.hasAttribute('data-placeholder')) this.opt.drawn(this.list[k], el);
     }
-  };
+  }
 
-  // jump draws the entries around entry i and scrolls it to the top of
-  // the viewport.
-  PathView.prototype.jump = function (i) {
-    var k = this.posOf[i];
+  /**
+   * jump draws the entries around entry i and scrolls it to the top of
+   * the viewport.
+   * @param {number} i
+   */
+  jump(i) {
+    const k = this.posOf[i];
     if (k < 0) return null;
-    var top = this.el.getBoundingClientRect().top + window.scrollY;
-    var off = this.opt.offset();
-    var v = innerHeight - off;
+    const top = this.el.getBoundingClientRect().top + window.scrollY;
+    const off = this.opt.offset();
+    const v = innerHeight - off;
     // Draw from the entry down a viewport and a margin, and a margin up.
-    var from = this.sums.at(Math.max(0, this.sums.before(k) - v * MARGIN));
-    var to = Math.min(this.list.length, this.sums.at(this.sums.before(k) + v * (1 + MARGIN)) + 1);
-    var made = this.draw(Math.min(from, k), Math.max(to, k + 1), { from: k, to: k + 1 });
+    const from = this.sums.at(Math.max(0, this.sums.before(k) - v * PathView.MARGIN));
+    const to = Math.min(this.list.length, this.sums.at(this.sums.before(k) + v * (1 + PathView.MARGIN)) + 1);
+    const made = this.draw(Math.min(from, k), Math.max(to, k + 1), { from: k, to: k + 1 });
     this.measure(made);
-    var el = this.els[k - this.first];
+    const el = this.els[k - this.first];
     window.scrollTo(0, top + (el.getBoundingClientRect().top - this.el.getBoundingClientRect().top) - off);
     this.drawn(made);
     // The entries above the target may have drawn at other heights than
     // their estimates: settle around the target once more.
-    var a = { el: el, top: el.getBoundingClientRect().top };
+    const a = { el, top: el.getBoundingClientRect().top };
     this.update();
     this.hold(a);
     return this.element(i);
-  };
+  }
 
-  // refresh redraws the placeholders of entries in list (whose articles
-  // have arrived, or been unpacked), holding the scroll position.
-  PathView.prototype.refresh = function (list) {
-    var redo = [];
-    for (var j = 0; j < list.length; j++) {
-      var k = this.posOf[list[j]];
+  /**
+   * refresh redraws the placeholders of entries in list (whose articles
+   * have arrived, or been unpacked), holding the scroll position.
+   * @param {number[]} list
+   */
+  refresh(list) {
+    const redo = [];
+    for (const i of list) {
+      const k = this.posOf[i];
       if (k >= this.first && k < this.last && this.els[k - this.first].hasAttribute('data-placeholder')) redo.push(k);
     }
     if (!redo.length) { this.schedule(); return; }
-    var a = this.anchor();
-    var made = [];
-    for (j = 0; j < redo.length; j++) {
-      var at = redo[j] - this.first;
-      var old = this.els[at];
-      var el = this.make(redo[j]);
+    const a = this.anchor(new Set(redo));
+    const made = [];
+    for (const k of redo) {
+      const at = k - this.first;
+      const old = this.els[at];
+      const el = this.make(k);
       if (el.hasAttribute('data-placeholder')) continue;
       this.el.replaceChild(el, old);
       if (this.resizes) { this.resizes.unobserve(old); this.resizes.observe(el); }
       this.els[at] = el;
-      var c = count(el);
+      const c = PathView.count(el);
       this.elementCount += c - this.counts[at];
       this.counts[at] = c;
       made.push(el);
@@ -383,20 +480,22 @@
     this.hold(a);
     this.drawn(made);
     this.schedule();
-  };
+  }
 
-  // resized takes the new heights of drawn entries (an image loaded, a
-  // fold opened, the window narrowed).
-  PathView.prototype.resized = function (entries) {
-    var off = this.opt.offset();
-    var shift = 0;
-    for (var j = 0; j < entries.length; j++) {
-      var el = entries[j].target;
-      var at = this.els.indexOf(el);
-      if (at < 0) continue;
-      var k = this.first + at;
-      var h = el.getBoundingClientRect().height + this.gap;
-      var was = this.sums.v[k];
+  /**
+   * resized takes the new heights of drawn entries (an image loaded, a
+   * fold opened, the window narrowed).
+   * @param {ResizeObserverEntry[]} entries
+   */
+  resized(entries) {
+    const off = this.opt.offset();
+    let shift = 0;
+    for (const entry of entries) {
+      const el = /** @type {HTMLElement} */ (entry.target);
+      const k = this.at(el);
+      if (k < 0) continue;
+      const h = el.getBoundingClientRect().height + this.gap;
+      const was = this.sums.v[k];
       if (Math.abs(h - was) < 0.5) continue;
       if (!el.hasAttribute('data-placeholder')) this.measured[this.list[k]] = h;
       this.sums.set(k, h);
@@ -407,16 +506,14 @@
     this.spacers();
     if (shift) window.scrollBy(0, shift);
     this.schedule();
-  };
+  }
 
-  // drawAll draws every entry of the path: for printing.
-  PathView.prototype.drawAll = function () {
-    var a = this.anchor();
-    var made = this.draw(0, this.list.length, null);
+  /** drawAll draws every entry of the path: for printing. */
+  drawAll() {
+    const a = this.anchor();
+    const made = this.draw(0, this.list.length, null);
     this.measure(made);
     this.hold(a);
     this.drawn(made);
-  };
-
-  lib.PathView = PathView;
-})(window.piexportLib = window.piexportLib || {});
+  }
+}

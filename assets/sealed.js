@@ -1,8 +1,13 @@
+// @ts-check
 // Sealed: the script of an encrypted page (see page/encrypt.go). It asks
 // for the passphrase, derives the key with WebCrypto (PBKDF2-SHA-256),
 // opens every sealed segment (AES-256-GCM) before it shows anything, then
 // replaces this small page with the page it holds, unpacked as it is
 // written, so that the page's own script runs as it does from a file.
+
+/** @typedef {Error & {wrong?: boolean, damaged?: boolean}} OpenError why a page did not open: a wrong passphrase, or a damaged file */
+/** @typedef {{iterations: number, salt: Uint8Array<ArrayBuffer>, check: Uint8Array<ArrayBuffer> | null}} SealParams */
+
 (function () {
   'use strict';
 
@@ -10,6 +15,7 @@
   var SEALED = 'script[type="application/x-piexport-sealed"]';
   doc.documentElement.classList.add('js');
 
+  /** @param {string} text @param {boolean} [problem] */
   function status(text, problem) {
     var el = doc.getElementById('unlock-status');
     if (!el) return;
@@ -17,9 +23,10 @@
     el.classList.toggle('problem', !!problem);
   }
 
+  /** @param {boolean} on */
   function busy(on) {
-    var input = doc.getElementById('passphrase');
-    var button = doc.getElementById('unlock-button');
+    var input = /** @type {HTMLInputElement | null} */ (doc.getElementById('passphrase'));
+    var button = /** @type {HTMLButtonElement | null} */ (doc.getElementById('unlock-button'));
     if (input) input.disabled = on;
     if (button) button.disabled = on;
     var form = doc.getElementById('unlock');
@@ -29,9 +36,10 @@
   // parsed resolves once the whole file has been read: the sealed
   // segments come after the passphrase box, and a large file may still
   // be arriving when the reader has typed.
+  /** @returns {Promise<void>} */
   function parsed() {
     if (doc.readyState !== 'loading') return Promise.resolve();
-    return new Promise(function (resolve) {
+    return new Promise(/** @param {() => void} resolve */ function (resolve) {
       doc.addEventListener('DOMContentLoaded', function () { resolve(); }, { once: true });
     });
   }
@@ -48,6 +56,7 @@
   // canonicalBase64 says whether s is standard base64 with its padding
   // as Go writes it: nothing else, not even white space, and no bits set
   // past the data.
+  /** @param {string} s */
   function canonicalBase64(s) {
     var n = s.length;
     if (n % 4) return false;
@@ -62,8 +71,10 @@
   }
 
   // fromBase64 decodes s, which canonicalBase64 accepted.
+  /** @param {string} s @returns {Uint8Array<ArrayBuffer>} */
   function fromBase64(s) {
-    if (typeof Uint8Array.fromBase64 === 'function') return Uint8Array.fromBase64(s);
+    var typed = /** @type {{fromBase64?: (s: string) => Uint8Array<ArrayBuffer>}} */ (/** @type {unknown} */ (Uint8Array));
+    if (typeof typed.fromBase64 === 'function') return typed.fromBase64(s);
     var bin = atob(s);
     var out = new Uint8Array(bin.length);
     for (var i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
@@ -72,6 +83,7 @@
 
   // readParams reads the parameters' JSON: exact keys, each value of its
   // kind; null when they are not those of a page this script opens.
+  /** @param {string} text @returns {SealParams | null} */
   function readParams(text) {
     var p;
     try {
@@ -80,7 +92,9 @@
       return null;
     }
     if (!p || typeof p !== 'object' || Array.isArray(p)) return null;
+    /** @param {unknown} v @param {number} lo @param {number} hi */
     function integer(v, lo, hi) { return typeof v === 'number' && Math.floor(v) === v && v >= lo && v <= hi; }
+    /** @param {unknown} v */
     function bytes16(v) { return typeof v === 'string' && canonicalBase64(v) && fromBase64(v).length === 16; }
     if (!integer(p.v, 1, 1) || p.kdf !== 'PBKDF2-SHA-256' || p.cipher !== 'AES-256-GCM' || p.compression !== 'gzip' ||
       !integer(p.iterations, 1, 10000000) || !integer(p.segment, 1, 2147483647) || !bytes16(p.salt)) return null;
@@ -91,6 +105,7 @@
 
   // nonce is segment i's: i in 11 bytes, big-endian, then 1 for the last;
   // the check's is 11 zero bytes, then 2.
+  /** @param {number} i @param {boolean} last */
   function nonce(i, last) {
     var n = new Uint8Array(12);
     for (var k = 10; k >= 3 && i > 0; k--) {
@@ -106,6 +121,7 @@
     return n;
   }
 
+  /** @param {string} passphrase @param {SealParams} params */
   function deriveKey(passphrase, params) {
     var subtle = window.crypto && window.crypto.subtle;
     if (!subtle) return Promise.reject(new Error('this browser cannot decrypt (no WebCrypto)'));
@@ -117,13 +133,14 @@
   }
 
   function wrong() {
-    var e = new Error('wrong');
+    var e = /** @type {OpenError} */ (new Error('wrong'));
     e.wrong = true;
     return e;
   }
 
   // checkKey resolves when the key opens the check (a page without one
   // has nothing to check), and rejects with wrong set when it does not.
+  /** @param {CryptoKey} key @param {SealParams} params @returns {Promise<void>} */
   function checkKey(key, params) {
     if (!params.check) return Promise.resolve();
     return crypto.subtle.decrypt({ name: 'AES-GCM', iv: checkNonce() }, key, params.check).then(function () {}, function () {
@@ -134,9 +151,12 @@
   // openAll opens every segment, in order. Without a check, a first one
   // that does not open says the passphrase is wrong, as it did before
   // pages had one.
+  /** @param {CryptoKey} key @param {string[]} blocks @param {boolean} firstTellsPassphrase @returns {Promise<Uint8Array<ArrayBuffer>[]>} */
   function openAll(key, blocks, firstTellsPassphrase) {
+    /** @type {Uint8Array<ArrayBuffer>[]} */
     var parts = [];
     var i = 0;
+    /** @returns {Promise<Uint8Array<ArrayBuffer>[]>} */
     function next() {
       if (i === blocks.length) return Promise.resolve(parts);
       var k = i++;
@@ -153,7 +173,7 @@
   }
 
   function damaged() {
-    var e = new Error('damaged');
+    var e = /** @type {OpenError} */ (new Error('damaged'));
     e.damaged = true;
     return e;
   }
@@ -161,20 +181,23 @@
   // pause lets the browser draw and answer the reader: unpacking and
   // writing would otherwise run as one long task, and the page's end of
   // the path, written first, would show only once the whole page is in.
+  /** @returns {Promise<void>} */
   function pause() {
-    return new Promise(function (resolve) { setTimeout(resolve, 0); });
+    return new Promise(/** @param {() => void} resolve */ function (resolve) { setTimeout(resolve, 0); });
   }
 
   // show replaces this page with the one parts hold (gzipped), written
   // into the document as it is unpacked, a slice of time at a time.
+  /** @param {Uint8Array<ArrayBuffer>[] | null} parts */
   function show(parts) {
-    var text = new Blob(parts).stream()
+    var text = new Blob(parts || []).stream()
       .pipeThrough(new DecompressionStream('gzip'))
       .pipeThrough(new TextDecoderStream());
     parts = null;
     var reader = text.getReader();
     doc.open();
     var slice = performance.now();
+    /** @returns {Promise<void>} */
     function pump() {
       return reader.read().then(function (r) {
         if (r.done) {
@@ -194,10 +217,10 @@
 
   var working = false;
   doc.addEventListener('submit', function (ev) {
-    if (!ev.target || ev.target.id !== 'unlock') return;
+    if (!(ev.target instanceof Element) || ev.target.id !== 'unlock') return;
     ev.preventDefault();
     if (working) return;
-    var input = doc.getElementById('passphrase');
+    var input = /** @type {HTMLInputElement | null} */ (doc.getElementById('passphrase'));
     var passphrase = input ? input.value : '';
     if (!passphrase) {
       status('Enter the passphrase.', true);
@@ -212,23 +235,25 @@
     status('Opening…');
     parsed().then(function () {
       var el = doc.getElementById('sealed-params');
-      var params = el ? readParams(el.textContent) : null;
+      var params = el ? readParams(el.textContent || '') : null;
       if (!params) throw damaged();
+      var sealed = params;
       var found = doc.querySelectorAll(SEALED);
       if (!found.length) throw damaged();
+      /** @type {string[]} */
       var blocks = [];
       for (var i = 0; i < found.length; i++) {
-        blocks.push(found[i].textContent);
+        blocks.push(found[i].textContent || '');
         if (!canonicalBase64(blocks[i])) throw damaged();
       }
       // A page with a check was sealed with the passphrase in NFC (see
       // page.CheckPassphrase): the same text typed elsewhere may arrive
       // composed or not.
-      var key = params.check ? passphrase.normalize('NFC') : passphrase;
-      return deriveKey(key, params).then(function (k) {
-        return checkKey(k, params).then(function () { return openAll(k, blocks, !params.check); });
+      var key = sealed.check ? passphrase.normalize('NFC') : passphrase;
+      return deriveKey(key, sealed).then(function (k) {
+        return checkKey(k, sealed).then(function () { return openAll(k, blocks, !sealed.check); });
       });
-    }).then(show, function (e) {
+    }).then(show, /** @param {OpenError} e */ function (e) {
       working = false;
       busy(false);
       if (e && e.wrong) {

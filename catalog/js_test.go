@@ -104,7 +104,7 @@ func corpusTexts(t *testing.T) []string {
 func TestWordsAgreeWithJS(t *testing.T) {
 	browsertest.Start(t)
 	t.Parallel()
-	tb := browsertest.ScriptTab(t, piexport.Assets(), "index.js", "fold.js", "search.js")
+	tb := browsertest.ScriptTab(t, piexport.Assets(), "prefs.js", "times.js", "index.js", "fold.js", "search.js")
 	rng := rand.New(rand.NewPCG(5, 6))
 	texts := append(corpusTexts(t), hostileTexts...)
 	for range 3000 {
@@ -117,7 +117,7 @@ func TestWordsAgreeWithJS(t *testing.T) {
 		for ; end < len(texts) && size < 2<<20; end++ {
 			size += len(texts[end])
 		}
-		got = append(got, browsertest.Eval[[]string](tb, fmt.Sprintf(`%s.map(t => piexportLib.search.words(t).join(' '))`, browsertest.JSON(t, texts[len(got):end])))...)
+		got = append(got, browsertest.Eval[[]string](tb, fmt.Sprintf(`%s.map(t => archiveSearch.words(t).join(' '))`, browsertest.JSON(t, texts[len(got):end])))...)
 	}
 	bad := 0
 	for i, text := range texts {
@@ -142,7 +142,7 @@ func TestWordsAgreeWithJS(t *testing.T) {
 		folds = append(folds, randomText(rng, 1+rng.IntN(20)))
 	}
 	folds = append(folds, hostileTexts...)
-	gotFolds := browsertest.Eval[[]string](tb, fmt.Sprintf(`%s.map(piexportLib.search.fold)`, browsertest.JSON(t, folds)))
+	gotFolds := browsertest.Eval[[]string](tb, fmt.Sprintf(`%s.map(archiveSearch.fold)`, browsertest.JSON(t, folds)))
 	for i, s := range folds {
 		if want := string(appendFolded(nil, s)); gotFolds[i] != want {
 			t.Errorf("fold(%+q): search.js %+q, appendFolded %+q", s, gotFolds[i], want)
@@ -154,7 +154,7 @@ func TestWordsAgreeWithJS(t *testing.T) {
 			long = append(long, strings.Repeat("x", n%4)+strings.Repeat(unit, n/len(unit)+1))
 		}
 	}
-	gotCut := browsertest.Eval[[]string](tb, fmt.Sprintf(`%s.map(piexportLib.search.truncate)`, browsertest.JSON(t, long)))
+	gotCut := browsertest.Eval[[]string](tb, fmt.Sprintf(`%s.map(archiveSearch.truncate)`, browsertest.JSON(t, long)))
 	for i, w := range long {
 		if want := w[:truncLen([]byte(w), maxWord)]; gotCut[i] != want {
 			t.Errorf("truncate(%+q): search.js %+q, truncLen %+q", w, gotCut[i], want)
@@ -230,7 +230,7 @@ var queries = []string{
 func TestQueryAgreesWithJS(t *testing.T) {
 	browsertest.Start(t)
 	t.Parallel()
-	tb := browsertest.ScriptTab(t, piexport.Assets(), "index.js", "fold.js", "search.js")
+	tb := browsertest.ScriptTab(t, piexport.Assets(), "prefs.js", "times.js", "index.js", "fold.js", "search.js")
 	rng := rand.New(rand.NewPCG(7, 8))
 	qs := slices.Clone(queries)
 	parts := []string{"-", "*", `"`, ":", " ", "project:", "model:", "after:", "before:", "2026", "-03", "-01", "x", "É", "日本", "\u00a0", "\t", "\u0301", "main.go"}
@@ -245,7 +245,7 @@ func TestQueryAgreesWithJS(t *testing.T) {
 		}
 		qs = append(qs, b.String())
 	}
-	got := browsertest.Eval[[]jsQuery](tb, fmt.Sprintf(`%s.map(piexportLib.search.parse)`, browsertest.JSON(t, qs)))
+	got := browsertest.Eval[[]jsQuery](tb, fmt.Sprintf(`%s.map(archiveSearch.parse)`, browsertest.JSON(t, qs)))
 	bad := 0
 	for i, q := range qs {
 		want := parsedQuery(q)
@@ -266,7 +266,7 @@ func TestQueryAgreesWithJS(t *testing.T) {
 func TestDatesAgreeWithJS(t *testing.T) {
 	browsertest.Start(t)
 	t.Parallel()
-	tb := browsertest.ScriptTab(t, piexport.Assets(), "index.js")
+	tb := browsertest.ScriptTab(t, piexport.Assets(), "prefs.js", "times.js", "index.js")
 	var dates []string
 	for _, y := range []string{"0000", "0001", "0099", "0100", "1900", "1970", "2000", "2018", "2024", "2026", "2100", "9999"} {
 		dates = append(dates, y)
@@ -286,7 +286,7 @@ func TestDatesAgreeWithJS(t *testing.T) {
 		}
 		tb.SetTimeZone(zone)
 		for _, end := range []bool{false, true} {
-			got := browsertest.Eval[[]*float64](tb, fmt.Sprintf(`%s.map(d => piexportLib.localDate(d, %v))`, browsertest.JSON(t, dates), end))
+			got := browsertest.Eval[[]*float64](tb, fmt.Sprintf(`%s.map(d => sessionList.localDate(d, %v))`, browsertest.JSON(t, dates), end))
 			for i, d := range dates {
 				want := "null"
 				if tm, ok := parseDateIn(d, end, loc); ok {

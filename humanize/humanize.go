@@ -19,7 +19,7 @@ import (
 
 // Tokens shows a token count compactly: 950, 1.2k, 45k, 1.3M, 5.2B (a
 // whole history's).
-// assets/page.js has the same function, with the same integer rounding, so
+// assets/figures.js has the same function, with the same integer rounding, so
 // the figures the script recomputes read like the ones written here.
 //
 // Any int64 reads right: the bands are chosen by comparing n, and only

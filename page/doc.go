@@ -17,7 +17,9 @@
 // What the document holds at load, in the order of the file:
 //
 //  1. The head: the stylesheet and the script, inline, allowed by hash.
-//     The script only sets the theme and waits.
+//     The script is the modules of assets/ joined (pageScripts; what each
+//     does and how they fit: assets/page.js), without their lines of
+//     comments. It only sets the theme and waits.
 //  2. The sidebar's controls and an empty tree (role="tree"); for a
 //     browser without JavaScript, a <noscript> list of the entries of the
 //     path in view, each a link to its entry.
@@ -25,7 +27,9 @@
 //  4. The index (<script type="application/json" id="session-index">):
 //     per entry, in tree order, its id, parent, kind, role and label,
 //     whether it has an article of its own, an estimate of its height,
-//     and the usage to sum along a path. The previews of the tree's rows
+//     and the usage to sum along a path; and, once, what the script
+//     knows of how the page is written (scriptConfig) and which kinds
+//     each of the tree's filters shows. The previews of the tree's rows
 //     follow in blocks of 2,048 (<script class="rows">), which the script
 //     parses when it first draws one of their rows. This is all the
 //     script needs to draw the tree, lay out the path and follow a link:

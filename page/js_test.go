@@ -43,13 +43,13 @@ func TestFiguresAgreeWithHumanize(t *testing.T) {
 	for range 2000 {
 		costs = append(costs, math.Pow(10, rng.Float64()*14-6))
 	}
-	got := browsertest.Eval[[]string](tb, fmt.Sprintf(`%s.map(piexportLib.figures.tokens)`, browsertest.JSON(t, counts)))
+	got := browsertest.Eval[[]string](tb, fmt.Sprintf(`%s.map(figures.tokens)`, browsertest.JSON(t, counts)))
 	for i, n := range counts {
 		if want := humanize.Tokens(n); got[i] != want {
 			t.Errorf("tokens(%d): the page says %q, humanize %q", n, got[i], want)
 		}
 	}
-	got = browsertest.Eval[[]string](tb, fmt.Sprintf(`%s.map(piexportLib.figures.cost)`, browsertest.JSON(t, costs)))
+	got = browsertest.Eval[[]string](tb, fmt.Sprintf(`%s.map(figures.cost)`, browsertest.JSON(t, costs)))
 	for i, c := range costs {
 		if want := humanize.Cost(c); got[i] != want {
 			t.Errorf("cost(%v): the page says %q, humanize %q", c, got[i], want)
@@ -59,12 +59,12 @@ func TestFiguresAgreeWithHumanize(t *testing.T) {
 
 // TestTreeLayoutAgreesWithGo lays out the tree of every corpus session and
 // of generated ones, under the default filter and under random ones,
-// with treeview.js and with session.Layout: every row shown draws the same
+// with treelayout.js and with session.Layout: every row shown draws the same
 // rails and branch marks.
 func TestTreeLayoutAgreesWithGo(t *testing.T) {
 	browsertest.Start(t)
 	t.Parallel()
-	tb := browsertest.ScriptTab(t, piexport.Assets(), "treeview.js")
+	tb := browsertest.ScriptTab(t, piexport.Assets(), "treelayout.js")
 	files, _ := filepath.Glob("../testdata/corpus/*.jsonl")
 	var sessions []*session.Session
 	for _, f := range files {
@@ -129,8 +129,8 @@ func TestTreeLayoutAgreesWithGo(t *testing.T) {
 			}
 			got := browsertest.Eval[[]jsRow](tb, fmt.Sprintf(`(() => {
 				const parents = %s, vis = Uint8Array.from(%s);
-				const lay = piexportLib.treeLayout(parents.length, parents, vis);
-				return parents.map((_, i) => ({rails: piexportLib.treeRails(lay, i, 0), forks: lay.forks[i], depth: lay.depth[i]}));
+				const lay = treeLayout.layout(parents.length, parents, vis);
+				return parents.map((_, i) => ({rails: treeLayout.rails(lay, i, 0), forks: lay.forks[i], depth: lay.depth[i]}));
 			})()`, browsertest.JSON(t, parents), browsertest.JSON(t, vis)))
 			glyph := strings.NewReplacer(string(session.RailLine), "v", string(session.RailTee), "t", string(session.RailElbow), "l")
 			for i := range nodes {

@@ -11,7 +11,7 @@ import (
 // page, so it is not by default. The original bytes are gzipped and
 // written as base64 (URL alphabet, no padding) in an inert <script
 // type="application/x-piexport-jsonl"> at the very end of the page, with
-// the file's name; the header's Download button (page.js) unpacks them
+// the file's name; the header's Download button (code.js) unpacks them
 // into a file. Without JavaScript it is not offered.
 
 // jsonlScriptType is the type of the inert block that holds the file.

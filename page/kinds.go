@@ -27,9 +27,34 @@ const (
 // shownByDefault says whether the tree's default filter shows an entry
 // of kind: not bookkeeping (settings changes, context edits, usage), nor
 // assistant messages that only call tools (their results show the
-// calls). tree.js filters the same way.
+// calls).
 func shownByDefault(kind string) bool {
 	return kind != kindSettings && kind != kindContextEdit && kind != kindUsage && kind != kindAssistantTools
+}
+
+// kindFilters are the tree's filters that go by an entry's kind, named
+// as their buttons name them (templates/page.html, data-filter). The
+// page's script is told which kinds each one shows (pageIndex.Filters)
+// rather than keeping a copy of these; the other two filters, "labeled"
+// and "all", go by an entry's label and by nothing.
+var kindFilters = map[string]func(kind string) bool{
+	"default":  shownByDefault,
+	"no-tools": func(kind string) bool { return shownByDefault(kind) && kind != kindTool },
+	"user":     func(kind string) bool { return kind == kindUser },
+}
+
+// filterKinds says, for each of kindFilters, whether it shows each of
+// the kinds named (pageIndex.KindNames), in their order.
+func filterKinds(names []string) map[string][]bool {
+	out := make(map[string][]bool, len(kindFilters))
+	for name, shows := range kindFilters {
+		flags := make([]bool, len(names))
+		for k, kind := range names {
+			flags[k] = shows(kind)
+		}
+		out[name] = flags
+	}
+	return out
 }
 
 // kindOf sorts an entry for the page's filters and colours.

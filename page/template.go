@@ -20,9 +20,15 @@ import (
 var pageTemplate = template.Must(template.New("page.html").Funcs(humanize.TemplateFuncs()).ParseFS(piexport.Templates(), "page.html", "insights.html"))
 
 // pageScripts are the page's scripts, in the order they are joined into
-// its one inline script: each part registers itself, and page.js, last,
-// starts them once the index has arrived.
-var pageScripts = []string{"figures.js", "store.js", "pathview.js", "treeview.js", "treesearch.js", "code.js", "fold.js", "page.js"}
+// its one inline script: each declares its module, and page.js, last,
+// joins them once the index has arrived (see page.js for what each
+// module does). Those its first lines use come before it.
+var pageScripts = []string{
+	"prefs.js", "times.js", "figures.js", "fold.js", "clipboard.js",
+	"store.js", "pathview.js", "treelayout.js", "treeview.js", "treesearch.js", "searchui.js", "marks.js",
+	"code.js", "articles.js", "pathfacts.js", "deeplinks.js", "sidebar.js", "keys.js", "printing.js",
+	"page.js",
+}
 
 // arrivedScript is the one other inline script of a page, allowed by its
 // hash: written after the index and after each block of entries, it
@@ -68,6 +74,8 @@ func writePage(w io.Writer, p *Page) error {
 	if err != nil {
 		return err
 	}
+	// The filters follow from the kinds the page names, known now.
+	p.v.Index.Filters = filterKinds(p.v.Index.KindNames)
 	index, err := json.Marshal(p.v.Index)
 	if err != nil {
 		return fmt.Errorf("render page: index: %w", err)

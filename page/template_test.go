@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -231,8 +230,8 @@ func TestRowBlocks(t *testing.T) {
 			t.Fatalf("row %d reads %q, want %q", i, all[i], want)
 		}
 	}
-	if !bytes.Contains(page, []byte("var ROW_BLOCK = "+strconv.Itoa(rowBlock)+";")) {
-		t.Errorf("page.js does not count %d rows to a block", rowBlock)
+	if got := pageIndexOf(t, doc).Config; got == nil || got.RowBlock != rowBlock {
+		t.Errorf("the index tells the script %+v, want %d rows to a block", got, rowBlock)
 	}
 }
 

@@ -26,6 +26,14 @@ const (
 	foldEnd   = `<!--/piexport:fold-->`
 )
 
+// toolCard starts the card of a tool call or a command, and toolOutput
+// its output: the tree's search reads a card's output as the text of the
+// result it stands for (scriptConfig).
+const (
+	toolCard   = `<section class="tool"`
+	toolOutput = `<div class="tool-output">`
+)
+
 // tool renders a tool call with its result. call is nil for a result whose
 // call is not in the file; result is nil for a call that got no answer.
 func (r *sessionRenderer) tool(o *out, result *session.Entry, call *session.Block, owner *session.Entry) {
@@ -41,7 +49,7 @@ func (r *sessionRenderer) tool(o *out, result *session.Entry, call *session.Bloc
 	case res != nil:
 		status = "ok"
 	}
-	o.Raw(`<section class="tool"`)
+	o.Raw(toolCard)
 	if result != nil && result != owner {
 		if r.absorbed(result) {
 			// The card stands for the result's entry too: links to
@@ -193,7 +201,7 @@ func (r *sessionRenderer) output(o *out, res *session.Message, text, how string,
 	}
 	o.Append(r.repeats.output(res, how+"\x00"+class, func() template.HTML {
 		var b out
-		b.Raw(`<div class="tool-output">`)
+		b.Raw(toolOutput)
 		r.fold(&b, text, show, class)
 		b.Raw(`</div>`)
 		return b.HTML()
@@ -250,7 +258,7 @@ func (r *sessionRenderer) userCommand(o *out, m *session.Message) {
 	if m.Cancelled || (m.ExitCode != nil && *m.ExitCode != 0) {
 		status = "error"
 	}
-	o.Raw(`<section class="tool" data-tool="user-bash"`)
+	o.Raw(toolCard + ` data-tool="user-bash"`)
 	o.Attr("data-status", status)
 	o.Raw(`><div class="tool-input">`)
 	lang, prompt := "bash", "$ "
@@ -263,7 +271,7 @@ func (r *sessionRenderer) userCommand(o *out, m *session.Message) {
 	o.Append(render.Highlight(prompt+m.Command, lang))
 	o.Raw(`</div>`)
 	if strings.TrimSpace(m.Output) != "" {
-		o.Raw(`<div class="tool-output">`)
+		o.Raw(toolOutput)
 		r.fold(o, m.Output, terminalText, "output ansi")
 		o.Raw(`</div>`)
 	}

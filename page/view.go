@@ -184,6 +184,40 @@ type pageIndex struct {
 	Edits map[int][]int `json:"edits"`
 	Leaf  int           `json:"leaf"` // the session's leaf
 	View  int           `json:"view"` // the end of the path in view at load
+	// Filters says which kinds each of the tree's filters by kind shows
+	// (kindFilters), one flag per KindNames; writePage fills it in.
+	Filters map[string][]bool `json:"filters"`
+	// Config is what the script knows of the page's markup.
+	Config *scriptConfig `json:"config"`
+}
+
+// scriptConfig is what the page's script is told of how this package
+// writes the page, so that it keeps no copy of it: the values are this
+// package's constants.
+type scriptConfig struct {
+	// EntryPrefix starts an entry's element id (entryIDPrefix).
+	EntryPrefix string `json:"entryPrefix"`
+	// RowBlock is how many previews a block of the tree's rows holds.
+	RowBlock int `json:"rowBlock"`
+	// FoldStart and FoldEnd enclose the folded lines of an output.
+	FoldStart string `json:"foldStart"`
+	FoldEnd   string `json:"foldEnd"`
+	// GroupType is the type of a group's early copy (blocks.go).
+	GroupType string `json:"groupType"`
+	// ToolCard starts a tool's card, ToolOutput its output (tools.go).
+	ToolCard   string `json:"toolCard"`
+	ToolOutput string `json:"toolOutput"`
+}
+
+// pageScriptConfig is the scriptConfig of every page.
+var pageScriptConfig = &scriptConfig{
+	EntryPrefix: entryIDPrefix,
+	RowBlock:    rowBlock,
+	FoldStart:   foldStart,
+	FoldEnd:     foldEnd,
+	GroupType:   groupScriptType,
+	ToolCard:    toolCard,
+	ToolOutput:  toolOutput,
 }
 
 // newPageIndex makes the index of n entries, to be filled with set.
@@ -202,6 +236,7 @@ func newPageIndex(n int) pageIndex {
 		Edits:     map[int][]int{},
 		Leaf:      -1,
 		View:      -1,
+		Config:    pageScriptConfig,
 	}
 }
 
@@ -236,6 +271,6 @@ func code(names *[]string, name string) int {
 	return len(*names) - 1
 }
 
-// rowBlock is how many previews one block of the tree's rows holds;
-// page.js knows it too.
+// rowBlock is how many previews one block of the tree's rows holds (the
+// script is told it: scriptConfig).
 const rowBlock = 2048

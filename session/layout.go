@@ -65,7 +65,7 @@ func RailGlyphs(rails string) string {
 // only the entries shown reports true for (nil: all of them): a hidden
 // entry's children hang from its nearest shown ancestor, and branch points
 // are where a shown entry has several shown children (several roots make
-// one too). assets/treeview.js lays out a filtered tree the same way
+// one too). assets/treelayout.js lays out a filtered tree the same way
 // (page/js_test.go holds the two to the same cases).
 func (s *Session) Layout(nodes []Node, shown func(*Entry) bool) []Row {
 	n := len(nodes)

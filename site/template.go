@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 
@@ -20,12 +21,18 @@ import (
 // indexTemplate is parsed once; html/template is safe for concurrent use.
 var indexTemplate = template.Must(template.New("index.html").Funcs(humanize.TemplateFuncs()).ParseFS(piexport.Templates(), "index.html", "insights.html"))
 
+// indexScripts are the scripts of index and search pages, in the order
+// they are joined into one inline script: index.js takes the reader's
+// choices and the times from the two before it, which the session pages
+// share.
+var indexScripts = []string{"prefs.js", "times.js", "index.js"}
+
 // loadIndexAssets reads the inline style and script of index and search
 // pages once. page.css gives the colours, both themes and the base styles,
 // so that the index reads like the pages it links to; insights.css the
 // usage report's charts.
 var loadIndexAssets = sync.OnceValues(func() (*piexport.Inline, error) {
-	a, err := piexport.LoadInline([]string{"page.css", "index.css", "insights.css"}, "", "index.js")
+	a, err := piexport.LoadInline([]string{"page.css", "index.css", "insights.css"}, "", indexScripts...)
 	if err != nil {
 		return nil, fmt.Errorf("index assets: %w", err)
 	}
@@ -37,7 +44,7 @@ var loadIndexAssets = sync.OnceValues(func() (*piexport.Inline, error) {
 // itself, as a query needs them; 'strict-dynamic' lets those run, and
 // only those: a script element in the page's markup would not.
 var loadSearchAssets = sync.OnceValues(func() (*piexport.Inline, error) {
-	a, err := piexport.LoadInline([]string{"page.css", "index.css", "insights.css"}, "", "index.js", "fold.js", "search.js")
+	a, err := piexport.LoadInline([]string{"page.css", "index.css", "insights.css"}, "", slices.Concat(indexScripts, []string{"fold.js", "search.js"})...)
 	if err != nil {
 		return nil, fmt.Errorf("index assets: %w", err)
 	}

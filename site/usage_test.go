@@ -214,7 +214,7 @@ func TestIndexFilters(t *testing.T) {
 	}
 	// The status counts as every message of piexport does.
 	for _, n := range []int{-2, -1, 0, 1, 2, 1000} {
-		got := browsertest.Eval[string](tb, fmt.Sprintf(`piexportLib.index.count(%d, 'session', 'sessions')`, n))
+		got := browsertest.Eval[string](tb, fmt.Sprintf(`sessionList.count(%d, 'session', 'sessions')`, n))
 		if want := session.Count(n, "session", "sessions"); got != want {
 			t.Errorf("count(%d): index.js says %q, session.Count %q", n, got, want)
 		}

@@ -10,9 +10,10 @@ import (
 
 // Scripts hold copies of logic the Go side has too (figures, the tree's
 // layout, the search's words, the query's syntax, dates). A test loads the
-// script in a blank tab and runs the same cases through the functions it
-// hangs on window.piexportLib and through the Go code, so the two cannot
-// drift apart.
+// script in a blank tab and runs the same cases through the functions of
+// the module it declares (figures, treeLayout, archiveSearch, sessionList:
+// each script's one global name) and through the Go code, so the two
+// cannot drift apart.
 
 // ScriptTab starts a browser and opens a blank tab with the scripts
 // named, read from fsys, run in it in that order.

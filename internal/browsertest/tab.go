@@ -10,6 +10,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -43,6 +44,17 @@ func (tb *Tab) Navigate(url string) {
 	tb.T.Helper()
 	tb.Do(chromedp.Navigate(url))
 	tb.Settle()
+}
+
+// BeforeScripts runs src in every document the tab loads from now on,
+// before any script of the document's own: a test's probe of what the
+// page's scripts do.
+func (tb *Tab) BeforeScripts(src string) {
+	tb.T.Helper()
+	tb.Do(chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
+		_, err := cdp.Call(ctx, target, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: src})
+		return err
+	}))
 }
 
 // Press sends one key, named as in KeyboardEvent.key, the way a keyboard
