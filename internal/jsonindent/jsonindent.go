@@ -13,8 +13,9 @@ package jsonindent
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
+
+	"github.com/piexport/piexport/session"
 )
 
 // MaxDepth is the deepest level of nesting shown indented: the members of
@@ -43,7 +44,7 @@ type Shown struct {
 func (s Shown) Note() string {
 	var parts []string
 	if s.Deep {
-		parts = append(parts, fmt.Sprintf("Values nested deeper than %d levels are shown compact, each on one line.", MaxDepth))
+		parts = append(parts, "Values nested deeper than "+session.Count(MaxDepth, "level", "levels")+" are shown compact, each on one line.")
 	}
 	if s.Long {
 		parts = append(parts, "Indented whole, this value would take too much room: past its first part it is shown compact.")

@@ -5,6 +5,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/piexport/piexport/session"
 )
 
 // SameSizeRewrite writes data over the file at path, whose content it
@@ -20,7 +22,7 @@ func SameSizeRewrite(t testing.TB, path string, data []byte) {
 		t.Fatal(err)
 	}
 	if before.Size() != int64(len(data)) {
-		t.Fatalf("SameSizeRewrite: %d bytes over a file of %d", len(data), before.Size())
+		t.Fatalf("SameSizeRewrite: %s over a file of %d", session.Count(len(data), "byte", "bytes"), before.Size())
 	}
 	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
 		t.Fatal("SameSizeRewrite: the new content is the old")
