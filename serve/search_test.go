@@ -67,3 +67,21 @@ func TestSearchPages(t *testing.T) {
 		t.Error("a page past the last does not say so")
 	}
 }
+
+// A hit in a sub-agent's transcript says whose sub-agent it is: its
+// session's title, then the agent ids down to it; a hit in the session
+// itself, its title alone.
+func TestSearchNamesSubAgentsSession(t *testing.T) {
+	dir, _ := ompProject(t)
+	srv := start(t, Options{Paths: []string{dir}})
+	for q, want := range map[string]string{
+		"LEXER-TASK":    `<h2><a href="s/%s">Refactor the parser › Lexer</a></h2>`,
+		"TOKENS-ANSWER": `<h2><a href="s/%s">Refactor the parser › Lexer › Tokens</a></h2>`,
+		"OMP-USER":      `<h2><a href="s/%s">Refactor the parser</a></h2>`,
+	} {
+		_, body := get(t, srv.url+"search?q="+q)
+		if !regexp.MustCompile(fmt.Sprintf(regexp.QuoteMeta(want), `[0-9a-f]+`)).MatchString(body) {
+			t.Errorf("search %s: no heading %q in\n%s", q, want, body)
+		}
+	}
+}

@@ -336,13 +336,22 @@ func (s *server) serveSearch(w http.ResponseWriter, r *http.Request) {
 			}
 			bySession[h.Key] = append(bySession[h.Key], h)
 		}
+		var byID map[string]catalog.Info
 		for _, key := range order {
 			i, ok := s.info(key)
 			if !ok {
 				continue
 			}
+			it := item(i)
+			if i.Parent != "" {
+				// A sub-agent's hits say whose it is.
+				if byID == nil {
+					byID = s.byID()
+				}
+				it.Trail = trail(i, byID)
+			}
 			for _, h := range bySession[key] {
-				res.Hits = append(res.Hits, site.SearchHit{Session: item(i), EntryID: h.EntryID, Role: h.Role,
+				res.Hits = append(res.Hits, site.SearchHit{Session: it, EntryID: h.EntryID, Role: h.Role,
 					Snippet: h.Snippet, Marks: h.Marks, Branch: h.Branch, Branches: h.Branches})
 			}
 		}
