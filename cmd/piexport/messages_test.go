@@ -44,13 +44,17 @@ func TestPlainWords(t *testing.T) {
 		{"port taken", []string{"--serve", "--addr", "127.0.0.1:" + port, tiny},
 			"piexport: port " + port + " on 127.0.0.1 is taken by another program; stop it, choose another port with --addr, or use --addr 127.0.0.1:0 for a free one\n"},
 		{"one line", []string{"one.jsonl"}, "piexport: one.jsonl: not a pi session file: its one line is not a JSON object\n"},
+		{"missing password file", []string{"--encrypt", "--password-file", "nosuch.txt", "-o", "p.html", tiny},
+			"piexport: --password-file nosuch.txt: no such file or directory\n"},
+		{"password file is a directory", []string{"--encrypt", "--password-file", "adir", "-o", "p.html", tiny},
+			"piexport: --password-file adir: is a directory\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, errOut, code := runCLI(t, tc.args...)
 			if code != 1 || errOut != tc.want {
 				t.Errorf("exit %d, stderr\n%q\nwant exit 1 and\n%q", code, errOut, tc.want)
 			}
-			for _, bad := range []string{"piexport-tmp", "stat ", "open ", "rename ", "bind:", "listen tcp"} {
+			for _, bad := range []string{"piexport-tmp", "stat ", "open ", "read ", "rename ", "bind:", "listen tcp"} {
 				if strings.Contains(errOut, bad) {
 					t.Errorf("the message holds %q: %q", bad, errOut)
 				}
