@@ -99,7 +99,7 @@ const (
 	refreshEvery = 500 * time.Millisecond
 	// progressEvery is how often Options.Progress hears how far reading
 	// is.
-	progressEvery = 500 * time.Millisecond
+	progressEvery = 250 * time.Millisecond
 )
 
 // Run serves sessions until ctx is done, then shuts the server down,

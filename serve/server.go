@@ -281,8 +281,8 @@ func (s *server) serveIndex(w http.ResponseWriter, r *http.Request) {
 			opt.Usage = records
 		}
 		if p := s.cat.Progress(); p.Running {
-			n := fmt.Sprintf("Reading the sessions: %d of %d (%d of %d MB). Sessions not read yet are listed by their file name, and search finds what was read so far; reload to see more.",
-				p.Done, p.Files, p.BytesDone>>20, p.Bytes>>20)
+			n := fmt.Sprintf("Reading the sessions: %s of %s read, %d of %d files stored. Sessions not read yet are listed by their file name, and search finds what was read so far; reload to see more.",
+				humanize.Bytes(min(p.BytesRead, p.Bytes)), humanize.Bytes(p.Bytes), p.Done, p.Files)
 			opt.Notice = strings.TrimSpace(opt.Notice + " " + n)
 		}
 		var buf bytes.Buffer

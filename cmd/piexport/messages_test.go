@@ -115,7 +115,7 @@ func TestArchiveSummary(t *testing.T) {
 // "1 sessions": how many were read, and in how many masking was done.
 func TestOneSession(t *testing.T) {
 	_, errOut, code := runCLI(t, "--usage", "--no-cache", corpus+"pi-v3-earth0-tiny.jsonl")
-	if code != 0 || !strings.Contains(errOut, "read 1 session (") {
+	if code != 0 || !strings.Contains(errOut, "read 1 session file (") {
 		t.Errorf("--usage: exit %d, stderr %q", code, errOut)
 	}
 	src := t.TempDir()

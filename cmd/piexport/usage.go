@@ -10,13 +10,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/spf13/pflag"
 
 	"github.com/piexport/piexport/catalog"
 	"github.com/piexport/piexport/humanize"
+	"github.com/piexport/piexport/internal/progressline"
 	"github.com/piexport/piexport/internal/termsafe"
 	"github.com/piexport/piexport/session"
 	"github.com/piexport/piexport/usage"
@@ -74,7 +74,7 @@ func runUsage(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 		return pathsError(paths, err)
 	}
 	defer c.Close()
-	if err := updateWithProgress(ctx, c, readProgress(stderr)); err != nil {
+	if err := updateWithProgress(ctx, c, readProgress(opt.line, stderr)); err != nil {
 		return err
 	}
 	list := c.List()
@@ -125,13 +125,14 @@ func projectName(cwd, home string) string {
 }
 
 // updateWithProgress reads the files the catalog lacks, telling progress
-// (when not nil) how far it is every half second and when it is done.
+// (when not nil) how far it is every quarter of a second and when it is
+// done.
 func updateWithProgress(ctx context.Context, c *catalog.Catalog, progress func(catalog.Progress)) error {
 	if progress == nil {
 		_, err := c.Update(ctx)
 		return err
 	}
-	_, err := c.UpdateTelling(ctx, 500*time.Millisecond, progress)
+	_, err := c.UpdateTelling(ctx, progressline.Every, progress)
 	if err == nil {
 		if p := c.Progress(); p.Files > 0 {
 			progress(p)
