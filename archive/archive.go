@@ -113,6 +113,10 @@ type Result struct {
 	// the like), with the warnings; unchanged sources' come from the
 	// manifest.
 	Warned []Warned
+	// SubAgents counts the sources, rendered or unchanged, that are
+	// sub-agents' transcripts: the index lists them under their
+	// sessions and counts them apart.
+	SubAgents int
 }
 
 // Warned is a source file that loaded with warnings.
@@ -421,6 +425,7 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 		}
 		items = append(items, it)
 	}
+	res.SubAgents = iopt.SubAgents
 	var index bytes.Buffer
 	if err := f.index(&index, items, iopt); err != nil {
 		return res, err

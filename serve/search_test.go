@@ -22,7 +22,6 @@ func TestSearchPages(t *testing.T) {
 		parent = fmt.Sprintf(`"e%03d"`, i)
 	}
 	writeFile(t, filepath.Join(dir, "--w--", "s.jsonl"), []byte(b.String()))
-	// A second session: start waits for "sessions catalogued".
 	writeFile(t, filepath.Join(dir, "--w--", "t.jsonl"), []byte(`{"type":"session","version":3,"id":"t","timestamp":"2026-03-02T09:00:00Z","cwd":"/w"}`+"\n"))
 	srv := start(t, Options{Paths: []string{dir}})
 	hit := regexp.MustCompile(`#e(\d{3})"`)

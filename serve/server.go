@@ -260,20 +260,18 @@ func (s *server) serveIndex(w http.ResponseWriter, r *http.Request) {
 			byID[i.ID] = i
 		}
 		var items []site.IndexItem
-		agents := 0
 		for _, i := range list {
 			// Sub-agent transcripts are not sessions of their own: they
-			// are listed under their session.
-			if i.Parent == "" {
+			// are listed under their session. One that cannot be read is
+			// listed with the others that cannot.
+			if i.Parent == "" || i.Err != nil {
 				it := item(i)
 				it.Related = siteRelated(i, byID, "s/")
 				items = append(items, it)
-			} else if i.Err == nil {
-				agents++
 			}
 		}
 		opt := s.indexOptions()
-		opt.SubAgents = agents
+		_, opt.SubAgents, _ = catalog.Counted(list)
 		// The usage report is one query over the catalog's usage rows.
 		if records, err := s.cat.Usage(r.Context(), ""); err != nil {
 			s.logf("warning: the usage report: %v", err)
@@ -281,8 +279,8 @@ func (s *server) serveIndex(w http.ResponseWriter, r *http.Request) {
 			opt.Usage = records
 		}
 		if p := s.cat.Progress(); p.Running {
-			n := fmt.Sprintf("Reading the sessions: %s of %s read, %d of %d files stored. Sessions not read yet are listed by their file name, and search finds what was read so far; reload to see more.",
-				humanize.Bytes(min(p.BytesRead, p.Bytes)), humanize.Bytes(p.Bytes), p.Done, p.Files)
+			n := fmt.Sprintf("Reading the sessions: %s of %s read, %d of %s stored. Sessions not read yet are listed by their file name, and search finds what was read so far; reload to see more.",
+				humanize.Bytes(min(p.BytesRead, p.Bytes)), humanize.Bytes(p.Bytes), p.Done, humanize.Count(p.Files, "file", "files"))
 			opt.Notice = strings.TrimSpace(opt.Notice + " " + n)
 		}
 		var buf bytes.Buffer

@@ -153,6 +153,9 @@ func WriteIndex(w io.Writer, items []IndexItem, opt IndexOptions) error {
 		home := session.HomeOf(it.Cwd, opt.Home)
 		p.Failed = append(p.Failed, indexFailed{Path: session.ShortenHome(it.Path, home), Err: shortenHomeIn(it.Err.Error(), home)})
 	}
+	if len(failed) > 0 {
+		p.Unreadable = humanize.CouldNotRead(len(failed))
+	}
 	return executeIndex(w, "index", p)
 }
 

@@ -10,10 +10,10 @@ import (
 	"os/exec"
 	"runtime"
 	"runtime/debug"
-	"strings"
 
 	"github.com/piexport/piexport/archive"
 	"github.com/piexport/piexport/catalog"
+	"github.com/piexport/piexport/humanize"
 	"github.com/piexport/piexport/internal/fileguard"
 	"github.com/piexport/piexport/serve"
 	"github.com/piexport/piexport/session"
@@ -123,7 +123,7 @@ func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 	printf(stdout, "%s", res.Index)
 	if _, quiet := stderr.(quietWriter); !quiet {
 		printArchiveWarnings(stderr, res.Warned, opt.verbose)
-		fmt.Fprintln(stderr, archiveSummary(len(files), res))
+		fmt.Fprintln(stderr, archiveSummary(res))
 	}
 	if len(res.Failed) > 0 {
 		return fmt.Errorf("%s; the index lists them", couldNotRead(len(res.Failed), len(files)))
@@ -132,14 +132,14 @@ func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 }
 
 // archiveSummary says what a build did, in one line whose figures add
-// up: "29 sessions: 1 written, 27 unchanged, 1 failed; 2 old pages
-// removed".
-func archiveSummary(total int, res archive.Result) string {
-	parts := []string{fmt.Sprintf("%d written", len(res.Rendered)), fmt.Sprintf("%d unchanged", res.Unchanged)}
-	if len(res.Failed) > 0 {
-		parts = append(parts, fmt.Sprintf("%d failed", len(res.Failed)))
-	}
-	line := count(total, "session", "sessions") + ": " + strings.Join(parts, ", ")
+// up, its sessions and sub-agents counted as the index counts them: "28
+// sessions and 3 sub-agents: 1 written, 30 unchanged; 2 old pages
+// removed". The files that could not be read are said apart (see
+// couldNotRead).
+func archiveSummary(res archive.Result) string {
+	read := len(res.Rendered) + res.Unchanged
+	line := humanize.Sessions(read-res.SubAgents, res.SubAgents) + ": " +
+		fmt.Sprintf("%d written, %d unchanged", len(res.Rendered), res.Unchanged)
 	if len(res.Removed) > 0 {
 		line += "; " + count(len(res.Removed), "old page", "old pages") + " removed"
 	}

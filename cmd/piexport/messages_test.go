@@ -88,7 +88,7 @@ func TestArchiveSummary(t *testing.T) {
 		t.Errorf("exit %d, want 1 (a session failed)", code)
 	}
 	for _, want := range []string{
-		"3 sessions: 2 written, 0 unchanged, 1 failed\n",
+		"2 sessions: 2 written, 0 unchanged\n",
 		"warning: " + badline + ": 2 warnings (-v lists them)\n",
 		"piexport: 1 of 3 session files could not be read; the index lists them\n",
 	} {
@@ -99,7 +99,7 @@ func TestArchiveSummary(t *testing.T) {
 
 	_, errOut, _ = runCLI(t, "-v", "-o", out, src)
 	for _, want := range []string{
-		"3 sessions: 0 written, 2 unchanged, 1 failed\n",
+		"2 sessions: 0 written, 2 unchanged\n",
 		"warning: " + badline + ":44: the line is not valid JSON",
 	} {
 		if !strings.Contains(errOut, want) {
