@@ -45,11 +45,10 @@ type Options struct {
 	// Format is "html" (the default): one page per session and index.html;
 	// or "md": one Markdown file per session and index.md.
 	Format string
-	// Progress, when set, is called as sessions are rendered: once with
-	// done 0 before the first, then after each, with the session's path.
-	// Total counts the sessions that needed rendering, not the unchanged
-	// ones. It is called from one goroutine at a time.
-	Progress func(done, total int, path string)
+	// Progress, when set, is told how far the build is: before the
+	// first session file is read, then after each. It is called from
+	// one goroutine at a time.
+	Progress func(Progress)
 	// Workers bounds how many sessions render at once. Zero means one per
 	// core.
 	Workers int
@@ -91,6 +90,8 @@ type Options struct {
 
 	// fingerprint is fingerprintOf's, set by Build.
 	fingerprint string
+	// tracker keeps the build's Progress, set by Build.
+	tracker *tracker
 }
 
 // Result says what a build did.
@@ -112,6 +113,10 @@ type Result struct {
 	// the like), with the warnings; unchanged sources' come from the
 	// manifest.
 	Warned []Warned
+	// SubAgents counts the sources, rendered or unchanged, that are
+	// sub-agents' transcripts: the index lists them under their
+	// sessions and counts them apart.
+	SubAgents int
 }
 
 // Warned is a source file that loaded with warnings.
@@ -171,6 +176,9 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 		return res, err
 	}
 	opt.fingerprint = fingerprint
+	if opt.Progress != nil {
+		opt.tracker = &tracker{tell: opt.Progress, p: Progress{Started: time.Now()}}
+	}
 	next := &manifest{Version: manifestVersion, Fingerprint: fingerprint, Format: f.name, Sessions: map[string]*entry{}}
 	sameOptions := old.Fingerprint == fingerprint && !opt.Force
 
@@ -316,6 +324,9 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 			relink = append(relink, j)
 		}
 	}
+	if opt.tracker != nil {
+		opt.tracker.relinking = true
+	}
 	if err := runJobs(ctx, dir, relink, next, families, opt, f, false, related, parents, nil, num, prev); err != nil {
 		return res, err
 	}
@@ -365,6 +376,9 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 					queued[key] = j
 				}
 			}
+			if opt.tracker != nil {
+				opt.tracker.relinking = false // every file is read again
+			}
 			if err = runJobs(ctx, dir, more, next, families, opt, f, sameOptions, related, parents, sb, num, nil); err == nil {
 				gen, err = writeSearch(dir, old, next, order, queued, num, nil, sb, f.ext, lk, opt.Home)
 			}
@@ -411,6 +425,7 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 		}
 		items = append(items, it)
 	}
+	res.SubAgents = iopt.SubAgents
 	var index bytes.Buffer
 	if err := f.index(&index, items, iopt); err != nil {
 		return res, err

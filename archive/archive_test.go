@@ -118,11 +118,16 @@ func TestBuild(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "archive")
 	files := sources(t, src, "pi-v3-sdk-branches-labels.jsonl", "pi-v3-sdk-compaction-custom.jsonl", "pi-v3-earth0-tiny.jsonl")
 	var calls []string
-	res, err := Build(context.Background(), out, files, Options{Generator: "piexport test", Progress: func(done, total int, path string) {
-		calls = append(calls, filepath.Base(path))
-		if total != 4 {
-			t.Errorf("progress total %d, want 4", total)
+	var last Progress
+	res, err := Build(context.Background(), out, files, Options{Generator: "piexport test", Progress: func(p Progress) {
+		if len(calls) == 0 || p.Done != last.Done {
+			// A file read; between these, pages tell as they are written.
+			calls = append(calls, filepath.Base(p.Path))
 		}
+		if p.Files != 4 || p.Done != len(calls)-1 || p.BytesDone < last.BytesDone || p.Started.IsZero() {
+			t.Errorf("progress %+v after %+v, want 4 files, %d done, bytes that only grow", p, last, len(calls)-1)
+		}
+		last = p
 	}})
 	must(t, err)
 	if len(res.Rendered) != 3 || res.Unchanged != 0 || len(res.Failed) != 1 || !strings.Contains(res.Failed[0].Err.Error(), "empty.jsonl") {
@@ -130,6 +135,15 @@ func TestBuild(t *testing.T) {
 	}
 	if len(calls) != 5 || calls[0] != "." {
 		t.Errorf("progress calls = %q, want a first with no path and one per source", calls)
+	}
+	var size int64
+	for _, f := range files {
+		fi, err := os.Stat(f)
+		must(t, err)
+		size += fi.Size()
+	}
+	if last.Bytes != size || last.BytesDone != size {
+		t.Errorf("progress ends at %d of %d bytes, want %d of %d", last.BytesDone, last.Bytes, size, size)
 	}
 	got := snap(t, out)
 	var names []string
@@ -262,8 +276,8 @@ func TestInterrupted(t *testing.T) {
 	// first page.
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	_, err = Build(ctx, out, files, Options{Theme: "dark", Workers: 1, Progress: func(done, total int, path string) {
-		if done == 1 {
+	_, err = Build(ctx, out, files, Options{Theme: "dark", Workers: 1, Progress: func(p Progress) {
+		if p.Done == 1 {
 			cancel()
 		}
 	}})

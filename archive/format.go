@@ -16,8 +16,9 @@ import (
 type format struct {
 	name, ext string
 	// page writes a session's file and returns what went wrong that did
-	// not stop it (an entry shown unformatted).
-	page  func(w io.Writer, s *session.Session, raw []byte, opt Options, parent page.Link, related []page.Related) ([]session.Warning, error)
+	// not stop it (an entry shown unformatted); progress, when set, is
+	// told how many of its entries are written, of total, as they are.
+	page  func(w io.Writer, s *session.Session, raw []byte, opt Options, parent page.Link, related []page.Related, progress func(done, total int)) ([]session.Warning, error)
 	index func(io.Writer, []site.IndexItem, site.IndexOptions) error
 }
 
@@ -30,7 +31,7 @@ var formats = map[string]format{
 // session it came from (parent, by title, when the archive has it) and
 // to the others it has to do with; raw is the session file, which the
 // page carries when opt.EmbedJSONL says so.
-func writePage(w io.Writer, s *session.Session, raw []byte, opt Options, parent page.Link, related []page.Related) ([]session.Warning, error) {
+func writePage(w io.Writer, s *session.Session, raw []byte, opt Options, parent page.Link, related []page.Related, progress func(done, total int)) ([]session.Warning, error) {
 	po := page.Options{Theme: opt.Theme, Home: opt.Home, Generator: opt.Generator,
 		ParentURL: parent.URL, ParentName: parent.Title, Related: related, IndexURL: "index.html"}
 	if opt.EmbedJSONL {
@@ -40,13 +41,14 @@ func writePage(w io.Writer, s *session.Session, raw []byte, opt Options, parent 
 	if err != nil {
 		return nil, err
 	}
+	p.Tell(progress)
 	err = p.Write(w)
 	return p.Warnings(), err
 }
 
 // writeMarkdown writes a session's Markdown document.
-func writeMarkdown(w io.Writer, s *session.Session, _ []byte, opt Options, _ page.Link, _ []page.Related) ([]session.Warning, error) {
-	return nil, gfm.WriteMarkdown(w, s, gfm.Options{Home: opt.Home, Generator: opt.Generator})
+func writeMarkdown(w io.Writer, s *session.Session, _ []byte, opt Options, _ page.Link, _ []page.Related, progress func(done, total int)) ([]session.Warning, error) {
+	return nil, gfm.WriteMarkdown(w, s, gfm.Options{Home: opt.Home, Generator: opt.Generator, Progress: progress})
 }
 
 // Formats lists the values Options.Format accepts.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"runtime"
 	"sync"
+	"time"
 
 	"github.com/piexport/piexport/page"
 )
@@ -63,10 +64,7 @@ func runJobs(ctx context.Context, dir string, jobs []*job, next *manifest, famil
 		wg.Wait()
 		close(done)
 	}()
-	if opt.Progress != nil && len(jobs) > 0 {
-		opt.Progress(0, len(jobs), "")
-	}
-	n := 0
+	opt.tracker.begin(jobs)
 	var writeErr error
 	for o := range done {
 		if o.err != nil && writeErr == nil {
@@ -74,10 +72,7 @@ func runJobs(ctx context.Context, dir string, jobs []*job, next *manifest, famil
 			cancel()
 		}
 		for _, j := range o.u.jobs {
-			n++
-			if opt.Progress != nil {
-				opt.Progress(n, len(jobs), j.path)
-			}
+			opt.tracker.did(j)
 		}
 	}
 	if writeErr != nil {
@@ -86,4 +81,101 @@ func runJobs(ctx context.Context, dir string, jobs []*job, next *manifest, famil
 	// Pages written so far replaced their old versions whole; the old
 	// index and manifest still describe a readable archive.
 	return ctx.Err()
+}
+
+// Progress says how far a build is.
+type Progress struct {
+	// Files counts the session files the build reads, sessions and
+	// sub-agents' transcripts alike (those that changed, and those whose
+	// words the search index lacks), and Done those read; Bytes and
+	// BytesDone are their sizes.
+	Files, Done      int
+	Bytes, BytesDone int64
+	// Relinks counts the pages made again once every file is read, to
+	// link the titles of sessions new to the archive, and Relinked those
+	// made so far.
+	Relinks, Relinked int
+	// Path is the session file read last, "" before the first.
+	Path string
+	// Started is when the build began.
+	Started time.Time
+}
+
+// tracker keeps a build's Progress and tells Options.Progress of it,
+// from one goroutine at a time.
+type tracker struct {
+	mu        sync.Mutex
+	tell      func(Progress)
+	p         Progress
+	relinking bool
+	// done is the bytes of the jobs done; shares, the share of its
+	// entries each job being written has written.
+	done   int64
+	shares map[*job]float64
+}
+
+// begin adds jobs to the work: to the files to read, or, once
+// relinking, to the pages made again.
+func (t *tracker) begin(jobs []*job) {
+	if t == nil || len(jobs) == 0 {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, j := range jobs {
+		if t.relinking {
+			t.p.Relinks++
+		} else {
+			t.p.Files++
+			t.p.Bytes += j.e.Size
+		}
+	}
+	t.told()
+}
+
+// did counts j done.
+func (t *tracker) did(j *job) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.shares, j)
+	if t.relinking {
+		t.p.Relinked++
+	} else {
+		t.p.Done++
+		t.done += j.e.Size
+	}
+	t.p.Path = j.path
+	t.told()
+}
+
+// writing returns what to tell of j's page as it is written, so that a
+// large session's bytes count as its page is written: nil once every
+// file is read.
+func (t *tracker) writing(j *job) func(done, total int) {
+	if t == nil || t.relinking {
+		return nil
+	}
+	return func(done, total int) {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if t.shares == nil {
+			t.shares = map[*job]float64{}
+		}
+		if total > 0 && t.p.Done < t.p.Files {
+			t.shares[j] = float64(done) / float64(total)
+			t.told()
+		}
+	}
+}
+
+// told tells Options.Progress where the build is; t.mu is held.
+func (t *tracker) told() {
+	t.p.BytesDone = t.done
+	for j, share := range t.shares {
+		t.p.BytesDone += int64(share * float64(j.e.Size))
+	}
+	t.tell(t.p)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/piexport/piexport/page"
@@ -134,6 +135,24 @@ func (l *links) linkTitle(next *manifest, key string) string {
 		return strings.TrimSuffix(filepath.Base(l.hide(e.Path)), ".jsonl")
 	}
 	return e.Summary.Title
+}
+
+// searchTitle is what the archive's search heads the hits of key with:
+// its linkTitle, or, for a sub-agent, its trail from the session that
+// started it (see site.IndexItem.Trail): "Refactor the parser › Lexer".
+func (l *links) searchTitle(next *manifest, key string) string {
+	names := []string{l.linkTitle(next, key)}
+	k := key
+	for range len(l.parent) { // a parent's path is shorter: no cycle
+		p, ok := l.parent[k]
+		if !ok {
+			break
+		}
+		names = append(names, l.linkTitle(next, p))
+		k = p
+	}
+	slices.Reverse(names)
+	return strings.Join(names, site.TrailSeparator)
 }
 
 // pageRelated is what the page of key links to besides parentLink; pages

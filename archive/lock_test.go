@@ -81,9 +81,11 @@ func TestConcurrentBuilds(t *testing.T) {
 
 	inFirst, release := make(chan struct{}), make(chan struct{})
 	first := make(chan error, 1)
+	waited := false // the first build waits once, before it reads a file
 	go func() {
-		_, err := Build(context.Background(), out, a, Options{Force: true, Progress: func(done, total int, path string) {
-			if done == 0 {
+		_, err := Build(context.Background(), out, a, Options{Force: true, Progress: func(p Progress) {
+			if !waited {
+				waited = true
 				close(inFirst)
 				<-release
 			}

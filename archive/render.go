@@ -168,7 +168,7 @@ func renderJob(dir string, j *job, data []byte, s *session.Session, opt Options,
 	}
 	if out.Len() == 0 {
 		out.Grow(len(data) + 64<<10)
-		warnings, err := f.page(&out, s, data, opt, parent, related)
+		warnings, err := f.page(&out, s, data, opt, parent, related, opt.tracker.writing(j))
 		if err != nil {
 			// A session that loads but does not render is listed like one
 			// that does not load.

@@ -3,6 +3,7 @@ package archive
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -161,6 +162,19 @@ func TestRelatedPages(t *testing.T) {
 	}
 	if got := find(t, out, "lexing"); !slices.Equal(got, []string{"main--Lexer.html#b"}) {
 		t.Errorf("a sub-agent's words: %q", got)
+	}
+	// The search heads a sub-agent's hits with its session's title, as
+	// the server's does.
+	m, err := readManifest(out)
+	must(t, err)
+	titles := map[string]string{}
+	for _, s := range readSearchMeta(out, m).Sessions {
+		if s != nil {
+			titles[s.Page] = s.Title
+		}
+	}
+	if want := map[string]string{"proj--main.html": "the main session", "main--Lexer.html": "the main session › Lexer"}; !maps.Equal(titles, want) {
+		t.Errorf("the search's titles are %q, want %q", titles, want)
 	}
 
 	fork := write(filepath.Join(src, "fork.jsonl"), header("f", main)+line("c", "a forked session"))

@@ -144,7 +144,7 @@ func writeSearch(dir string, old, next *manifest, order []string, queued map[str
 			continue // a slot left empty: the session failed to load
 		}
 		s := &searchSession{
-			Page: e.Stem + ext, Title: lk.linkTitle(next, key), Doc: e.Doc,
+			Page: e.Stem + ext, Title: lk.searchTitle(next, key), Doc: e.Doc,
 			Project: session.ShortenHome(e.Cwd, session.HomeOf(e.Cwd, home)),
 		}
 		if !e.Summary.Start.IsZero() {

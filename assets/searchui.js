@@ -71,6 +71,11 @@ class SearchUI {
     if (this.cancel) { this.cancel(); this.cancel = null; }
   }
 
+  /** grouped writes n with its thousands separated, as the page's figures are: 2,949. @param {number} n */
+  static grouped(n) {
+    return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  }
+
   /** focus puts the reader in the search box. */
   focus() {
     if (this.input) this.input.focus();
@@ -83,19 +88,29 @@ class SearchUI {
     const tree = this.tree;
     let text;
     const count = tree.matching;
+    const n = SearchUI.grouped;
     if (tree.hits) {
-      text = count === 1 ? '1 entry matches' : count + ' entries match';
+      // The row selected among the matches says which it is: "match 3
+      // of 12", not "3 of 12 entries match", which reads as a count.
+      text = count === 1 ? '1 entry matches' : n(count) + ' entries match';
       const at = tree.selected;
       if (count && at >= 0 && tree.hits[at] && tree.passes(at)) {
         let k = 0;
         for (let j = 0; j <= at; j++) if (tree.hits[j] && tree.passes(j)) k++;
-        text = k + ' of ' + text;
+        text = 'match ' + n(k) + ' of ' + n(count);
       }
+    } else if (count === this.n) {
+      text = this.n === 1 ? 'the one entry shown' : 'all ' + n(this.n) + ' entries shown';
     } else {
-      text = count + ' / ' + this.n + ' entries';
+      text = n(count) + ' of ' + n(this.n) + ' entries shown';
     }
     if (this.note) text += ' · ' + this.note;
-    if (el.textContent !== text) el.textContent = text;
+    if (el.textContent !== text) {
+      el.textContent = text;
+      // The line is cut to the sidebar's width (page.css): the whole of it
+      // shows on hover.
+      el.title = text;
+    }
   }
 
   /** run searches for what the box holds, and calls then once the tree shows what it found. @param {() => void} [then] */

@@ -68,3 +68,30 @@ func TestNewCancelled(t *testing.T) {
 		t.Errorf("New: %v, want context.Canceled", err)
 	}
 }
+
+// An update tells how far it is in bytes as they are read: a file being
+// read counts before it is stored (the server's first reading looked
+// stuck on one large file).
+func TestProgressCountsBytesAsRead(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	fsys := &endlessFS{at: 3 << 20}
+	c, err := Open(ctx, []string{"big.jsonl"}, Options{FS: fsys})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var mid Progress
+	fsys.atBytes = func() {
+		mid = c.Progress()
+		cancel()
+	}
+	timer := time.AfterFunc(30*time.Second, func() { panic("Update did not stop when cancelled") })
+	defer timer.Stop()
+	if _, err := c.Update(ctx); !errors.Is(err, context.Canceled) {
+		t.Errorf("Update: %v, want context.Canceled", err)
+	}
+	if !mid.Running || mid.Files != 1 || mid.Done != 0 || mid.BytesDone != 0 || mid.BytesRead < 2<<20 || mid.BytesRead > 4<<20 {
+		t.Errorf("3 MB into the file, the progress is %+v; want about 3 MB read and nothing stored", mid)
+	}
+}

@@ -346,6 +346,24 @@ func idOf(key string) string {
 	return hex.EncodeToString(sum[:6])
 }
 
+// Counted tells apart the files of list (as List returns them) as every
+// list of many sessions counts them: the sessions, the sub-agents'
+// transcripts (listed under their sessions), and the files that could
+// not be read, which are neither.
+func Counted(list []Info) (sessions, subAgents, failed int) {
+	for _, i := range list {
+		switch {
+		case i.Err != nil:
+			failed++
+		case i.Parent != "":
+			subAgents++
+		default:
+			sessions++
+		}
+	}
+	return sessions, subAgents, failed
+}
+
 // List returns what the catalog knows of every file, sorted by path, with
 // the links between sessions (sub-agents, forks) filled in.
 func (c *Catalog) List() []Info {

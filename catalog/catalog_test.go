@@ -71,6 +71,40 @@ func TestFind(t *testing.T) {
 	}
 }
 
+// A session file named brings the transcripts of its omp sub-agents
+// (and theirs) from the folder beside it, as its directory would; a
+// folder that is a link out of there is not followed.
+func TestFindSubAgentsOfNamedFile(t *testing.T) {
+	dir := t.TempDir()
+	outside := filepath.Join(dir, "outside")
+	write(t, filepath.Join(dir, "p.jsonl"), "x")
+	write(t, filepath.Join(dir, "p", "A.jsonl"), "x")
+	write(t, filepath.Join(dir, "p", "A", "B.jsonl"), "x")
+	write(t, filepath.Join(dir, "p", "notes.txt"), "x")
+	write(t, filepath.Join(dir, "q.jsonl"), "x")
+	write(t, filepath.Join(outside, "secret.jsonl"), "x")
+	must(t, os.Symlink(outside, filepath.Join(dir, "q")))
+
+	for _, named := range [][]string{
+		{filepath.Join(dir, "p.jsonl"), filepath.Join(dir, "q.jsonl")},
+		{filepath.Join(dir, "p.jsonl"), filepath.Join(dir, "p", "A.jsonl"), filepath.Join(dir, "q.jsonl")},
+	} {
+		got, err := Find(named)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{
+			filepath.Join(dir, "p.jsonl"),
+			filepath.Join(dir, "p", "A.jsonl"),
+			filepath.Join(dir, "p", "A", "B.jsonl"),
+			filepath.Join(dir, "q.jsonl"),
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("Find(%v) =\n%s\nwant\n%s", named, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}
+
 func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {

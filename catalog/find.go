@@ -11,11 +11,15 @@ import (
 	"strings"
 
 	"github.com/piexport/piexport/internal/fileguard"
+	"github.com/piexport/piexport/session"
 )
 
 // Find lists the session files named by paths: a regular file is taken as
-// given, whatever its name, anything else but a directory is refused; a
-// directory is searched recursively for *.jsonl files.
+// given, whatever its name, with the transcripts of its omp sub-agents
+// (session.SubAgentDir, searched as a directory is), so that a session
+// named brings what it carries as it does when its directory is named;
+// anything else but a directory is refused; a directory is searched
+// recursively for *.jsonl files.
 // The result is sorted and holds each file once. Symbolic links met inside a
 // directory are not followed: they lead either out of it, which would expose
 // files nobody asked for, or to a file the search finds anyway.
@@ -78,6 +82,19 @@ func find(fsys fs.FS, paths []string, lenient bool) ([]file, error) {
 			if err != nil {
 				return nil, err
 			}
+			if agents := strings.TrimSuffix(p, ".jsonl"); agents != p {
+				if d, err := fs.Stat(fsys, agents); err == nil && d.IsDir() {
+					err := fs.WalkDir(fsys, agents, func(name string, d fs.DirEntry, err error) error {
+						if err == nil && d.Type().IsRegular() && path.Ext(name) == ".jsonl" {
+							out = append(out, file{path: name, key: name})
+						}
+						return err
+					})
+					if err != nil {
+						return nil, err
+					}
+				}
+			}
 		}
 		return sortFiles(out), nil
 	}
@@ -105,27 +122,53 @@ func find(fsys fs.FS, paths []string, lenient bool) ([]file, error) {
 				return nil, err
 			}
 			out = append(out, file{path: filepath.Clean(p), key: real})
+			if agents := session.SubAgentDir(real); agents != real {
+				// A directory of the file's own, not a link out of it.
+				if fi, err := os.Lstat(agents); err == nil && fi.IsDir() {
+					name := session.SubAgentDir(filepath.Clean(p))
+					if abs != real {
+						name = agents // beside the file a link leads to
+					}
+					found, err := findIn(name, agents)
+					if err != nil {
+						return nil, err
+					}
+					out = append(out, found...)
+				}
+			}
 			continue
 		}
-		err = filepath.WalkDir(real, func(name string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if !d.Type().IsRegular() || filepath.Ext(name) != ".jsonl" {
-				return nil
-			}
-			rel, err := filepath.Rel(real, name)
-			if err != nil {
-				return err
-			}
-			out = append(out, file{path: filepath.Join(p, rel), root: real, rel: rel, key: name})
-			return nil
-		})
+		found, err := findIn(p, real)
 		if err != nil {
-			return nil, fmt.Errorf("searching %s: %w", p, err)
+			return nil, err
 		}
+		out = append(out, found...)
 	}
 	return sortFiles(out), nil
+}
+
+// findIn lists the *.jsonl files below the directory real, named below p,
+// the name it was given by.
+func findIn(p, real string) ([]file, error) {
+	var out []file
+	err := filepath.WalkDir(real, func(name string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.Type().IsRegular() || filepath.Ext(name) != ".jsonl" {
+			return nil
+		}
+		rel, err := filepath.Rel(real, name)
+		if err != nil {
+			return err
+		}
+		out = append(out, file{path: filepath.Join(p, rel), root: real, rel: rel, key: name})
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("searching %s: %w", p, err)
+	}
+	return out, nil
 }
 
 // sortFiles sorts by path and keeps the first of the files that are one

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync/atomic"
 
 	"github.com/piexport/piexport/internal/fileguard"
 	"github.com/piexport/piexport/internal/recovered"
@@ -173,6 +174,7 @@ func (c *Catalog) readGrown(ctx context.Context, ra io.ReaderAt, f file, st stam
 }
 
 // ctxReader stops a read when ctx is done: a large file takes seconds.
+// The bytes it reads are counted where ctx says (see countingReads).
 type ctxReader struct {
 	ctx context.Context
 	r   io.Reader
@@ -183,6 +185,23 @@ type ctxReaderAt struct {
 	r   io.ReaderAt
 }
 
+// readCounter is the key of the count of bytes read in a context.
+type readCounter struct{}
+
+// countingReads returns ctx, in which the files read add the bytes they
+// read to n: an update tells how far it is in bytes, and one large file
+// takes seconds to read.
+func countingReads(ctx context.Context, n *atomic.Int64) context.Context {
+	return context.WithValue(ctx, readCounter{}, n)
+}
+
+// counted adds k to the count of bytes read in ctx, if it keeps one.
+func counted(ctx context.Context, k int) {
+	if n, ok := ctx.Value(readCounter{}).(*atomic.Int64); ok && k > 0 {
+		n.Add(int64(k))
+	}
+}
+
 func (e *fileError) Error() string { return e.err.Error() }
 
 func (e *fileError) Unwrap() error { return e.err }
@@ -191,12 +210,16 @@ func (r ctxReader) Read(p []byte) (int, error) {
 	if err := r.ctx.Err(); err != nil {
 		return 0, err
 	}
-	return r.r.Read(p)
+	k, err := r.r.Read(p)
+	counted(r.ctx, k)
+	return k, err
 }
 
 func (r ctxReaderAt) ReadAt(p []byte, off int64) (int, error) {
 	if err := r.ctx.Err(); err != nil {
 		return 0, err
 	}
-	return r.r.ReadAt(p, off)
+	k, err := r.r.ReadAt(p, off)
+	counted(r.ctx, k)
+	return k, err
 }

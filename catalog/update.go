@@ -15,9 +15,14 @@ import (
 // Progress says how far an Update is.
 type Progress struct {
 	// Files and Bytes are what the update has to read, Done and BytesDone
-	// what it has read so far.
+	// what it has read and stored so far.
 	Files, Done      int
 	Bytes, BytesDone int64
+	// BytesRead counts the bytes read so far, as they are read: a large
+	// file counts as it is read, before it is stored. (It can pass Bytes
+	// in a catalog that prepares sessions, which reads a changed file's
+	// family with it.)
+	BytesRead int64
 	// Running is true while an update is under way.
 	Running bool
 	// Started is when the running or last update began.
@@ -30,6 +35,7 @@ type Progress struct {
 type progressCounters struct {
 	files, done      atomic.Int64
 	bytes, bytesDone atomic.Int64
+	bytesRead        atomic.Int64
 	running          atomic.Bool
 	started          atomic.Int64
 }
@@ -39,7 +45,7 @@ func (c *Catalog) Progress() Progress {
 	p := &c.prog
 	return Progress{
 		Files: int(p.files.Load()), Done: int(p.done.Load()),
-		Bytes: p.bytes.Load(), BytesDone: p.bytesDone.Load(),
+		Bytes: p.bytes.Load(), BytesDone: p.bytesDone.Load(), BytesRead: p.bytesRead.Load(),
 		Running: p.running.Load(), Started: time.Unix(0, p.started.Load()),
 		Paused: c.searches.paused(),
 	}
@@ -151,6 +157,7 @@ func (c *Catalog) Update(ctx context.Context) (bool, error) {
 	p.bytes.Store(total)
 	p.done.Store(0)
 	p.bytesDone.Store(0)
+	p.bytesRead.Store(0)
 	p.started.Store(time.Now().UnixNano())
 	p.running.Store(true)
 	defer p.running.Store(false)
@@ -179,13 +186,14 @@ func (c *Catalog) Update(ctx context.Context) (bool, error) {
 		results[i] = make(chan readResult, 64)
 	}
 	var readers sync.WaitGroup
+	rctx := countingReads(ctx, &p.bytesRead)
 	for range min(c.opt.Workers, len(units)) {
 		readers.Go(func() {
 			for u := range work {
 				n := c.unitBytes(u)
 				budget.take(n)
 				c.searches.wait(ctx)
-				read := c.readRecords(ctx, u)
+				read := c.readRecords(rctx, u)
 				read[len(read)-1].n = n // given back once all are written
 				for _, res := range read {
 					results[shardOf(c.rowKey(res.r.f.key))] <- res

@@ -159,8 +159,13 @@ func TestUsageAgreesWithStats(t *testing.T) {
 	if err != nil || len(files) < 25 {
 		t.Fatal("corpus missing", err)
 	}
+	// The files named bring their sub-agents' transcripts.
+	found, err := Find(files)
+	if err != nil || len(found) <= len(files) {
+		t.Fatalf("Find found %d files of %d named: %v", len(found), len(files), err)
+	}
 	var want session.Usage
-	for _, f := range files {
+	for _, f := range found {
 		s, err := session.Load(f)
 		if err != nil {
 			continue // the catalog lists it as failed, with no usage

@@ -40,6 +40,9 @@ type Options struct {
 	// (session.LoadSubAgents): each is written, as a section of its own,
 	// after the omp task call that started it.
 	SubAgents []*session.SubAgent
+	// Progress, when set, is told how many entries of the path are
+	// written, of total, after each: a long path takes seconds.
+	Progress func(done, total int)
 }
 
 // WriteMarkdown writes the path from the session's first entry to
@@ -66,9 +69,15 @@ func WriteMarkdown(w io.Writer, s *session.Session, opt Options) error {
 	if len(path) == 0 {
 		m.note("This session has no entries: it was opened and closed without a turn")
 	}
-	for _, e := range path {
+	if opt.Progress != nil {
+		opt.Progress(0, len(path))
+	}
+	for i, e := range path {
 		m.entry(e)
 		m.transcripts()
+		if opt.Progress != nil {
+			opt.Progress(i+1, len(path))
+		}
 	}
 	m.resume = ""
 	if opt.Generator != "" {

@@ -158,6 +158,13 @@ func Sessions(sessions, subAgents int) string {
 	return s
 }
 
+// CouldNotRead says that n session files could not be read, as every
+// list and log of many sessions says it beside Sessions: "1 file could
+// not be read".
+func CouldNotRead(n int) string {
+	return Count(n, "file", "files") + " could not be read"
+}
+
 // TokenCount is Tokens with its noun: "1 token", "3.4M tokens".
 func TokenCount(n int64) string {
 	if n == 1 {

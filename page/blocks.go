@@ -125,6 +125,23 @@ func writeEntries(w *bufio.Writer, p *Page) error {
 		order = append(order, b.entries...)
 	}
 	stream := renderStream(order, p.article, stop)
+	// next is the next article, in the order they are written; progress
+	// counts the entries each carries: its own, and the tool results its
+	// call's card shows.
+	carried := p.carried()
+	done, k := 0, 0
+	next := func() *entryView {
+		v := <-stream
+		if p.progress != nil {
+			done += 1 + carried[order[k]]
+			k++
+			p.progress(done, len(p.nodes))
+		}
+		return v
+	}
+	if p.progress != nil {
+		p.progress(0, len(p.nodes))
+	}
 	var chunks chunkWriter
 	var g groupWriter
 	for _, b := range p.blocks {
@@ -132,7 +149,7 @@ func writeEntries(w *bufio.Writer, p *Page) error {
 		case packBlock:
 			for _, i := range b.entries {
 				start := chunks.raw.Len()
-				writeArticle(&chunks.raw, <-stream)
+				writeArticle(&chunks.raw, next())
 				if err := chunks.took(w, i, start); err != nil {
 					return err
 				}
@@ -144,7 +161,7 @@ func writeEntries(w *bufio.Writer, p *Page) error {
 			c := &groupWriter{}
 			for _, i := range b.entries {
 				start := c.text.Len()
-				writeArticle(&c.text, <-stream)
+				writeArticle(&c.text, next())
 				c.took(i, start)
 			}
 			copies[b.group] = c
@@ -162,7 +179,7 @@ func writeEntries(w *bufio.Writer, p *Page) error {
 			g.reset()
 			for _, i := range b.entries {
 				start := g.text.Len()
-				writeArticle(&g.text, <-stream)
+				writeArticle(&g.text, next())
 				g.took(i, start)
 			}
 			if err := g.write(w, false); err != nil {
@@ -178,6 +195,22 @@ func writeEntries(w *bufio.Writer, p *Page) error {
 		}
 	}
 	return chunks.flush(w)
+}
+
+// carried counts, by entry index, the tool results shown in that entry's
+// call cards, which have no article of their own; nil when no one is told
+// of the writing's progress.
+func (p *Page) carried() map[int]int {
+	if p.progress == nil || p.r == nil {
+		return nil
+	}
+	out := map[int]int{}
+	for _, j := range p.v.Index.Absorbed {
+		if owner, _ := p.r.s.CallOf(p.nodes[j].Entry); owner != nil {
+			out[p.r.pos[owner]]++
+		}
+	}
+	return out
 }
 
 // groupWriter collects the articles of one group.

@@ -184,7 +184,11 @@ func TestBrowser(t *testing.T) {
 				t.Errorf("filter %s: visible nodes (-want +got):\n%s", tc.filter, diff)
 			}
 			status := browsertest.Eval[string](tb, `document.getElementById('tree-status').textContent`)
-			if wantStatus := fmt.Sprintf("%d / %d entries", len(want), len(v.v.Index.IDs)); status != wantStatus {
+			wantStatus := fmt.Sprintf("%d of %d entries shown", len(want), len(v.v.Index.IDs))
+			if len(want) == len(v.v.Index.IDs) {
+				wantStatus = fmt.Sprintf("all %d entries shown", len(want))
+			}
+			if status != wantStatus {
 				t.Errorf("filter %s: status %q, want %q", tc.filter, status, wantStatus)
 			}
 		}
@@ -227,7 +231,7 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("search 'edit-result-mark' shows %v, want [d4]", got)
 		}
 		tb.Do(chromedp.KeyEvent(kb.Enter))
-		tb.WaitJS(`document.getElementById('tree-status').textContent === '1 of 1 entry matches'`)
+		tb.WaitJS(`document.getElementById('tree-status').textContent === 'match 1 of 1'`)
 		tb.WaitJS(`CSS.highlights.has('piexport-hit') && CSS.highlights.get('piexport-hit').size === 1`)
 	})
 

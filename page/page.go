@@ -96,7 +96,14 @@ type Page struct {
 	jsonl  []byte
 	// nodes are the session's entries in tree order.
 	nodes []session.Node
+	// progress is told how far writing is (see Tell).
+	progress func(done, total int)
 }
+
+// Tell makes Write (and WriteEncrypted) tell progress how many of the
+// articles the page carries are written, of total, after each: writing
+// the page of a large session takes seconds.
+func (p *Page) Tell(progress func(done, total int)) { p.progress = progress }
 
 // NewPage prepares the page of s: everything but the entries' articles,
 // which Write renders as it writes them.

@@ -116,18 +116,18 @@ func TestBrowserSearch(t *testing.T) {
 			// Enter opens the first hit, then the next; Shift+Enter the one
 			// before. The words are marked in the entry opened.
 			tb.Do(chromedp.KeyEvent(kb.Enter))
-			tb.WaitJS(`document.getElementById('tree-status').textContent.startsWith('1 of ')`)
+			tb.WaitJS(`document.getElementById('tree-status').textContent.startsWith('match 1 of ')`)
 			if sel := browsertest.Eval[string](tb, `document.querySelector('#tree a.sel').dataset.treeNode`); sel != rows[0] {
 				t.Errorf("Enter opened %s, want the first hit %s", sel, rows[0])
 			}
 			tb.WaitJS(`CSS.highlights.has('piexport-hit') && CSS.highlights.get('piexport-hit').size > 0`)
 			tb.Do(chromedp.KeyEvent(kb.Enter))
-			tb.WaitJS(`document.getElementById('tree-status').textContent.startsWith('2 of ')`)
+			tb.WaitJS(`document.getElementById('tree-status').textContent.startsWith('match 2 of ')`)
 			if sel := browsertest.Eval[string](tb, `document.querySelector('#tree a.sel').dataset.treeNode`); sel != rows[1] {
 				t.Errorf("Enter again opened %s, want the second hit %s", sel, rows[1])
 			}
 			tb.Do(chromedp.KeyEvent(kb.Enter, chromedp.KeyModifiers(chromedp.ModifierShift)))
-			tb.WaitJS(`document.getElementById('tree-status').textContent.startsWith('1 of ')`)
+			tb.WaitJS(`document.getElementById('tree-status').textContent.startsWith('match 1 of ')`)
 		})
 	}
 }

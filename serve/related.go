@@ -2,6 +2,7 @@ package serve
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/piexport/piexport/catalog"
@@ -65,6 +66,28 @@ func linkTitle(i catalog.Info) string {
 		return t
 	}
 	return filepath.Base(i.Path)
+}
+
+// trail names the sub-agent i where it belongs (site.IndexItem.Trail):
+// the title of the session that started it, then the ids of the
+// sub-agents down to it; nil for a session of its own.
+func trail(i catalog.Info, byID map[string]catalog.Info) []string {
+	if i.Parent == "" {
+		return nil
+	}
+	names := []string{linkTitle(i)}
+	for range maxAgentDepth {
+		p, ok := byID[i.Parent]
+		if !ok {
+			break
+		}
+		names = append(names, linkTitle(p))
+		if i = p; i.Parent == "" {
+			break
+		}
+	}
+	slices.Reverse(names)
+	return names
 }
 
 // siteRelated makes the links the index shows under a session; prefix

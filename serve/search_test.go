@@ -22,7 +22,6 @@ func TestSearchPages(t *testing.T) {
 		parent = fmt.Sprintf(`"e%03d"`, i)
 	}
 	writeFile(t, filepath.Join(dir, "--w--", "s.jsonl"), []byte(b.String()))
-	// A second session: start waits for "sessions catalogued".
 	writeFile(t, filepath.Join(dir, "--w--", "t.jsonl"), []byte(`{"type":"session","version":3,"id":"t","timestamp":"2026-03-02T09:00:00Z","cwd":"/w"}`+"\n"))
 	srv := start(t, Options{Paths: []string{dir}})
 	hit := regexp.MustCompile(`#e(\d{3})"`)
@@ -65,5 +64,23 @@ func TestSearchPages(t *testing.T) {
 	}
 	if _, body := get(t, srv.url+"search?q=needle&page=9"); !strings.Contains(body, "this page is past the last") {
 		t.Error("a page past the last does not say so")
+	}
+}
+
+// A hit in a sub-agent's transcript says whose sub-agent it is: its
+// session's title, then the agent ids down to it; a hit in the session
+// itself, its title alone.
+func TestSearchNamesSubAgentsSession(t *testing.T) {
+	dir, _ := ompProject(t)
+	srv := start(t, Options{Paths: []string{dir}})
+	for q, want := range map[string]string{
+		"LEXER-TASK":    `<h2><a href="s/%s">Refactor the parser › Lexer</a></h2>`,
+		"TOKENS-ANSWER": `<h2><a href="s/%s">Refactor the parser › Lexer › Tokens</a></h2>`,
+		"OMP-USER":      `<h2><a href="s/%s">Refactor the parser</a></h2>`,
+	} {
+		_, body := get(t, srv.url+"search?q="+q)
+		if !regexp.MustCompile(fmt.Sprintf(regexp.QuoteMeta(want), `[0-9a-f]+`)).MatchString(body) {
+			t.Errorf("search %s: no heading %q in\n%s", q, want, body)
+		}
 	}
 }

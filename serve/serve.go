@@ -99,7 +99,7 @@ const (
 	refreshEvery = 500 * time.Millisecond
 	// progressEvery is how often Options.Progress hears how far reading
 	// is.
-	progressEvery = 500 * time.Millisecond
+	progressEvery = 250 * time.Millisecond
 )
 
 // Run serves sessions until ctx is done, then shuts the server down,
@@ -292,7 +292,13 @@ func (s *server) update(ctx context.Context, logw *logger) {
 			logw.printf("warning: %v", i.Err)
 		}
 	}
-	logw.printf("%s catalogued", humanize.Count(len(list), "session", "sessions"))
+	// Counted as the index counts them.
+	sessions, agents, failed := catalog.Counted(list)
+	line := "catalogued " + humanize.Sessions(sessions, agents)
+	if failed > 0 {
+		line += "; " + humanize.CouldNotRead(failed)
+	}
+	logw.printf("%s", line)
 }
 
 // refreshLoop keeps the catalog current until ctx is done.

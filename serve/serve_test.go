@@ -70,7 +70,7 @@ func start(t testing.TB, opt Options) *running {
 		<-r.done
 	})
 	// The server answers at once; the tests want every session read.
-	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(r.log.String(), "sessions catalogued"); {
+	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(r.log.String(), "catalogued "); {
 		if time.Now().After(deadline) {
 			t.Fatalf("the catalog was not read; log:\n%s", r.log)
 		}

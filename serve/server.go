@@ -260,20 +260,18 @@ func (s *server) serveIndex(w http.ResponseWriter, r *http.Request) {
 			byID[i.ID] = i
 		}
 		var items []site.IndexItem
-		agents := 0
 		for _, i := range list {
 			// Sub-agent transcripts are not sessions of their own: they
-			// are listed under their session.
-			if i.Parent == "" {
+			// are listed under their session. One that cannot be read is
+			// listed with the others that cannot.
+			if i.Parent == "" || i.Err != nil {
 				it := item(i)
 				it.Related = siteRelated(i, byID, "s/")
 				items = append(items, it)
-			} else if i.Err == nil {
-				agents++
 			}
 		}
 		opt := s.indexOptions()
-		opt.SubAgents = agents
+		_, opt.SubAgents, _ = catalog.Counted(list)
 		// The usage report is one query over the catalog's usage rows.
 		if records, err := s.cat.Usage(r.Context(), ""); err != nil {
 			s.logf("warning: the usage report: %v", err)
@@ -281,8 +279,8 @@ func (s *server) serveIndex(w http.ResponseWriter, r *http.Request) {
 			opt.Usage = records
 		}
 		if p := s.cat.Progress(); p.Running {
-			n := fmt.Sprintf("Reading the sessions: %d of %d (%d of %d MB). Sessions not read yet are listed by their file name, and search finds what was read so far; reload to see more.",
-				p.Done, p.Files, p.BytesDone>>20, p.Bytes>>20)
+			n := fmt.Sprintf("Reading the sessions: %s of %s read, %d of %s stored. Sessions not read yet are listed by their file name, and search finds what was read so far; reload to see more.",
+				humanize.Bytes(min(p.BytesRead, p.Bytes)), humanize.Bytes(p.Bytes), p.Done, humanize.Count(p.Files, "file", "files"))
 			opt.Notice = strings.TrimSpace(opt.Notice + " " + n)
 		}
 		var buf bytes.Buffer
@@ -336,13 +334,22 @@ func (s *server) serveSearch(w http.ResponseWriter, r *http.Request) {
 			}
 			bySession[h.Key] = append(bySession[h.Key], h)
 		}
+		var byID map[string]catalog.Info
 		for _, key := range order {
 			i, ok := s.info(key)
 			if !ok {
 				continue
 			}
+			it := item(i)
+			if i.Parent != "" {
+				// A sub-agent's hits say whose it is.
+				if byID == nil {
+					byID = s.byID()
+				}
+				it.Trail = trail(i, byID)
+			}
 			for _, h := range bySession[key] {
-				res.Hits = append(res.Hits, site.SearchHit{Session: item(i), EntryID: h.EntryID, Role: h.Role,
+				res.Hits = append(res.Hits, site.SearchHit{Session: it, EntryID: h.EntryID, Role: h.Role,
 					Snippet: h.Snippet, Marks: h.Marks, Branch: h.Branch, Branches: h.Branches})
 			}
 		}

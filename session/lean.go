@@ -40,18 +40,24 @@ type LoadOptions struct {
 	// Lean leaves the entries' text in the file, to be read again by Full.
 	// The session then keeps the file open until Close.
 	Lean bool
+	// Progress, when set, is told as the file is read how far reading
+	// is: the bytes read, of size (the file's size when it was opened),
+	// and the lines read among them, a few times a megabyte. A large
+	// file takes seconds.
+	Progress func(read, size int64, lines int)
 }
 
 // LoadWith is LoadContext with options.
 func LoadWith(ctx context.Context, path string, opt LoadOptions) (*Session, error) {
-	if !opt.Lean {
-		return LoadContext(ctx, path)
-	}
 	f, info, err := fileguard.OpenInput(path)
 	if err != nil {
 		return nil, err
 	}
-	s, err := ReadLean(ctx, f, info.Size(), path)
+	if !opt.Lean {
+		defer f.Close()
+		return readContext(ctx, f, path, loadProgress(opt.Progress, info.Size()))
+	}
+	s, err := readLean(ctx, f, info.Size(), path, loadProgress(opt.Progress, info.Size()))
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -60,15 +66,28 @@ func LoadWith(ctx context.Context, path string, opt LoadOptions) (*Session, erro
 	return s, nil
 }
 
+// loadProgress is what the loader tells of how far it is: progress with
+// the file's size, or nil.
+func loadProgress(progress func(read, size int64, lines int), size int64) func(read int64, lines int) {
+	if progress == nil {
+		return nil
+	}
+	return func(read int64, lines int) { progress(read, size, lines) }
+}
+
 // ReadLean reads a session from r lean (see LoadOptions.Lean); r must stay
 // readable, and unchanged, as long as the session is used.
 func ReadLean(ctx context.Context, r io.ReaderAt, size int64, name string) (*Session, error) {
+	return readLean(ctx, r, size, name, nil)
+}
+
+func readLean(ctx context.Context, r io.ReaderAt, size int64, name string, progress func(int64, int)) (*Session, error) {
 	src := io.NewSectionReader(r, 0, size)
 	var rd io.Reader = src
 	if ctx.Done() != nil {
 		rd = ctxReader{ctx, rd}
 	}
-	l := loader{s: &Session{File: name}, kinds: map[string]int{}, lean: true}
+	l := loader{s: &Session{File: name}, kinds: map[string]int{}, lean: true, progress: progress}
 	if err := l.readLines(bufioReader(rd)); err != nil {
 		return nil, fmt.Errorf("%s:%d: %w", name, l.line, err)
 	}

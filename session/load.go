@@ -53,10 +53,14 @@ func Read(r io.Reader, name string) (*Session, error) {
 // ReadContext is Read, given up as soon as ctx is done: r is read in
 // pieces of at most a megabyte, and ctx is looked at before each.
 func ReadContext(ctx context.Context, r io.Reader, name string) (*Session, error) {
+	return readContext(ctx, r, name, nil)
+}
+
+func readContext(ctx context.Context, r io.Reader, name string, progress func(int64, int)) (*Session, error) {
 	if ctx.Done() != nil {
 		r = ctxReader{ctx, r}
 	}
-	l := loader{s: &Session{File: name}, kinds: map[string]int{}}
+	l := loader{s: &Session{File: name}, kinds: map[string]int{}, progress: progress}
 	if err := l.readLines(bufioReader(r)); err != nil {
 		return nil, fmt.Errorf("%s:%d: %w", name, l.line, err)
 	}
@@ -107,6 +111,9 @@ type loader struct {
 	crlf    bool
 	slot    *titleSlot // omp's title slot, when the file has one
 	lean    bool       // keep the entries' text in the file (lean.go)
+	// progress, when set, is told the bytes and lines read so far as
+	// each batch of lines is decoded (LoadOptions.Progress).
+	progress func(read int64, lines int)
 }
 
 func (l *loader) warn(kind string, line int, format string, args ...any) {
@@ -207,12 +214,17 @@ func (l *loader) readLines(r *bufio.Reader) error {
 			ordered <- b
 		})
 	}()
+	var read int64
 	for b := range ordered {
 		<-b.done
 		for _, w := range b.warnings {
 			l.addWarning(w.kind, w.line, w.text)
 		}
 		l.objects = append(l.objects, b.objects...)
+		read += int64(len(b.buf))
+		if l.progress != nil {
+			l.progress(read, len(l.objects))
+		}
 		// Decoding copied what the entries keep out of the lines.
 		putBatchBuffer(b.buf)
 	}

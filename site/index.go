@@ -40,6 +40,11 @@ type IndexItem struct {
 	// (omp keeps their transcripts beside it), the session it was forked
 	// from, its forks. The index shows them under its title.
 	Related []Related
+	// Trail names a sub-agent's transcript where it belongs: the title
+	// of the session that started it, and the ids of the sub-agents
+	// down to it ("Refactor the parser", "Lexer"). Title then says
+	// them. Empty for a session of its own.
+	Trail []string
 }
 
 // Related is a kind of link between sessions and the sessions it links.
@@ -58,9 +63,12 @@ type Link struct {
 }
 
 // Title is what an index calls the session: its name or first user
-// message, else its id, else its file.
+// message, else its id, else its file; a sub-agent's transcript, its
+// Trail: "Refactor the parser › Lexer".
 func (it IndexItem) Title() string {
 	switch {
+	case len(it.Trail) > 0:
+		return strings.Join(it.Trail, TrailSeparator)
 	case it.Summary.Title != "":
 		return it.Summary.Title
 	case it.SessionID != "":
@@ -68,6 +76,9 @@ func (it IndexItem) Title() string {
 	}
 	return it.Path
 }
+
+// TrailSeparator joins the names of a Trail.
+const TrailSeparator = " › "
 
 // IndexOptions say how an index page or a search page is rendered.
 type IndexOptions struct {
@@ -141,6 +152,9 @@ func WriteIndex(w io.Writer, items []IndexItem, opt IndexOptions) error {
 	for _, it := range failed {
 		home := session.HomeOf(it.Cwd, opt.Home)
 		p.Failed = append(p.Failed, indexFailed{Path: session.ShortenHome(it.Path, home), Err: shortenHomeIn(it.Err.Error(), home)})
+	}
+	if len(failed) > 0 {
+		p.Unreadable = humanize.CouldNotRead(len(failed))
 	}
 	return executeIndex(w, "index", p)
 }

@@ -77,7 +77,7 @@ func TestWriteIndex(t *testing.T) {
 
 	for _, want := range []string{
 		"4 sessions in 3 projects",
-		"1 could not be read",
+		"1 file could not be read",
 		`<span title="anthropic/claude-sonnet-4-5">claude-sonnet-4-5</span>, <span title="openai/gpt-5">gpt-5</span>`,
 		`<td data-v="1150000" title="120k in · 30k out · 1.0M cache read · 0 cache write">1.2M</td>`,
 		`<td data-v="1.5">$1.50</td>`,

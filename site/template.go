@@ -78,6 +78,8 @@ type indexPage struct {
 	Cost               float64
 	Groups             []indexGroup
 	Failed             []indexFailed
+	// Unreadable says how many files could not be read; "" for none.
+	Unreadable string
 	// Usage is the usage report; nil for none.
 	Usage *insights.Report
 

@@ -40,7 +40,7 @@ func TestWriteIndexUsage(t *testing.T) {
 	for _, want := range []string{
 		`<details class="insights usage-report" id="usage">`,
 		"Cost per day", "Cost per week", "Cost per month", "Tokens per month", "Cost per project", "Cost per model",
-		"4 sessions in 3 projects · 6.0M tokens · $40.95 · 1 could not be read",
+		"4 sessions in 3 projects · 6.0M tokens · $40.95 · 1 file could not be read",
 		"<td class=\"num\">$40.95</td>",
 	} {
 		if !strings.Contains(out, want) {

@@ -69,7 +69,7 @@ func (c *config) startServer(ctx context.Context, cache, dir string, log io.Writ
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
 			line := sc.Text()
-			if strings.HasSuffix(line, "catalogued") {
+			if strings.HasPrefix(line, "catalogued ") {
 				s.mu.Lock()
 				s.catalogued = time.Now()
 				s.mu.Unlock()

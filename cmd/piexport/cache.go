@@ -1,15 +1,9 @@
 package main
 
 import (
-	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"strings"
-	"time"
-
-	"github.com/piexport/piexport/catalog"
 )
 
 // cache returns the directory the catalog and rendered pages are kept
@@ -82,56 +76,4 @@ func versionLine(bi *debug.BuildInfo) string {
 		line += ", with local changes"
 	}
 	return line + ")"
-}
-
-// readProgress reports how far the catalog is in reading the sessions:
-// one line redrawn on a terminal, a line every few seconds otherwise, and
-// a last line when it is done.
-func readProgress(w io.Writer) func(catalog.Progress) {
-	if _, quiet := w.(quietWriter); quiet {
-		return nil
-	}
-	terminal := false
-	if f, ok := w.(*os.File); ok {
-		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
-			terminal = true
-		}
-	}
-	var last time.Time
-	return func(p catalog.Progress) {
-		if p.Files == 0 {
-			return
-		}
-		secs := time.Since(p.Started).Seconds()
-		rate := float64(p.BytesDone) / 1e6 / max(secs, 1e-3)
-		line := fmt.Sprintf("reading sessions: %d of %d, %s of %s MB, %.0f MB/s",
-			p.Done, p.Files, mb(p.BytesDone), mb(p.Bytes), rate)
-		switch {
-		case !p.Running:
-			line = fmt.Sprintf("read %s (%s MB) in %.1f s, %.0f MB/s", count(p.Done, "session", "sessions"), mb(p.BytesDone), secs, rate)
-			if terminal {
-				fmt.Fprintf(w, "\r%-78s\n", line)
-			} else {
-				fmt.Fprintln(w, line)
-			}
-		case terminal:
-			fmt.Fprintf(w, "\r%-78s", line)
-		case time.Since(last) >= 5*time.Second:
-			last = time.Now()
-			fmt.Fprintln(w, line)
-		}
-	}
-}
-
-func mb(n int64) string {
-	s := fmt.Sprintf("%d", (n+500_000)/1_000_000)
-	// Thousands separated, as people read them.
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
 }

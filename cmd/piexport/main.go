@@ -22,7 +22,7 @@ func main() {
 		<-ctx.Done()
 		stop()
 	}()
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	err := run(ctx, os.Args[1:], os.Stdout, standardError())
 	stop()
 	os.Exit(exitCode(err, os.Stderr))
 }

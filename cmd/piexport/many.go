@@ -10,12 +10,10 @@ import (
 	"os/exec"
 	"runtime"
 	"runtime/debug"
-	"strings"
-	"sync"
-	"time"
 
 	"github.com/piexport/piexport/archive"
 	"github.com/piexport/piexport/catalog"
+	"github.com/piexport/piexport/humanize"
 	"github.com/piexport/piexport/internal/fileguard"
 	"github.com/piexport/piexport/serve"
 	"github.com/piexport/piexport/session"
@@ -81,10 +79,9 @@ func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 		}
 	}
 	home, _ := os.UserHomeDir()
-	p := newProgress(stderr)
 	aopt := archive.Options{
 		Theme: opt.theme, Home: home, Generator: generator(),
-		Format: opt.format, Progress: p.update, EmbedJSONL: opt.embedJSONL,
+		Format: opt.format, Progress: archiveProgress(opt.line, opt.output), EmbedJSONL: opt.embedJSONL,
 		Shared: newShareLinks().related,
 	}
 	if dir := opt.cache(); dir != "" && opt.redactor == nil {
@@ -99,7 +96,7 @@ func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 		}
 		aopt.Pages = pages
 	}
-	reports := newReportLog(opt, stderr, p)
+	reports := newReportLog(opt, stderr)
 	if red := opt.redactor; red != nil {
 		aopt.Prepare = func(family []*session.Session, shown []bool) {
 			for _, rep := range red.Shown(family, shown) {
@@ -112,7 +109,7 @@ func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 		}
 	}
 	res, err := archive.Build(ctx, opt.output, files, aopt)
-	p.done()
+	opt.line.Clear()
 	if fileguard.IsOutputError(err) {
 		return usageError{err}
 	}
@@ -126,7 +123,7 @@ func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 	printf(stdout, "%s", res.Index)
 	if _, quiet := stderr.(quietWriter); !quiet {
 		printArchiveWarnings(stderr, res.Warned, opt.verbose)
-		fmt.Fprintln(stderr, archiveSummary(len(files), res))
+		fmt.Fprintln(stderr, archiveSummary(res))
 	}
 	if len(res.Failed) > 0 {
 		return fmt.Errorf("%s; the index lists them", couldNotRead(len(res.Failed), len(files)))
@@ -135,14 +132,14 @@ func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 }
 
 // archiveSummary says what a build did, in one line whose figures add
-// up: "29 sessions: 1 written, 27 unchanged, 1 failed; 2 old pages
-// removed".
-func archiveSummary(total int, res archive.Result) string {
-	parts := []string{fmt.Sprintf("%d written", len(res.Rendered)), fmt.Sprintf("%d unchanged", res.Unchanged)}
-	if len(res.Failed) > 0 {
-		parts = append(parts, fmt.Sprintf("%d failed", len(res.Failed)))
-	}
-	line := count(total, "session", "sessions") + ": " + strings.Join(parts, ", ")
+// up, its sessions and sub-agents counted as the index counts them: "28
+// sessions and 3 sub-agents: 1 written, 30 unchanged; 2 old pages
+// removed". The files that could not be read are said apart (see
+// couldNotRead).
+func archiveSummary(res archive.Result) string {
+	read := len(res.Rendered) + res.Unchanged
+	line := humanize.Sessions(read-res.SubAgents, res.SubAgents) + ": " +
+		fmt.Sprintf("%d written, %d unchanged", len(res.Rendered), res.Unchanged)
 	if len(res.Removed) > 0 {
 		line += "; " + count(len(res.Removed), "old page", "old pages") + " removed"
 	}
@@ -163,66 +160,6 @@ func printArchiveWarnings(w io.Writer, warned []archive.Warned, verbose bool) {
 	}
 }
 
-// progress draws a progress bar on a terminal, and plain lines otherwise.
-type progress struct {
-	mu       sync.Mutex // the bar and the lines of say share one stream
-	w        io.Writer
-	terminal bool
-	last     time.Time
-}
-
-func newProgress(w io.Writer) *progress {
-	if _, quiet := w.(quietWriter); quiet {
-		return &progress{}
-	}
-	p := &progress{w: w}
-	if f, ok := w.(*os.File); ok {
-		if info, err := f.Stat(); err == nil && info.Mode()&os.ModeCharDevice != 0 {
-			p.terminal = true
-		}
-	}
-	return p
-}
-
-func (p *progress) update(done, total int, path string) {
-	if p.w == nil || total == 0 {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if !p.terminal {
-		if done > 0 {
-			printf(p.w, "[%d/%d] %s", done, total, path)
-		}
-		return
-	}
-	// A terminal gets at most ten redraws a second.
-	if done < total && time.Since(p.last) < 100*time.Millisecond {
-		return
-	}
-	p.last = time.Now()
-	const width = 30
-	filled := width * done / total
-	fmt.Fprintf(p.w, "\r[%s%s] %d/%s", strings.Repeat("#", filled), strings.Repeat(".", width-filled), done, count(total, "session", "sessions"))
-}
-
-// say prints a line of its own to w, which may be the bar's stream: on a
-// terminal the bar is cleared first and drawn again by the next update.
-func (p *progress) say(w io.Writer, format string, args ...any) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.terminal && !p.last.IsZero() {
-		fmt.Fprint(p.w, "\r\x1b[K")
-	}
-	printf(w, format, args...)
-}
-
-func (p *progress) done() {
-	if p.terminal && !p.last.IsZero() {
-		fmt.Fprintln(p.w)
-	}
-}
-
 // runServe serves the sessions under opt.files (or the default session
 // directories) until ctx ends.
 func runServe(ctx context.Context, opt *options, stdout, stderr io.Writer) error {
@@ -236,7 +173,7 @@ func runServe(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 	sopt := serve.Options{
 		Addr: opt.addr, Paths: opt.files, Theme: opt.theme, Home: home,
 		Generator: generator(), Log: stderr, Quiet: opt.quiet, AllowHosts: opt.allowHosts,
-		CacheDir: opt.cache(), Progress: readProgress(stderr),
+		CacheDir: opt.cache(), Progress: readProgress(opt.line, stderr),
 		Shared: newShareLinks().related,
 		Ready: func(url string) {
 			fmt.Fprintf(stdout, "piexport: serving on %s (Ctrl-C to stop)\n", url)

@@ -44,13 +44,17 @@ func TestPlainWords(t *testing.T) {
 		{"port taken", []string{"--serve", "--addr", "127.0.0.1:" + port, tiny},
 			"piexport: port " + port + " on 127.0.0.1 is taken by another program; stop it, choose another port with --addr, or use --addr 127.0.0.1:0 for a free one\n"},
 		{"one line", []string{"one.jsonl"}, "piexport: one.jsonl: not a pi session file: its one line is not a JSON object\n"},
+		{"missing password file", []string{"--encrypt", "--password-file", "nosuch.txt", "-o", "p.html", tiny},
+			"piexport: --password-file nosuch.txt: no such file or directory\n"},
+		{"password file is a directory", []string{"--encrypt", "--password-file", "adir", "-o", "p.html", tiny},
+			"piexport: --password-file adir: is a directory\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, errOut, code := runCLI(t, tc.args...)
 			if code != 1 || errOut != tc.want {
 				t.Errorf("exit %d, stderr\n%q\nwant exit 1 and\n%q", code, errOut, tc.want)
 			}
-			for _, bad := range []string{"piexport-tmp", "stat ", "open ", "rename ", "bind:", "listen tcp"} {
+			for _, bad := range []string{"piexport-tmp", "stat ", "open ", "read ", "rename ", "bind:", "listen tcp"} {
 				if strings.Contains(errOut, bad) {
 					t.Errorf("the message holds %q: %q", bad, errOut)
 				}
@@ -84,7 +88,7 @@ func TestArchiveSummary(t *testing.T) {
 		t.Errorf("exit %d, want 1 (a session failed)", code)
 	}
 	for _, want := range []string{
-		"3 sessions: 2 written, 0 unchanged, 1 failed\n",
+		"2 sessions: 2 written, 0 unchanged\n",
 		"warning: " + badline + ": 2 warnings (-v lists them)\n",
 		"piexport: 1 of 3 session files could not be read; the index lists them\n",
 	} {
@@ -95,7 +99,7 @@ func TestArchiveSummary(t *testing.T) {
 
 	_, errOut, _ = runCLI(t, "-v", "-o", out, src)
 	for _, want := range []string{
-		"3 sessions: 0 written, 2 unchanged, 1 failed\n",
+		"2 sessions: 0 written, 2 unchanged\n",
 		"warning: " + badline + ":44: the line is not valid JSON",
 	} {
 		if !strings.Contains(errOut, want) {
@@ -111,7 +115,7 @@ func TestArchiveSummary(t *testing.T) {
 // "1 sessions": how many were read, and in how many masking was done.
 func TestOneSession(t *testing.T) {
 	_, errOut, code := runCLI(t, "--usage", "--no-cache", corpus+"pi-v3-earth0-tiny.jsonl")
-	if code != 0 || !strings.Contains(errOut, "read 1 session (") {
+	if code != 0 || !strings.Contains(errOut, "read 1 session file (") {
 		t.Errorf("--usage: exit %d, stderr %q", code, errOut)
 	}
 	src := t.TempDir()

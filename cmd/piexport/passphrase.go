@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 	"unicode/utf8"
@@ -83,12 +84,12 @@ func readPassphrase(opt *options, stderr io.Writer) (string, error) {
 func passphraseFromFile(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return "", fmt.Errorf("--password-file: %w", err)
+		return "", passwordFileError(path, err)
 	}
 	defer f.Close()
 	b, err := io.ReadAll(io.LimitReader(f, maxPassphraseFile+1))
 	if err != nil {
-		return "", fmt.Errorf("--password-file %s: %w", path, err)
+		return "", passwordFileError(path, err)
 	}
 	if len(b) > maxPassphraseFile {
 		return "", fmt.Errorf("--password-file %s: over %d KB, which is no passphrase", path, maxPassphraseFile>>10)
@@ -104,6 +105,18 @@ func passphraseFromFile(path string) (string, error) {
 		return "", fmt.Errorf("--password-file %s: %w", path, err)
 	}
 	return pass, nil
+}
+
+// passwordFileError says why the --password-file path could not be
+// read, as a missing input is said: the file and the cause, without the
+// system's call ("open", "read").
+func passwordFileError(path string, err error) error {
+	err = inputError(path, err)
+	var pe *fs.PathError
+	if _, plain := err.(*plainError); !plain && errors.As(err, &pe) {
+		err = &plainError{path + ": " + pe.Err.Error(), err}
+	}
+	return fmt.Errorf("--password-file %w", err)
 }
 
 // askPassphrase asks for the passphrase on the terminal, twice, without

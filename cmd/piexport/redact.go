@@ -284,12 +284,11 @@ func writeReports(opt *options, stdout, stderr io.Writer) error {
 
 // reportLog gathers the reports of an archive's sessions, which are
 // masked on several goroutines, and prints them: one line for each
-// session with something masked (through the progress bar, which shares
-// standard error), then the totals (these only, under -q).
+// session with something masked (through standard error, which clears
+// the progress line first), then the totals (these only, under -q).
 type reportLog struct {
 	mu      sync.Mutex
 	w       io.Writer
-	bar     *progress
 	quiet   bool
 	on      bool
 	values  int
@@ -297,8 +296,8 @@ type reportLog struct {
 	reports int
 }
 
-func newReportLog(opt *options, stderr io.Writer, bar *progress) *reportLog {
-	l := &reportLog{w: stderr, bar: bar, on: opt.redact.masks()}
+func newReportLog(opt *options, stderr io.Writer) *reportLog {
+	l := &reportLog{w: stderr, on: opt.redact.masks()}
 	if q, quiet := stderr.(quietWriter); quiet {
 		l.w, l.quiet = q.Writer, true
 	}
@@ -315,7 +314,7 @@ func (l *reportLog) add(r *redact.Report) {
 	l.values += r.Values()
 	l.places += len(r.Findings)
 	if !l.quiet && r.Values() > 0 {
-		l.bar.say(l.w, "%s: %s", r.File, r.Summary())
+		printf(l.w, "%s: %s", r.File, r.Summary())
 	}
 }
 

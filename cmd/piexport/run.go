@@ -17,6 +17,7 @@ import (
 	"github.com/piexport/piexport/gfm"
 	"github.com/piexport/piexport/internal/atomicfile"
 	"github.com/piexport/piexport/internal/fileguard"
+	"github.com/piexport/piexport/internal/progressline"
 	"github.com/piexport/piexport/page"
 	"github.com/piexport/piexport/redact"
 	"github.com/piexport/piexport/render"
@@ -59,10 +60,16 @@ type options struct {
 
 	// redactor masks each session as redact asks; nil for none.
 	redactor *redact.Redactor
+
+	// line is the terminal's progress line, nil when standard error is
+	// no terminal or under -q; export draws a single export's on it.
+	line   *progressline.Line
+	export *exportProgress
 }
 
 // run is piexport: it parses args, does the work, and writes to stdout and
-// stderr. main only turns its error into an exit status.
+// stderr. main only turns its error into an exit status. stderr is a
+// terminal (the type) when it is one: progress is then drawn on it.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	opt, err := parseFlags(args, stdout)
 	if err != nil || opt == nil {
@@ -71,6 +78,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if opt.quiet {
 		stderr = quietWriter{stderr}
 	}
+	opt.line, stderr = progressOn(stderr)
+	// The line is gone before main says why the run failed.
+	defer opt.line.Clear()
 	if opt.redactor, err = opt.redact.newRedactor(); err != nil {
 		return err
 	}
@@ -207,6 +217,11 @@ func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	if out != "-" && out != os.DevNull {
+		opt.export = newExportProgress(opt.line, file, outputName(opt, file))
+	} else {
+		opt.export = newExportProgress(opt.line, file, "the page")
+	}
 	s, agents, _, err := loadForExport(ctx, opt, file, raw, lean, stdout, stderr)
 	if err != nil {
 		return err
@@ -235,6 +250,7 @@ func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) erro
 		}
 		return outputError(out, err)
 	}
+	opt.line.Clear()
 	printf(stdout, "%s", outputName(opt, file))
 	return nil
 }
@@ -249,7 +265,8 @@ func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) erro
 func exportWriter(ctx context.Context, opt *options, format string, s *session.Session, agents []*session.SubAgent, file string, raw []byte, pass string, stderr io.Writer) (func(io.Writer) error, error) {
 	home, _ := os.UserHomeDir()
 	write := func(w io.Writer) error {
-		return gfm.WriteMarkdown(w, s, gfm.Options{Leaf: opt.leaf, Home: home, Generator: generator(), SubAgents: agents})
+		return gfm.WriteMarkdown(w, s, gfm.Options{Leaf: opt.leaf, Home: home, Generator: generator(), SubAgents: agents,
+			Progress: opt.export.writing})
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -269,10 +286,12 @@ func exportWriter(ctx context.Context, opt *options, format string, s *session.S
 		if opt.embedJSONL {
 			po.JSONL, po.JSONLName = raw, filepath.Base(file)
 		}
+		opt.export.stage("making the page of " + file + ": " + figure(len(s.Entries), "entry", "entries"))
 		p, err := interruptible(ctx, func() (*page.Page, error) { return page.NewPage(s, po) })
 		if err != nil {
 			return nil, err
 		}
+		p.Tell(opt.export.writing)
 		write = func(w io.Writer) error {
 			write := p.Write
 			if opt.sharing.encrypt {
@@ -287,7 +306,7 @@ func exportWriter(ctx context.Context, opt *options, format string, s *session.S
 			return s.Err()
 		}
 	}
-	return func(w io.Writer) error { return write(ctxWriter{ctx, w}) }, nil
+	return func(w io.Writer) error { return write(ctxWriter{ctx, opt.export.counting(w)}) }, nil
 }
 
 // loadForExport loads one session file for an export: lean or whole
@@ -301,12 +320,10 @@ func loadForExport(ctx context.Context, opt *options, file string, raw []byte, l
 	switch {
 	case lean && raw != nil:
 		s, err = session.ReadLean(ctx, bytes.NewReader(raw), int64(len(raw)), file)
-	case lean:
-		s, err = session.LoadWith(ctx, file, session.LoadOptions{Lean: true})
 	case raw != nil:
 		s, err = session.ReadContext(ctx, bytes.NewReader(raw), file)
 	default:
-		s, err = session.LoadContext(ctx, file)
+		s, err = session.LoadWith(ctx, file, session.LoadOptions{Lean: lean, Progress: opt.export.reading})
 	}
 	if err != nil {
 		return nil, nil, nil, inputError(file, err)
@@ -326,6 +343,9 @@ func loadForExport(ctx context.Context, opt *options, file string, raw []byte, l
 	}
 	// omp keeps sub-agent transcripts beside the session; the page and
 	// the Markdown carry them, masked with the session as one group.
+	if opt.redactor != nil {
+		opt.export.stage("masking " + file)
+	}
 	agents, reports, err := maskFamily(opt, s, file, stdout, stderr)
 	if err != nil {
 		s.Close()
@@ -484,6 +504,9 @@ func refuseInputStreams(in *fileguard.Inputs, streams ...io.Writer) error {
 	for i, w := range streams {
 		if q, ok := w.(quietWriter); ok {
 			w = q.Writer
+		}
+		if t, ok := w.(terminal); ok {
+			w = t.Writer
 		}
 		f, ok := w.(*os.File)
 		if !ok {

@@ -43,7 +43,7 @@ func (f *shareFlags) define(fs *pflag.FlagSet) {
 	fs.StringVar(&f.passwordFile, "password-file", "", "with --encrypt: read the passphrase from the first line of `FILE`")
 	fs.BoolVar(&f.share, "share", false, "publish the session, masked as --redact masks it, as a secret GitHub gist through gh (the Markdown and the page; with --encrypt the encrypted page only); prints its URL")
 	fs.BoolVar(&f.list, "shares", false, "list the sessions shared with --share, newest first")
-	fs.StringVar(&f.unshare, "unshare", "", "delete the gist of a share (its `ID` or URL, as --shares lists it) and mark it deleted in the record")
+	fs.StringVar(&f.unshare, "unshare", "", "delete the gist of a share (its `ID`, or the start of one, or its URL, as --shares lists them) and mark it deleted in the record")
 }
 
 // listing says whether the run only reads or changes the record.
@@ -417,6 +417,36 @@ func maskedSummary(r *shareRecord) string {
 	return red.Summary()
 }
 
+// findShare is the share of list whose gist id is id, else the one
+// whose id starts with id, as --leaf takes an entry's; nil when none
+// does. A start that several ids share is a usage error that lists them.
+func findShare(list []*shareRecord, id string) (*shareRecord, error) {
+	if id == "" {
+		return nil, nil
+	}
+	var found []*shareRecord
+	for _, r := range list {
+		switch {
+		case r.GistID == id:
+			return r, nil
+		case strings.HasPrefix(r.GistID, id) && !slices.ContainsFunc(found, func(f *shareRecord) bool { return f.GistID == r.GistID }):
+			found = append(found, r)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return nil, nil
+	case 1:
+		return found[0], nil
+	}
+	var ids []string
+	for _, r := range found {
+		ids = append(ids, r.GistID)
+	}
+	slices.Sort(ids)
+	return nil, usagef("%s start with %q: %s; give more of the id", count(len(found), "share's id", "shares' ids"), id, strings.Join(ids, ", "))
+}
+
 // runUnshare deletes the gist of a share and marks it deleted.
 func runUnshare(ctx context.Context, opt *options, stdout, stderr io.Writer) error {
 	want := opt.sharing.unshare
@@ -427,12 +457,9 @@ func runUnshare(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	var found *shareRecord
-	for _, r := range list {
-		if want != "" && r.GistID == want {
-			found = r
-			break
-		}
+	found, err := findShare(list, want)
+	if err != nil {
+		return err
 	}
 	if found == nil {
 		return fmt.Errorf("no share with the id or URL %q in the record (piexport --shares lists them); a gist piexport did not make is deleted with gh gist delete", opt.sharing.unshare)

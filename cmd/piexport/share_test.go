@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/piexport/piexport/internal/fakesecret"
 	"github.com/piexport/piexport/page"
@@ -347,6 +348,39 @@ func TestUnshareOlderGH(t *testing.T) {
 	last := calls[len(calls)-1].args
 	if !slices.Equal(last, []string{"gist", "delete", "5ca1ab1e00000000000000000000001"}) {
 		t.Errorf("the last call was %q", last)
+	}
+}
+
+// --unshare takes the start of a share's id, as --leaf takes an
+// entry's: one that names one share deletes it, one that several share
+// is a usage error that lists them.
+func TestUnsharePrefix(t *testing.T) {
+	gh := newFakeGH(t)
+	for _, id := range []string{"0a1b2c3d4e", "0a1b9f8e7d", "fedcba9876"} {
+		r := &shareRecord{GistID: id, URL: "https://gist.github.com/tester/" + id, Title: "t", Shared: time.Now().UTC()}
+		if err := writeShare(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, stderr, code := runCLI(t, "--unshare", "0a1b")
+	if code != 2 || !strings.Contains(stderr, `2 shares' ids start with "0a1b": 0a1b2c3d4e, 0a1b9f8e7d; give more of the id`) {
+		t.Errorf("--unshare of a start two ids share: exit %d, %q", code, stderr)
+	}
+	if len(gh.calls()) != 0 {
+		t.Errorf("gh was called for an id that names no one share")
+	}
+	for start, id := range map[string]string{"0a1b2": "0a1b2c3d4e", "f": "fedcba9876"} {
+		stdout, stderr, code := runCLI(t, "--unshare", start)
+		if code != 0 || stdout != "deleted https://gist.github.com/tester/"+id+"\n" {
+			t.Fatalf("--unshare %s: exit %d: %q %q", start, code, stdout, stderr)
+		}
+		calls := gh.calls()
+		if last := calls[len(calls)-1].args; !slices.Equal(last, []string{"gist", "delete", id, "--yes"}) {
+			t.Errorf("--unshare %s called gh with %q", start, last)
+		}
+	}
+	if _, stderr, code := runCLI(t, "--unshare", "0a1c"); code != 1 || !strings.Contains(stderr, "piexport --shares lists them") {
+		t.Errorf("--unshare of a start no id has: exit %d, %q", code, stderr)
 	}
 }
 

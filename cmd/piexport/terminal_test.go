@@ -138,11 +138,18 @@ func TestFileNamesEscaped(t *testing.T) {
 	if code != 1 {
 		t.Errorf("archive: exit %d, want 1 (one session failed)", code)
 	}
-	assertClean(t, "archive progress", errOut)
+	assertClean(t, "archive messages", errOut)
 	assertClean(t, "archive output", out)
-	if !strings.Contains(errOut, `] `+dir) || !strings.Contains(errOut, `evil\x1b]0;pwned\x07\nwarning: forged\x1b[2J.jsonl`) {
-		t.Errorf("archive progress does not name the files escaped: %q", errOut)
+	if !strings.Contains(errOut, `evil\x1b]0;pwned\x07\nwarning: forged\x1b[2J.jsonl`) {
+		t.Errorf("the archive's messages do not name the files escaped: %q", errOut)
 	}
+	// On a terminal, the progress line names the file escaped too: the
+	// only escape the terminal gets is the line's own clearing.
+	_, screen, code := runOnTerminal(t, "-o", filepath.Join(dir, "t.html"), name)
+	if code != 0 || !strings.Contains(screen, `reading `+dir+`/evil\x1b]0;pwned\x07\nwarning: forged`) {
+		t.Errorf("the progress line: exit %d, %q", code, screen)
+	}
+	assertClean(t, "the progress line", strings.NewReplacer("\x1b[K", "", "\r", "").Replace(screen))
 	for _, line := range strings.Split(strings.TrimSpace(errOut), "\n") {
 		if strings.HasPrefix(line, "warning: forged") {
 			t.Errorf("a file name forged a line: %q", errOut)

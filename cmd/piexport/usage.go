@@ -10,13 +10,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/spf13/pflag"
 
 	"github.com/piexport/piexport/catalog"
 	"github.com/piexport/piexport/humanize"
+	"github.com/piexport/piexport/internal/progressline"
 	"github.com/piexport/piexport/internal/termsafe"
 	"github.com/piexport/piexport/session"
 	"github.com/piexport/piexport/usage"
@@ -74,7 +74,7 @@ func runUsage(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 		return pathsError(paths, err)
 	}
 	defer c.Close()
-	if err := updateWithProgress(ctx, c, readProgress(stderr)); err != nil {
+	if err := updateWithProgress(ctx, c, readProgress(opt.line, stderr)); err != nil {
 		return err
 	}
 	list := c.List()
@@ -95,8 +95,8 @@ func runUsage(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 		return couldNotRead(len(failed), len(list))
 	}
 	if _, quiet := stderr.(quietWriter); len(failed) > 0 && !quiet {
-		fmt.Fprintf(stderr, "piexport: %s could not be read and %s not counted\n",
-			count(len(failed), "session file", "session files"), map[bool]string{true: "is", false: "are"}[len(failed) == 1])
+		fmt.Fprintf(stderr, "piexport: %s; %s not counted\n",
+			humanize.CouldNotRead(len(failed)), map[bool]string{true: "it is", false: "they are"}[len(failed) == 1])
 	}
 	records, err := c.Usage(ctx, opt.since)
 	if err != nil {
@@ -112,7 +112,8 @@ func runUsage(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 	if opt.json {
 		return writeUsageJSON(stdout, rep, opt.since)
 	}
-	return writeUsageText(stdout, rep, opt.since)
+	sessions, agents, _ := catalog.Counted(list)
+	return writeUsageText(stdout, rep, opt.since, sessions, agents)
 }
 
 // projectName is how the report names a working directory: home as ~.
@@ -125,13 +126,14 @@ func projectName(cwd, home string) string {
 }
 
 // updateWithProgress reads the files the catalog lacks, telling progress
-// (when not nil) how far it is every half second and when it is done.
+// (when not nil) how far it is every quarter of a second and when it is
+// done.
 func updateWithProgress(ctx context.Context, c *catalog.Catalog, progress func(catalog.Progress)) error {
 	if progress == nil {
 		_, err := c.Update(ctx)
 		return err
 	}
-	_, err := c.UpdateTelling(ctx, 500*time.Millisecond, progress)
+	_, err := c.UpdateTelling(ctx, progressline.Every, progress)
 	if err == nil {
 		if p := c.Progress(); p.Files > 0 {
 			progress(p)
@@ -140,10 +142,13 @@ func updateWithProgress(ctx context.Context, c *catalog.Catalog, progress func(c
 	return err
 }
 
-// writeUsageText prints the report as a table, the groups' names at
-// the left, figures right-aligned: tokens in full, costs as every page
-// shows them.
-func writeUsageText(w io.Writer, rep usage.Report, since string) error {
+// writeUsageText prints the report of the sessions and sub-agents read
+// (counted as the server and the index count them) as a table, the
+// groups' names at the left, figures right-aligned: tokens in full,
+// costs as every page shows them. The table counts the sessions with
+// model work; the head says how many did none, so that the figures add
+// up to those the index shows.
+func writeUsageText(w io.Writer, rep usage.Report, since string, sessions, agents int) error {
 	head := "Usage by " + string(rep.By)
 	if since != "" {
 		head += " since " + since
@@ -151,12 +156,22 @@ func writeUsageText(w io.Writer, rep usage.Report, since string) error {
 	if rep.By.IsPeriod() || since != "" {
 		head += " (days in UTC)"
 	}
+	head += " of " + humanize.Sessions(sessions, agents)
 	if len(rep.Groups) == 0 {
 		_, err := fmt.Fprintln(w, head+": no model work recorded.")
 		return err
 	}
-	fmt.Fprintf(w, "%s: %s, %s tokens, %s\n\n", head, humanize.Sessions(rep.Total.Sessions, rep.Total.SubAgents),
-		humanize.Tokens(rep.Total.Tokens()), humanize.Cost(rep.Total.Cost))
+	idle := ""
+	if s, a := max(0, sessions-rep.Total.Sessions), max(0, agents-rep.Total.SubAgents); s+a > 0 {
+		idle = "; " + humanize.Sessions(s, a) + " did no model work"
+		if s == 0 {
+			idle = "; " + humanize.Count(a, "sub-agent", "sub-agents") + " did no model work"
+		}
+		if since != "" {
+			idle += " since then"
+		}
+	}
+	fmt.Fprintf(w, "%s: %s tokens, %s%s\n\n", head, humanize.Tokens(rep.Total.Tokens()), humanize.Cost(rep.Total.Cost), idle)
 	// Sub-agents' transcripts are counted apart from sessions, as the
 	// index counts them, in a column of their own when there are any.
 	subAgents := rep.Total.SubAgents > 0

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -149,7 +150,7 @@ func TestSubAgentsCountedApart(t *testing.T) {
 	}
 	const want = "1 session and 3 sub-agents"
 	out, errOut, code := runCLI(t, "--usage", "--no-cache", "-q", src)
-	if code != 0 || !strings.Contains(out, ": "+want+", ") || !strings.Contains(out, "Sub-agents") {
+	if code != 0 || !strings.Contains(out, " of "+want+": ") || !strings.Contains(out, "Sub-agents") {
 		t.Errorf("--usage: exit %d, %s\n%s", code, errOut, out)
 	}
 	site := filepath.Join(t.TempDir(), "site")
@@ -159,5 +160,44 @@ func TestSubAgentsCountedApart(t *testing.T) {
 	index, _ := os.ReadFile(filepath.Join(site, "index.html"))
 	if !strings.Contains(string(index), `<p class="index-summary">`+want+" in 1 project · ") {
 		t.Errorf("the index does not say %q", want)
+	}
+}
+
+// The server, its index, --usage and an archive count the same files the
+// same way: so many sessions and so many sub-agents, and apart from them
+// the files that could not be read; --usage says how many did no model
+// work, so that its table's count adds up to theirs.
+func TestOneCountSaidOneWay(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "sessions")
+	copyOMPFamily(t, dir) // 2 sessions (one of them pi's), 3 sub-agents
+	copyCorpus(t, "pi15-header-only.jsonl", filepath.Join(dir, "pi15-header-only.jsonl"))
+	copyCorpus(t, "edge-v3-jsonmode-eventstream-crew-worker.jsonl", filepath.Join(dir, "events.jsonl"))
+	const counted = "3 sessions and 3 sub-agents"
+
+	srv := startServer(t, []string{"--serve", "--no-cache", "--addr", "127.0.0.1:0", dir}, "catalogued")
+	if log := srv.stderr.String(); !strings.Contains(log, "catalogued "+counted+"; 1 file could not be read\n") {
+		t.Errorf("the server's log says\n%s", log)
+	}
+	if index := string(srv.get("")); !strings.Contains(index, `<p class="index-summary">`+counted+" in ") || !strings.Contains(index, " · 1 file could not be read</p>") {
+		t.Errorf("the server's index does not say %q and that 1 file could not be read", counted)
+	}
+	srv.stop()
+
+	out, errOut, code := runCLI(t, "--usage", "--no-cache", dir)
+	if code != 0 || !strings.Contains(out, "of "+counted+": ") || !strings.Contains(out, "; 1 session did no model work\n") ||
+		!strings.Contains(errOut, "piexport: 1 file could not be read; it is not counted\n") {
+		t.Errorf("--usage: exit %d\n%s%s", code, errOut, out)
+	}
+	if !regexp.MustCompile(`\nTotal +2 +3 `).MatchString(out) {
+		t.Errorf("--usage's table does not count the 2 sessions and 3 sub-agents with model work:\n%s", out)
+	}
+
+	site := filepath.Join(t.TempDir(), "site")
+	_, errOut, code = runCLI(t, "--no-cache", "-o", site, dir)
+	if code != 1 || !strings.Contains(errOut, counted+": 6 written, 0 unchanged\n") || !strings.Contains(errOut, "1 of 7 session files could not be read") {
+		t.Errorf("the archive: exit %d\n%s", code, errOut)
+	}
+	if index, _ := os.ReadFile(filepath.Join(site, "index.html")); !strings.Contains(string(index), `<p class="index-summary">`+counted+" in ") {
+		t.Errorf("the archive's index does not say %q", counted)
 	}
 }
