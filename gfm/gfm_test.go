@@ -155,7 +155,9 @@ func TestMarkdownHostileSession(t *testing.T) {
 
 	wantHeadings := []string{
 		"# </details><script>alert(1)</script> | `x` $1 and $2",
-		"## User", "## Assistant", "## User",
+		"## 1. User: Hi </details> <script>alert(2)</script> a ok… · 00:00",
+		"## 2. Assistant: <img src=x onerror=alert(9)> and a hard break · 00:00",
+		"## 3. User: See [bad] and javascript:alert(13). · 00:00",
 	}
 	if diff := cmp.Diff(wantHeadings, d.headings); diff != "" {
 		t.Errorf("headings (-want +got):\n%s\n%s", diff, doc)
