@@ -22,7 +22,7 @@ func TestWriteMarkdownIndex(t *testing.T) {
 		{Title: "", Link: "", Messages: 0, Cost: 1.5},
 	}
 	var buf bytes.Buffer
-	if err := WriteMarkdownIndex(&buf, items); err != nil {
+	if err := WriteMarkdownIndex(&buf, items, IndexOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	doc := buf.String()
