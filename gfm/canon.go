@@ -146,22 +146,39 @@ func (c *canonWriter) rawLines(n ast.Node) string {
 	return b.String()
 }
 
-// code writes a code block: fenced, but in Python-Markdown indented where
-// it is nested, which every reader of it reads as code.
+// code writes a code block: fenced, but for Python-Markdown where it is
+// nested as a <pre> element on one line (preCode).
 func (c *canonWriter) code(lang, content string, inside bool) string {
 	if !c.d.mdx && (c.nested || inside) {
-		return indentedCode(content)
+		return preCode(content)
 	}
 	return fenced(fenceInfo(lang), content)
 }
 
-// indentedCode writes content as an indented code block.
-func indentedCode(content string) string {
+// preCode writes code that Python-Markdown must show as it is, wherever
+// it is: a <pre> element on one line, its text as references, its line
+// ends too. Python-Markdown reads a fence only at a line's start (or, with
+// superfences, a fence anywhere, an indented code block's lines too), so
+// neither a fence nor indented code is code in every place and
+// configuration; a paragraph of one line of references is text in all.
+func preCode(content string) string {
 	content = strings.TrimRight(normaliseNewlines(content), "\n")
-	if strings.TrimSpace(content) == "" {
-		content = "\u00a0" // an empty block is no block
+	var b strings.Builder
+	b.WriteString("<pre><code>")
+	for i := 0; i < len(content); i++ {
+		switch ch := content[i]; {
+		case ch == '\n':
+			b.WriteString("&#10;")
+		case ch == '\t':
+			b.WriteString("&#9;")
+		case strings.IndexByte(canonEscapes, ch) >= 0:
+			b.WriteString(charRef(ch))
+		default:
+			b.WriteByte(ch)
+		}
 	}
-	return prefixLines(content, "    ", "")
+	b.WriteString("</code></pre>")
+	return b.String()
 }
 
 // list writes a list: each item's marker, then its blocks indented by

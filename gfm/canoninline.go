@@ -57,7 +57,7 @@ func (c *canonWriter) inlineNode(b *strings.Builder, n ast.Node) {
 				code.Write(s.Value)
 			}
 		}
-		b.WriteString(codeSpan(code.String()))
+		b.WriteString(c.codeSpan(code.String()))
 	case *ast.Emphasis:
 		inner := c.inline(n)
 		if n.Level >= 2 {
@@ -103,6 +103,22 @@ func (c *canonWriter) inlineNode(b *strings.Builder, n ast.Node) {
 	}
 }
 
+// codeSpan writes a code span: for MDX in backticks, its text as it is; for
+// Python-Markdown as a <code> element, its text escaped, since
+// Python-Markdown finds fences before code spans, and without CommonMark's
+// rule that a fence's info string holds no backtick: a line that starts
+// with a span of three backticks would open one, and what follows would
+// be read otherwise.
+func (c *canonWriter) codeSpan(s string) string {
+	if c.d.mdx {
+		return codeSpan(s)
+	}
+	if s = foldLine(s); s == "" {
+		return ""
+	}
+	return "<code>" + c.esc(s) + "</code>"
+}
+
 // strong and em mark text bold and italic: with tags for Python-Markdown,
 // whose emphasis rules are not CommonMark's; with marks for MDX, where a
 // tag alone on a line is a block of its own.
@@ -123,7 +139,7 @@ func (c *canonWriter) em(s string) string {
 // link writes a link to dest with the Markdown text, or the text alone
 // when dest is no URL the document may link to.
 func (c *canonWriter) link(textMD string, dest []byte) string {
-	if !markdownURLAllowed(dest) || strings.TrimSpace(textMD) == "" {
+	if !siteURLAllowed(dest) || strings.TrimSpace(textMD) == "" {
 		return textMD
 	}
 	d := resolveText(dest)
@@ -189,7 +205,10 @@ func (c *canonWriter) lines(s string) string {
 		l = strings.TrimLeft(l, " \t")
 		switch {
 		case l == "":
-		case strings.IndexByte("-+=:", l[0]) >= 0:
+		case strings.IndexByte("-+=:", l[0]) >= 0,
+			strings.HasPrefix(l, "???") || strings.HasPrefix(l, "!!!"):
+			// "???" and "!!!" start a collapsible and an admonition in
+			// MkDocs, ":::" one in Docusaurus.
 			l = charRef(l[0]) + l[1:]
 		case l[0] >= '0' && l[0] <= '9':
 			d := 0

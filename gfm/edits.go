@@ -132,6 +132,14 @@ func applyEdits(src string, edits []mdEdit) string {
 	return b.String()
 }
 
+// siteURLAllowed reports whether a link of session text may stay in a
+// site's page: an http, https or mailto URL. One relative to the
+// session's project leads nowhere in a site.
+func siteURLAllowed(dest []byte) bool {
+	d := strings.ToLower(strings.TrimSpace(string(resolveText(dest))))
+	return markdownURLAllowed(dest) && (strings.HasPrefix(d, "http://") || strings.HasPrefix(d, "https://") || strings.HasPrefix(d, "mailto:"))
+}
+
 // markdownURLAllowed reports whether a link destination, as a renderer
 // will read it after resolving backslash escapes and character
 // references, is http, https, mailto or relative (render.AllowedURL).

@@ -129,7 +129,7 @@ func (m *mdWriter) head(f pathFacts, leaf *session.Entry) {
 		rows := []string{"**Cost by model:**"}
 		for _, row := range st.Breakdown {
 			// One "$" per line, as above.
-			rows = append(rows, "  - "+codeSpan(humanize.Model(row.Key))+": "+humanize.Tokens(row.Tokens)+" tokens, "+humanize.Cost(row.Cost))
+			rows = append(rows, "    - "+codeSpan(humanize.Model(row.Key))+": "+humanize.Tokens(row.Tokens)+" tokens, "+humanize.Cost(row.Cost))
 		}
 		meta = append(meta, strings.Join(rows, "\n"))
 	}

@@ -25,7 +25,7 @@ type hugoTarget struct{}
 // left in text to start one.)
 var hugoMarkdown = goldmark.New(goldmark.WithExtensions(extension.GFM, extension.Footnote, extension.DefinitionList))
 
-var hugoReading = &reading{md: hugoMarkdown, braces: true}
+var hugoReading = &reading{md: hugoMarkdown, braces: true, absolute: true}
 
 func (hugoTarget) prose(src string, _ bool) string          { return safeMarkdownFor(src, hugoReading) }
 func (hugoTarget) code(lang, content string, _ bool) string { return fenced(lang, content) }

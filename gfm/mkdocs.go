@@ -7,18 +7,19 @@ import "strings"
 // written anew (canonical); parts as pymdownx.details blocks ("??? note
 // "label"", the content indented by four), which Material styles as its
 // collapsibles. Without pymdownx.details the indented content is a code
-// block, and shows as its source; without superfences nothing changes,
-// since code in a part is indented code, which Python-Markdown reads
-// itself. (<details markdown="1"> would need md_in_html, without which
-// the part is raw HTML whose indented code is not code.) Anchors are
-// empty <a> elements, which Python-Markdown passes on.
+// block, and shows as its source; nothing depends on superfences, since
+// code in a part is a <pre> element of references (preCode), which reads
+// the same in every configuration. (<details markdown="1"> would need
+// md_in_html, without which the part is raw HTML whose text is not
+// read as Markdown.) Anchors are empty <a> elements, which
+// Python-Markdown passes on.
 type mkdocsTarget struct{}
 
 func (mkdocsTarget) prose(src string, nested bool) string { return canonical(src, dialect{}, nested) }
 
 func (mkdocsTarget) code(lang, content string, nested bool) string {
 	if nested {
-		return indentedCode(content)
+		return preCode(content)
 	}
 	return fenced(lang, content)
 }

@@ -93,6 +93,10 @@ type reading struct {
 	md goldmark.Markdown
 	// braces: "{" and "}" of text become references.
 	braces bool
+	// absolute: a link keeps its destination only when it is absolute
+	// (siteURLAllowed): in a site, a link relative to the session's
+	// project leads nowhere, and Docusaurus fails the build on one.
+	absolute bool
 }
 
 var githubReading = &reading{md: githubMarkdown}
@@ -137,11 +141,11 @@ const mdSentinel = "piexport-end-of-text"
 func markdownEdits(src string, rd *reading) (edits []mdEdit, ok bool) {
 	source := []byte(src + "\n\n" + mdSentinel + "\n")
 	root := rd.md.Parser().Parse(text.NewReader(source))
-	edits, ok = treeEdits(source, len(src), root, rd.braces)
+	edits, ok = treeEdits(source, len(src), root, rd)
 	for _, r := range otherReadings {
 		// Where the readings agree, their edits are the same, made once.
 		if r.needs(source[:len(src)]) {
-			more, moreOK := treeEdits(source, len(src), r.md.Parser().Parse(text.NewReader(source)), rd.braces)
+			more, moreOK := treeEdits(source, len(src), r.md.Parser().Parse(text.NewReader(source)), rd)
 			edits, ok = append(edits, more...), ok && moreOK
 		}
 	}
@@ -155,7 +159,9 @@ func markdownEdits(src string, rd *reading) (edits []mdEdit, ok bool) {
 // goldmark's reading of source, finds raw HTML, a bad link or image, or a
 // place GitHub reads otherwise; ok is false when it needs a change this
 // function cannot make.
-func treeEdits(source []byte, n int, root ast.Node, braces bool) (edits []mdEdit, ok bool) {
+func treeEdits(source []byte, n int, root ast.Node, rd *reading) (edits []mdEdit, ok bool) {
+	braces := rd.braces
+	kept := func(dest []byte) bool { return linkKept(dest) && (!rd.absolute || siteURLAllowed(dest)) }
 	src := source[:n]
 	ok = true
 	broken := map[int]bool{}
@@ -200,13 +206,13 @@ func treeEdits(source []byte, n int, root ast.Node, braces bool) (edits []mdEdit
 		case *ast.RawHTML:
 			escape(n.Pos(), '<')
 		case *ast.Link:
-			if !linkKept(n.Destination) {
+			if !kept(n.Destination) {
 				escape(n.Pos(), '[')
 			}
 		case *ast.Image:
 			p := n.Pos()
 			switch {
-			case !linkKept(n.Destination):
+			case !kept(n.Destination):
 				if p >= 0 {
 					p++ // past the "!"
 				}
@@ -261,7 +267,7 @@ func treeEdits(source []byte, n int, root ast.Node, braces bool) (edits []mdEdit
 		case *ast.LinkReferenceDefinition:
 			// A definition applies to the whole document, so a bad one
 			// must go even when this text does not use it.
-			if !linkKept(n.Destination) || definitionBeforeTable(src, n) {
+			if !kept(n.Destination) || definitionBeforeTable(src, n) {
 				escape(n.Pos(), '[')
 			}
 		case *ast.Text:
