@@ -468,7 +468,7 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 			return res, err
 		}
 	}
-	if f.ext == ".md" {
+	if f.ext == ".md" || old.formatName() == "md" {
 		// The images no page links any more go.
 		var keep []string
 		for _, e := range next.Sessions {

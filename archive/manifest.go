@@ -103,7 +103,7 @@ func readManifest(dir string) (*manifest, error) {
 		}
 		m.Sessions[k] = e
 	}
-	m.Fingerprint, m.Format = read.Fingerprint, read.Format
+	m.Fingerprint, m.Format, m.Index = read.Fingerprint, read.Format, read.Index
 	// The search generation and the doc files name what a build removes
 	// too: only names this package makes are kept (the first format's
 	// "search/3" is not one: its index is made anew).
@@ -120,7 +120,8 @@ func readManifest(dir string) (*manifest, error) {
 
 // indexName is the index's file name.
 func (m *manifest) indexName() string {
-	if m.Index != "" && sanitize(m.Index) == strings.TrimLeft(m.Index, "_") && !strings.ContainsAny(m.Index, "/\\") {
+	switch m.Index {
+	case "index.html", "index.md", "_index.md": // what a build names it
 		return m.Index
 	}
 	return "index" + formats[m.formatName()].ext

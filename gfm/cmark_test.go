@@ -101,7 +101,9 @@ func cmarkProblems(tree []byte) []string {
 				problems = append(problems, "inline raw HTML: "+quote(html))
 			}
 		case "image":
-			problems = append(problems, "an image from "+quote(attr("destination")))
+			if d := attr("destination"); !ownImage.MatchString(d) {
+				problems = append(problems, "an image from "+quote(d))
+			}
 		case "link":
 			if d := attr("destination"); !markdownURLAllowed([]byte(d)) {
 				problems = append(problems, "a link to "+quote(d))

@@ -68,7 +68,9 @@ func (m *mdWriter) parentName() string {
 // yamlString writes s as a YAML double-quoted scalar that every YAML
 // reader takes as s: a backslash, a quote, and each character a reader
 // may refuse in a file or fold as a line end (controls, U+0085, U+2028,
-// U+2029, a byte order mark, noncharacters and invalid UTF-8) escaped.
+// U+2029, a byte order mark, noncharacters and invalid UTF-8) escaped;
+// "<", ">", "&", "{" and "}" too, which a renderer that does not know
+// front matter would read in it as HTML or an expression.
 func yamlString(s string) string {
 	var b strings.Builder
 	b.WriteByte('"')
@@ -85,7 +87,7 @@ func yamlString(s string) string {
 			b.WriteString(`\n`)
 		case r == '\t':
 			b.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f || r == 0x2028 || r == 0x2029 || r == 0xfeff || r >= 0xfffe && r <= 0xffff || r >= 0xd800 && r <= 0xdfff:
+		case strings.ContainsRune("<>&{}", r) || r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f || r == 0x2028 || r == 0x2029 || r == 0xfeff || r >= 0xfffe && r <= 0xffff || r >= 0xd800 && r <= 0xdfff:
 			const hex = "0123456789ABCDEF"
 			b.WriteString(`\u`)
 			for shift := 12; shift >= 0; shift -= 4 {
