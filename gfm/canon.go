@@ -82,6 +82,13 @@ func (c *canonWriter) blocks(n ast.Node) string {
 
 // block writes one block; inside says it is in a list item or quote.
 func (c *canonWriter) block(n ast.Node, inside bool) string {
+	if n.Type() == ast.TypeInline {
+		// An inline where a block was wanted: goldmark puts a footnote's
+		// backlink after its last block when that is no paragraph.
+		var b strings.Builder
+		c.inlineNode(&b, n)
+		return c.lines(b.String())
+	}
 	switch n := n.(type) {
 	case *ast.Paragraph, *ast.TextBlock:
 		return c.lines(c.inline(n))
@@ -117,7 +124,12 @@ func (c *canonWriter) block(n ast.Node, inside bool) string {
 	case *extast.FootnoteList:
 		for f := n.FirstChild(); f != nil; f = f.NextSibling() {
 			if fn, ok := f.(*extast.Footnote); ok {
-				c.notes = append(c.notes, c.lines(noteMark(fn.Index)+" ")+c.blocks(fn))
+				// The mark starts the note's first paragraph, or is one.
+				sep := "\n\n"
+				if k := fn.FirstChild(); k != nil && (k.Kind() == ast.KindParagraph || k.Kind() == ast.KindTextBlock) {
+					sep = " "
+				}
+				c.notes = append(c.notes, noteMark(fn.Index)+sep+c.blocks(fn))
 			}
 		}
 		return ""

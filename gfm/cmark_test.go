@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/piexport/piexport/internal/docsite"
 	"github.com/piexport/piexport/internal/testtool"
 )
 
@@ -28,7 +29,9 @@ func cmarkPath() string { return cmark.Path() }
 
 // TestMain says, once, how many checks were left out for want of
 // cmark-gfm, and how to run them.
-func TestMain(m *testing.M) { testtool.Main(m, "piexport/gfm", cmark) }
+func TestMain(m *testing.M) {
+	testtool.Main(m, "piexport/gfm", append([]*testtool.Need{cmark}, docsite.Needs...)...)
+}
 
 // checkCmark parses doc with cmark-gfm (Debian's package, the renderer
 // GitHub uses) and fails t where its tree holds raw HTML but our own

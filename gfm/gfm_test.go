@@ -264,6 +264,11 @@ func TestMarkdownCorpus(t *testing.T) {
 			if len(d.headings) == 0 || !strings.HasPrefix(d.headings[0], "# ") {
 				t.Errorf("the document does not start with a title: %v", d.headings[:min(3, len(d.headings))])
 			}
+			// The other engines' documents are built by the sites' tests
+			// (cmd/piexport); here, that each is written.
+			for _, target := range Targets[1:] {
+				exportMarkdown(t, s, Options{Target: target, FrontMatter: true})
+			}
 		})
 	}
 }

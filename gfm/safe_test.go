@@ -121,6 +121,19 @@ func TestSafeMarkdown(t *testing.T) {
 	}
 }
 
+// TestCanonicalNeverPanics writes every hostile seed anew for both
+// readers: a footnote that ends in code has its backlink after it, where
+// a block was wanted (a panic, before).
+func TestCanonicalNeverPanics(t *testing.T) {
+	for _, in := range append(mdHostileSeeds, "x[^1]\n\n[^1]:\n    ```\n    open") {
+		for _, d := range []dialect{{}, {mdx: true}} {
+			for _, nested := range []bool{false, true} {
+				canonical(in, d, nested)
+			}
+		}
+	}
+}
+
 // TestSafeMarkdownContains checks on the parsed result that text cannot
 // reach past the place it is written to, whatever it holds.
 func TestSafeMarkdownContains(t *testing.T) {
@@ -217,6 +230,20 @@ func FuzzSafeMarkdown(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		checkContained(t, in)
+	})
+}
+
+// FuzzCanonical writes any text anew for both readers, which must not
+// panic. (What the readers make of it is checked by the engines' tests.)
+func FuzzCanonical(f *testing.F) {
+	for _, s := range mdHostileSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		for _, d := range []dialect{{}, {mdx: true}} {
+			canonical(in, d, false)
+			canonical(in, d, true)
+		}
 	})
 }
 
