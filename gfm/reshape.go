@@ -86,6 +86,13 @@ func boldHeading(src []byte, h *ast.Heading) (edits []mdEdit, ok bool) {
 	lineStart := bytes.LastIndexByte(src[:p], '\n') + 1
 	lineEnd := lineEndAt(src, p)
 	if src[p] == '#' {
+		prefix := src[lineStart:p]
+		if prev := bytes.LastIndexByte(src[:max(lineStart-1, 0)], '\n') + 1; lineStart > 0 && len(bytes.Trim(prefix, " >")) == 0 &&
+			len(bytes.Trim(src[prev:lineStart-1], " \t>")) > 0 {
+			// The bold line would be read into the paragraph before it,
+			// which a heading ends (unless it starts a list item).
+			edits = append(edits, mdEdit{at: lineStart, end: lineStart, text: continuation(prefix) + "\n"})
+		}
 		if lines.Len() == 0 || lines.At(0).Stop <= lines.At(0).Start {
 			edits = append(edits, mdEdit{at: p, end: lineEnd})
 		} else {

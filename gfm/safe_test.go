@@ -19,6 +19,7 @@ func TestSafeMarkdown(t *testing.T) {
 		// Headings of session text are bold lines: they must not rank with
 		// the document's turns, nor reach a table of contents.
 		{"ATX heading", "# Title\nnext\n\n## Rules ##\n\n- a", "**Title**\n\nnext\n\n**Rules**\n\n- a"},
+		{"ATX heading after a paragraph", "a\n## B\nc\n\n> d\n> # E", "a\n\n**B**\n\nc\n\n> d\n>\n> **E**"},
 		{"heading in a quote and a list", "> # Q\n> text\n\n- # A\n- # B", "> **Q**\n>\n> text\n\n- **A**\n- **B**"},
 		{"setext heading", "Set\next\n===\nafter", "**Set\next**\n\nafter"},
 		{"empty heading", "a\n\n#\n\nb", "a\n\n\n\nb"},
