@@ -111,14 +111,15 @@ func (l *links) of(key string, withParent, headerNamed bool) []relation {
 }
 
 // agentLinks are the documents of key's sub-agents, by agent id (the
-// transcript's file name), linked from key's.
+// transcript's file name, masked as the archive names it), linked from
+// key's.
 func (l *links) agentLinks(next *manifest, key string, to func(stem string) string) map[string]string {
 	if len(l.agents[key]) == 0 {
 		return nil
 	}
 	out := map[string]string{}
 	for _, k := range l.agents[key] {
-		out[strings.TrimSuffix(filepath.Base(next.Sessions[k].Path), ".jsonl")] = to(next.Sessions[k].Stem)
+		out[strings.TrimSuffix(filepath.Base(l.hide(next.Sessions[k].Path)), ".jsonl")] = to(next.Sessions[k].Stem)
 	}
 	return out
 }
