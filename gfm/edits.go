@@ -120,8 +120,7 @@ func applyEdits(src string, edits []mdEdit) string {
 	for i, e := range edits {
 		if e.at < last || i > 0 && e == edits[i-1] {
 			// Overlaps an edit already made (the next round rechecks), or
-			// is the same edit asked for twice: two backslashes before a
-			// "<" would escape each other and leave the "<" live.
+			// is the same edit asked for twice.
 			continue
 		}
 		b.WriteString(src[last:e.at])

@@ -67,7 +67,7 @@ func runOnLinkEdits(src []byte, inBlock, inSpan []bool, done map[int]bool) []mdE
 // opensHTML reports whether the "<" at source[p] is followed by what
 // could make it open raw HTML in a CommonMark renderer: a letter (a tag),
 // "/" (an end tag), "!" (a comment, declaration or CDATA) or "?" (a
-// processing instruction). Such a "<" gets a backslash even where
+// processing instruction). Such a "<" is written "&lt;" even where
 // goldmark reads it as text, since GitHub's renderer (cmark-gfm) reads
 // more as HTML than goldmark does: goldmark's regular expressions stop
 // at U+FFFD, which is what invalid UTF-8 becomes here, and cmark-gfm
@@ -94,7 +94,7 @@ func opensHTML(source []byte, p int) bool {
 //	|---|---|
 //	`x|`<img src=x onerror=alert(1)>`|`
 //
-// The edit is a backslash before the delimiter row's first "-": neither
+// The edit writes the delimiter row's first "-" as "&#45;": neither
 // renderer then sees a table, and the text reads as GitHub showed it.
 // found is false when the delimiter row is not where it should be.
 func unpaddedTable(src []byte, h *extast.TableHeader) (e *mdEdit, found bool) {
@@ -143,9 +143,10 @@ func unpaddedTable(src []byte, h *extast.TableHeader) (e *mdEdit, found bool) {
 //
 // To goldmark "</j>" is inside a code span, where nothing is escaped;
 // to cmark-gfm it opens an HTML block that runs on to a blank line. The
-// caller leaves out those in code and HTML blocks and autolinks, and
-// escapes the rest: a "<" in a code span or a link's destination there
-// then shows its backslash, where GitHub would have run raw HTML.
+// caller leaves out those in code and HTML blocks and autolinks (a code
+// span is folded onto one line instead), and writes the rest "&lt;": a
+// "<" in a link's destination there then shows as the reference, where
+// GitHub would have run raw HTML.
 func htmlLineStarts(src []byte) map[int]bool {
 	starts := map[int]bool{}
 	for i := 0; i < len(src); {

@@ -51,26 +51,31 @@ func hasFootnoteChars(src []byte) bool { return bytes.Contains(src, []byte("[^")
 // safeMarkdown returns session text as Markdown that renders as written
 // and stays inside the place it is written to. It parses the text as
 // GitHub would and edits it where needed, then parses again, until no edit
-// is needed:
-//   - raw HTML gets a backslash before its "<" (in an HTML block, before
-//     the "<" of each line that could start a block), so it shows as the
-//     text it is; so does every "<" in text that could open HTML to
-//     another renderer (see opensHTML), and every such "<" that begins a
-//     line, code span or not (see htmlLineStarts);
-//   - a backtick that opens no code span gets a backslash, since after
+// is needed. An edit writes a character as its character reference
+// (refEdit: "&lt;", "&#91;"), which is text in every renderer and reads
+// as the character, where a backslash escape is CommonMark's alone:
+//   - raw HTML has its "<" written "&lt;" (in an HTML block, the "<" of
+//     each line that could start a block), so it shows as the text it
+//     is; so does every "<" in text that could open HTML to another
+//     renderer (see opensHTML), and every such "<" that begins a line
+//     outside code (see htmlLineStarts);
+//   - a code span that runs over lines is put on one (foldCodeSpan);
+//   - a heading is made a bold line (boldHeading);
+//   - a backtick that opens no code span is a reference, since after
 //     one GitHub's renderer reads some later code spans as text;
 //   - links, images, autolinks and link reference definitions whose URL
-//     is not http, https, mailto or relative get a backslash before their
-//     bracket: the text stays, the link goes; so do those that GitHub
-//     does not read as links (see linkKept);
+//     is not http, https, mailto or relative (for a site, not http,
+//     https or mailto) have their bracket written "&#91;": the text
+//     stays, the link goes; so do those that GitHub does not read as
+//     links (see linkKept);
 //   - an image becomes a link, "![x](u)" becoming "[image: x](u)", as on
 //     the HTML page: a document must not load anything when it is read
 //     (a remote image is a tracking pixel);
-//   - a bare autolink followed by a backslash or a backtick is broken
-//     ("https\://", "www\."): GitHub's renderer (cmark-gfm) takes them
-//     into the link, and then the "<" the backslash escaped, or the "<"
-//     in what goldmark sees as a code span, opens raw HTML (see
-//     runOnLinkEdits);
+//   - a bare autolink followed by a backslash, a backtick or a reference
+//     is broken ("https&#58;//", "www&#46;"): GitHub's renderer
+//     (cmark-gfm) takes them into the link, and then the "<" a backslash
+//     escaped, or the "<" in what goldmark sees as a code span, opens raw
+//     HTML (see runOnLinkEdits);
 //   - a table whose header row has fewer cells than its delimiter row,
 //     which GitHub reads as a paragraph, is kept from being a table (see
 //     unpaddedTable);
@@ -79,8 +84,10 @@ func hasFootnoteChars(src []byte) bool { return bytes.Contains(src, []byte("[^")
 //     otherReadings);
 //   - a fence left open at the end is closed, so that it does not swallow
 //     the rest of the document;
-//   - hard line breaks written as trailing spaces become backslashes, so
-//     the document has no trailing whitespace.
+//   - hard line breaks written as trailing spaces become backslashes
+//     (CommonMark's other hard break), so the document has no trailing
+//     whitespace;
+//   - for Hugo, "{" and "}" of text are references (reading.braces).
 //
 // Control characters but tab and newline are shown as their control
 // pictures first (see showControls). Text that still needs edits after
@@ -246,7 +253,7 @@ func treeEdits(source []byte, n int, root ast.Node, rd *reading) (edits []mdEdit
 				break
 			}
 			// A bare one found in text (ftp://...): its label is a slice
-			// of source; the colon of its "://" gets a backslash.
+			// of source; the colon of its "://" is written "&#58;".
 			label := n.Label(source)
 			start := cap(source) - cap(label)
 			i := bytes.Index(label, []byte("://"))

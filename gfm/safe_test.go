@@ -56,7 +56,7 @@ func TestSafeMarkdown(t *testing.T) {
 		{"definition after a footnote", "[^y]: ip\n[y]: javascript:x\n\n[y]", "[^y]: ip\n&#91;y]: javascript:x\n\n&#91;y]"},
 		// Regressions from FuzzSafeMarkdown: tags that goldmark reads as
 		// text and cmark-gfm as raw HTML; any "<" that could open a tag
-		// gets its backslash, and control characters are shown as their
+		// is written "&lt;", and control characters are shown as their
 		// pictures.
 		{"control character in an attribute value", "a <img src=x\x03 onerror=alert(1)>", "a &lt;img src=x\u2403 onerror=alert(1)>"},
 		{"form feed between attributes", "<img\fsrc=x onerror=alert(1)>", "&lt;img\u240csrc=x onerror=alert(1)>"},
@@ -77,7 +77,7 @@ func TestSafeMarkdown(t *testing.T) {
 		// an HTML block starts. On one line, the code span starts nothing.
 		{"lazy line opening HTML inside a code span", "> ``\n</j>\n> `` <img src=x onerror=alert(1)>", "> `` </j> `` &lt;img src=x onerror=alert(1)>"},
 		{"lazy line in a list item", "- ``\n  </j>\n``", "- `` </j> ``"},
-		{"HTML starting a line gets one backslash", "a\n<b>x</b>", "a\n&lt;b>x&lt;/b>"},
+		{"HTML starting a line is written once", "a\n<b>x</b>", "a\n&lt;b>x&lt;/b>"},
 		{"code and autolinks starting a line stay", "- ```\n  <b>\n  ```\n\n<https://a.example>\n<a@b.example>", ""},
 		// cmark-gfm's autolink runs on through a backtick that is text.
 		{"autolink through an unmatched backtick", "see https://a.ex`mple/<img src=x>", "see https&#58;//a.ex&#96;mple/&lt;img src=x>"},
