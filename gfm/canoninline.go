@@ -20,10 +20,14 @@ const canonEscapes = "\\`*_[]<>&|~#${}"
 // inline writes n's inline children; a soft line break is a line end.
 func (c *canonWriter) inline(n ast.Node) string {
 	var b strings.Builder
-	for k := n.FirstChild(); k != nil; k = k.NextSibling() {
-		c.inlineNode(&b, k)
-	}
+	c.inlineChildren(&b, n)
 	return b.String()
+}
+
+func (c *canonWriter) inlineChildren(b *strings.Builder, n ast.Node) {
+	for k := n.FirstChild(); k != nil; k = k.NextSibling() {
+		c.inlineNode(b, k)
+	}
 }
 
 func (c *canonWriter) inlineNode(b *strings.Builder, n ast.Node) {
@@ -59,18 +63,27 @@ func (c *canonWriter) inlineNode(b *strings.Builder, n ast.Node) {
 		}
 		b.WriteString(c.codeSpan(code.String()))
 	case *ast.Emphasis:
-		inner := c.inline(n)
+		// Written into b, not returned: emphasis can nest as deep as a
+		// text has asterisks, and a string per level would copy the text
+		// once per level.
+		mark, open, end := "*", "<em>", "</em>"
 		if n.Level >= 2 {
-			b.WriteString(c.strong(inner))
-		} else {
-			b.WriteString(c.em(inner))
+			mark, open, end = "**", "<strong>", "</strong>"
 		}
-	case *extast.Strikethrough:
 		if c.d.mdx {
-			b.WriteString("~~" + c.inline(n) + "~~")
-		} else {
-			b.WriteString("<del>" + c.inline(n) + "</del>")
+			open, end = mark, mark
 		}
+		b.WriteString(open)
+		c.inlineChildren(b, n)
+		b.WriteString(end)
+	case *extast.Strikethrough:
+		open, end := "<del>", "</del>"
+		if c.d.mdx {
+			open, end = "~~", "~~"
+		}
+		b.WriteString(open)
+		c.inlineChildren(b, n)
+		b.WriteString(end)
 	case *ast.Link:
 		b.WriteString(c.link(c.inline(n), n.Destination))
 	case *ast.Image:
@@ -119,21 +132,14 @@ func (c *canonWriter) codeSpan(s string) string {
 	return "<code>" + c.esc(s) + "</code>"
 }
 
-// strong and em mark text bold and italic: with tags for Python-Markdown,
-// whose emphasis rules are not CommonMark's; with marks for MDX, where a
-// tag alone on a line is a block of its own.
+// strong marks text bold: with tags for Python-Markdown, whose emphasis
+// rules are not CommonMark's; with marks for MDX, where a tag alone on a
+// line is a block of its own.
 func (c *canonWriter) strong(s string) string {
 	if c.d.mdx {
 		return "**" + s + "**"
 	}
 	return "<strong>" + s + "</strong>"
-}
-
-func (c *canonWriter) em(s string) string {
-	if c.d.mdx {
-		return "*" + s + "*"
-	}
-	return "<em>" + s + "</em>"
 }
 
 // link writes a link to dest with the Markdown text, or the text alone
