@@ -173,7 +173,7 @@ func TestRelatedPages(t *testing.T) {
 			titles[s.Page] = s.Title
 		}
 	}
-	if want := map[string]string{"proj--main.html": "the main session", "main--Lexer.html": "the main session › Lexer"}; !maps.Equal(titles, want) {
+	if want := map[string]string{"proj--main.html": "the main session", "proj--main--Lexer.html": "the main session › Lexer"}; !maps.Equal(titles, want) {
 		t.Errorf("the search's titles are %q, want %q", titles, want)
 	}
 

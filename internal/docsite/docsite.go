@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/piexport/piexport/internal/testtool"
+	"github.com/piexport/piexport/session"
 )
 
 // The engines.
@@ -213,7 +214,7 @@ func CompileMDX(t testing.TB, nodeDir string, files []string) ([]MDXResult, time
 		}
 	}
 	if len(results) != len(files) {
-		t.Fatalf("mdxcheck answered for %d of %d files", len(results), len(files))
+		t.Fatalf("mdxcheck answered for %d of %s", len(results), session.Count(len(files), "file", "files"))
 	}
 	return results, time.Since(start)
 }

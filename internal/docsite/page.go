@@ -16,6 +16,7 @@ import (
 	"github.com/yuin/goldmark/text"
 
 	"github.com/piexport/piexport/internal/browsertest"
+	"github.com/piexport/piexport/session"
 )
 
 // Serve serves the built site in dir over HTTP, as a host would (a
@@ -104,7 +105,7 @@ func CheckPage(t testing.TB, tab *browsertest.Tab, url string, want Page) int {
 		}
 	}
 	if len(f.Missing) > 0 {
-		t.Errorf("%s: %d of %d entries have no anchor: %v", url, len(f.Missing), len(want.Anchors), f.Missing[:min(5, len(f.Missing))])
+		t.Errorf("%s: %d of %s have no anchor: %v", url, len(f.Missing), session.Count(len(want.Anchors), "entry", "entries"), f.Missing[:min(5, len(f.Missing))])
 	}
 	text := strings.Join(strings.Fields(f.Text), " ")
 	for _, l := range want.Labels {
