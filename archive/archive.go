@@ -19,7 +19,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -30,6 +29,7 @@ import (
 	"github.com/piexport/piexport/gfm"
 	"github.com/piexport/piexport/internal/atomicfile"
 	"github.com/piexport/piexport/internal/fileguard"
+	"github.com/piexport/piexport/internal/imagefiles"
 	"github.com/piexport/piexport/page"
 	"github.com/piexport/piexport/session"
 	"github.com/piexport/piexport/site"
@@ -43,8 +43,13 @@ type Options struct {
 	// Title heads the index; empty means "pi sessions".
 	Title string
 	// Format is "html" (the default): one page per session and index.html;
-	// or "md": one Markdown file per session and index.md.
+	// or "md": one Markdown file per session and index.md (_index.md for
+	// Hugo), their images in assets/.
 	Format string
+	// MarkdownTarget is the engine a Markdown archive is for (gfm.Targets;
+	// empty: GitHub); FrontMatter starts each file with front matter.
+	MarkdownTarget string
+	FrontMatter    bool
 	// Progress, when set, is told how far the build is: before the
 	// first session file is read, then after each. It is called from
 	// one goroutine at a time.
@@ -144,7 +149,7 @@ const ManifestName = ".piexport-manifest.json"
 // fails with ErrBusy.
 func Build(ctx context.Context, dir string, files []string, opt Options) (Result, error) {
 	res := Result{}
-	f, err := formatOf(opt.Format)
+	f, err := formatOf(opt.Format, opt.MarkdownTarget)
 	if err != nil {
 		return res, err
 	}
@@ -152,7 +157,7 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 		// The file as it is would carry what Prepare masks.
 		return res, errors.New("the pages cannot carry their session files as they are and prepared sessions both")
 	}
-	res.Index = filepath.Join(dir, "index"+f.ext)
+	res.Index = filepath.Join(dir, f.index)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return res, err
 	}
@@ -179,7 +184,7 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 	if opt.Progress != nil {
 		opt.tracker = &tracker{tell: opt.Progress, p: Progress{Started: time.Now()}}
 	}
-	next := &manifest{Version: manifestVersion, Fingerprint: fingerprint, Format: f.name, Sessions: map[string]*entry{}}
+	next := &manifest{Version: manifestVersion, Fingerprint: fingerprint, Format: f.name, Index: f.index, Sessions: map[string]*entry{}}
 	sameOptions := old.Fingerprint == fingerprint && !opt.Force
 
 	// Names first: every name the old manifest gave stays reserved, so a
@@ -188,6 +193,7 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 	for _, e := range old.sortedEntries() {
 		names.reserve(e.Stem)
 	}
+	stemOf := agentStems(files, old, names, opt.hide)
 	var jobs []*job
 	var order []string
 	abs := map[string]string{}
@@ -206,7 +212,7 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 		if oe != nil && opt.hide(oe.Stem) == oe.Stem {
 			e.Stem = oe.Stem
 		} else {
-			e.Stem = names.name(opt.hide(a))
+			e.Stem = stemOf(a)
 		}
 		next.Sessions[key] = e
 		order = append(order, key)
@@ -260,13 +266,15 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 	}
 	related := map[string][]page.Related{}
 	parents := map[string]page.Link{}
+	docs := map[string]pageDocs{}
 	for _, key := range order {
 		e := next.Sessions[key]
 		if e.Error != "" {
 			continue
 		}
-		related[key] = opt.shared(lk.pageRelated(next, key, f.ext), e.Path)
-		parents[key] = lk.parentLink(next, key, f.ext)
+		related[key] = opt.shared(lk.pageRelated(next, key, f.pageURL), e.Path)
+		parents[key] = lk.parentLink(next, key, f.pageURL)
+		docs[key] = pageDocs{index: f.toIndex(), agents: lk.agentLinks(next, key, f.pageURL)}
 		rk := relatedKey(parents[key], related[key])
 		if queued[key] == nil && rk != e.Related {
 			j := &job{key: key, path: e.Path, old: old.Sessions[key], e: e, page: true, relink: true}
@@ -302,7 +310,7 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 		}
 	}
 
-	if err := runJobs(ctx, dir, jobs, next, families, opt, f, sameOptions, related, parents, sb, num, prev); err != nil {
+	if err := runJobs(ctx, dir, jobs, next, families, opt, f, sameOptions, related, parents, docs, sb, num, prev); err != nil {
 		return res, err
 	}
 	// A new session's title is known once it is read: the pages that
@@ -313,8 +321,9 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 		if e.Error != "" {
 			continue
 		}
-		related[key] = opt.shared(lk.pageRelated(next, key, f.ext), e.Path)
-		parents[key] = lk.parentLink(next, key, f.ext)
+		related[key] = opt.shared(lk.pageRelated(next, key, f.pageURL), e.Path)
+		parents[key] = lk.parentLink(next, key, f.pageURL)
+		docs[key] = pageDocs{index: f.toIndex(), agents: lk.agentLinks(next, key, f.pageURL)}
 		if rk := relatedKey(parents[key], related[key]); rk != e.Related {
 			e.Related = rk
 			j := &job{key: key, path: e.Path, old: e, e: e, page: true, relink: true}
@@ -327,7 +336,7 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 	if opt.tracker != nil {
 		opt.tracker.relinking = true
 	}
-	if err := runJobs(ctx, dir, relink, next, families, opt, f, false, related, parents, nil, num, prev); err != nil {
+	if err := runJobs(ctx, dir, relink, next, families, opt, f, false, related, parents, docs, nil, num, prev); err != nil {
 		return res, err
 	}
 	for _, j := range relink {
@@ -379,7 +388,7 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 			if opt.tracker != nil {
 				opt.tracker.relinking = false // every file is read again
 			}
-			if err = runJobs(ctx, dir, more, next, families, opt, f, sameOptions, related, parents, sb, num, nil); err == nil {
+			if err = runJobs(ctx, dir, more, next, families, opt, f, sameOptions, related, parents, docs, sb, num, nil); err == nil {
 				gen, err = writeSearch(dir, old, next, order, queued, num, nil, sb, f.ext, lk, opt.Home)
 			}
 			for _, j := range more {
@@ -414,12 +423,11 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 		if e.Error != "" {
 			it.Err = errors.New(e.Error)
 		} else {
-			it.URL = url.PathEscape(e.Stem + f.ext)
-			it.Related = lk.siteRelated(next, key, f.ext)
+			it.URL = f.indexURL(e.Stem)
+			it.Related = lk.siteRelated(next, key, f.indexURL)
 			if f.ext == ".md" {
-				// A Markdown document links nowhere but through the
-				// index: it lists sub-agents of sub-agents too.
-				lk.allAgents(next, key, f.ext, it.Related)
+				// The index lists sub-agents of sub-agents too.
+				lk.allAgents(next, key, f.indexURL, it.Related)
 			}
 			it.Related = append(it.Related, toSiteRelated(opt.shared(nil, e.Path))...)
 		}
@@ -427,7 +435,7 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 	}
 	res.SubAgents = iopt.SubAgents
 	var index bytes.Buffer
-	if err := f.index(&index, items, iopt); err != nil {
+	if err := f.indexW(&index, items, iopt, opt); err != nil {
 		return res, err
 	}
 	if err := writeIfChanged(res.Index, index.Bytes()); err != nil {
@@ -445,8 +453,8 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 	for _, e := range old.sortedEntries() {
 		stale = append(stale, e.Stem+oldExt)
 	}
-	if old.Format != "" && oldExt != f.ext {
-		stale = append(stale, "index"+oldExt)
+	if oldIndex := old.indexName(); old.Format != "" && oldIndex != f.index {
+		stale = append(stale, oldIndex)
 	}
 	for _, name := range stale {
 		if keep[name] {
@@ -457,6 +465,16 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 		case err == nil:
 			res.Removed = append(res.Removed, name)
 		case !errors.Is(err, fs.ErrNotExist):
+			return res, err
+		}
+	}
+	if f.ext == ".md" || old.formatName() == "md" {
+		// The images no page links any more go.
+		var keep []string
+		for _, e := range next.Sessions {
+			keep = append(keep, e.Assets...)
+		}
+		if err := (&imagefiles.Dir{Path: filepath.Join(dir, assetsDir)}).Prune(keep); err != nil {
 			return res, err
 		}
 	}
@@ -509,7 +527,7 @@ func fingerprintOf(opt Options, format string) (string, error) {
 	fmt.Fprintf(h, "format=%s\ntheme=%s\nhome=%s\ngenerator=%s\nprepare=%s\nembed-jsonl=%v\n", format, opt.Theme, opt.Home, opt.Generator, opt.PrepareKey, opt.EmbedJSONL)
 	switch format {
 	case "md":
-		fmt.Fprintf(h, "renderer=gfm %s\n", gfm.Version())
+		fmt.Fprintf(h, "renderer=gfm %s\ntarget=%s\nfront-matter=%v\n", gfm.Version(), opt.MarkdownTarget, opt.FrontMatter)
 	default:
 		fmt.Fprintf(h, "renderer=page %s\n", page.Version())
 	}

@@ -20,13 +20,13 @@ func refuseInputs(dir string, files []string, next, old *manifest, f format) err
 		return &fileguard.InputError{Output: filepath.Join(dir, searchDir), Input: in, Inside: true}
 	}
 	inputs := fileguard.NewInputs(files...)
-	names := []string{"index" + f.ext, ManifestName}
+	names := []string{f.index, ManifestName}
 	for _, m := range []*manifest{next, old} {
 		for _, e := range m.sortedEntries() {
 			names = append(names, e.Stem+f.ext, e.Stem+formats[old.formatName()].ext)
 		}
 	}
-	names = append(names, "index"+formats[old.formatName()].ext)
+	names = append(names, old.indexName())
 	for _, name := range names {
 		p := filepath.Join(dir, name)
 		if in, ok := inputs.Holds(p); ok {

@@ -27,7 +27,7 @@ type job struct {
 // reports progress. A source that fails to load is recorded in its entry;
 // a failure to write stops the build.
 func runJobs(ctx context.Context, dir string, jobs []*job, next *manifest, families map[string][]string, opt Options, f format, sameOptions bool,
-	related map[string][]page.Related, parents map[string]page.Link, sb *searchBuild, num map[string]int, prev *searchMeta) error {
+	related map[string][]page.Related, parents map[string]page.Link, docs map[string]pageDocs, sb *searchBuild, num map[string]int, prev *searchMeta) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	workers := opt.Workers
@@ -45,7 +45,7 @@ func runJobs(ctx context.Context, dir string, jobs []*job, next *manifest, famil
 	for range min(workers, max(1, len(units))) {
 		wg.Go(func() {
 			for u := range work {
-				err := renderUnit(ctx, dir, u, next, opt, f, sameOptions, parents, related, sb, num, prev)
+				err := renderUnit(ctx, dir, u, next, opt, f, sameOptions, parents, related, docs, sb, num, prev)
 				done <- outcome{u, err}
 			}
 		})

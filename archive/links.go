@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"net/url"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -111,9 +110,23 @@ func (l *links) of(key string, withParent, headerNamed bool) []relation {
 	return out
 }
 
+// agentLinks are the documents of key's sub-agents, by agent id (the
+// transcript's file name, masked as the archive names it), linked from
+// key's.
+func (l *links) agentLinks(next *manifest, key string, to func(stem string) string) map[string]string {
+	if len(l.agents[key]) == 0 {
+		return nil
+	}
+	out := map[string]string{}
+	for _, k := range l.agents[key] {
+		out[strings.TrimSuffix(filepath.Base(l.hide(next.Sessions[k].Path)), ".jsonl")] = to(next.Sessions[k].Stem)
+	}
+	return out
+}
+
 // parentLink is the page of the session key's header names as the one it
 // came from, and its title, when the archive has it.
-func (l *links) parentLink(next *manifest, key, ext string) page.Link {
+func (l *links) parentLink(next *manifest, key string, to func(stem string) string) page.Link {
 	if next.Sessions[key].ParentSession == "" {
 		return page.Link{}
 	}
@@ -124,7 +137,7 @@ func (l *links) parentLink(next *manifest, key, ext string) page.Link {
 	if p == "" {
 		return page.Link{}
 	}
-	return page.Link{Title: l.linkTitle(next, p), URL: url.PathEscape(next.Sessions[p].Stem + ext)}
+	return page.Link{Title: l.linkTitle(next, p), URL: to(next.Sessions[p].Stem)}
 }
 
 // linkTitle is what a link to a session says: a sub-agent's id (its file
@@ -157,16 +170,16 @@ func (l *links) searchTitle(next *manifest, key string) string {
 
 // pageRelated is what the page of key links to besides parentLink; pages
 // are siblings.
-func (l *links) pageRelated(next *manifest, key, ext string) []page.Related {
-	return l.related(next, key, ext, false)
+func (l *links) pageRelated(next *manifest, key string, to func(stem string) string) []page.Related {
+	return l.related(next, key, to, false)
 }
 
-func (l *links) related(next *manifest, key, ext string, withParent bool) []page.Related {
+func (l *links) related(next *manifest, key string, to func(stem string) string, withParent bool) []page.Related {
 	var out []page.Related
 	for _, r := range l.of(key, withParent, next.Sessions[key].ParentSession != "") {
 		rel := page.Related{Label: r.label}
 		for _, k := range r.keys {
-			rel.Links = append(rel.Links, page.Link{Title: l.linkTitle(next, k), URL: url.PathEscape(next.Sessions[k].Stem + ext)})
+			rel.Links = append(rel.Links, page.Link{Title: l.linkTitle(next, k), URL: to(next.Sessions[k].Stem)})
 		}
 		out = append(out, rel)
 	}
@@ -174,8 +187,8 @@ func (l *links) related(next *manifest, key, ext string, withParent bool) []page
 }
 
 // siteRelated is what the index shows under key's title.
-func (l *links) siteRelated(next *manifest, key, ext string) []site.Related {
-	return toSiteRelated(l.related(next, key, ext, true))
+func (l *links) siteRelated(next *manifest, key string, to func(stem string) string) []site.Related {
+	return toSiteRelated(l.related(next, key, to, true))
 }
 
 // toSiteRelated is a page's related sessions as the index lists them.
@@ -194,7 +207,7 @@ func toSiteRelated(related []page.Related) []site.Related {
 // allAgents replaces the sub-agents in related (siteRelated's list of
 // key's) with every sub-agent below key, depth first, each named by the
 // ids from key's own sub-agent down: "Lexer", "Lexer/Tokens".
-func (l *links) allAgents(next *manifest, key, ext string, related []site.Related) {
+func (l *links) allAgents(next *manifest, key string, to func(stem string) string, related []site.Related) {
 	for i := range related {
 		if related[i].Label != labelAgents {
 			continue
@@ -218,7 +231,7 @@ func (l *links) allAgents(next *manifest, key, ext string, related []site.Relate
 			}
 			seen[j.key] = true
 			title := j.prefix + l.linkTitle(next, j.key)
-			all = append(all, site.Link{Title: title, URL: url.PathEscape(next.Sessions[j.key].Stem + ext)})
+			all = append(all, site.Link{Title: title, URL: to(next.Sessions[j.key].Stem)})
 			push(j.key, title+"/")
 		}
 		related[i].Links = all

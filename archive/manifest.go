@@ -28,6 +28,9 @@ type manifest struct {
 	// with (see fingerprintOf).
 	Fingerprint string `json:"fingerprint"`
 	Format      string `json:"format"`
+	// Index is the index's file name ("" before it was kept: "index" and
+	// the format's extension).
+	Index string `json:"index,omitempty"`
 	// Sessions are keyed by sourceKey of the source's absolute path.
 	Sessions map[string]*entry `json:"sessions"`
 	// Search is the meta file of the search index's generation, relative
@@ -71,6 +74,8 @@ type entry struct {
 	// Usage is the session's model work per UTC day and model, for the
 	// index's usage report.
 	Usage []usage.Record `json:"usage,omitempty"`
+	// Assets are the images of a Markdown page, files of assets/.
+	Assets []string `json:"assets,omitempty"`
 }
 
 // readManifest reads dir's manifest. A missing one is an empty manifest;
@@ -98,7 +103,7 @@ func readManifest(dir string) (*manifest, error) {
 		}
 		m.Sessions[k] = e
 	}
-	m.Fingerprint, m.Format = read.Fingerprint, read.Format
+	m.Fingerprint, m.Format, m.Index = read.Fingerprint, read.Format, read.Index
 	// The search generation and the doc files name what a build removes
 	// too: only names this package makes are kept (the first format's
 	// "search/3" is not one: its index is made anew).
@@ -111,6 +116,15 @@ func readManifest(dir string) (*manifest, error) {
 		}
 	}
 	return m, nil
+}
+
+// indexName is the index's file name.
+func (m *manifest) indexName() string {
+	switch m.Index {
+	case "index.html", "index.md", "_index.md": // what a build names it
+		return m.Index
+	}
+	return "index" + formats[m.formatName()].ext
 }
 
 func (m *manifest) formatName() string {

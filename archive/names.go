@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/piexport/piexport/session"
 )
 
 // maxStem bounds a page's name without its extension, well under the 255
@@ -60,7 +62,7 @@ type namer struct {
 
 func newNamer() *namer {
 	// The index's own name is never a page's.
-	return &namer{taken: map[string]bool{"index": true}}
+	return &namer{taken: map[string]bool{"index": true, "_index": true}}
 }
 
 // reserve marks a name as used; it reports false if it already was.
@@ -75,8 +77,13 @@ func (n *namer) reserve(stem string) bool {
 
 // name gives source a fresh name. A collision is resolved by the source
 // path's hash, which does not depend on the order sources are met in.
-func (n *namer) name(source string) string {
-	stem := stemFor(source)
+func (n *namer) name(source string) string { return n.nameAs(stemFor(source), source) }
+
+// nameAs gives source the name stem, or one made from it when it is taken.
+func (n *namer) nameAs(stem, source string) string {
+	if len(stem) > maxStem {
+		stem = stem[:maxStem-9] + "-" + shortHash(source)
+	}
 	if n.reserve(stem) {
 		return stem
 	}
@@ -90,4 +97,44 @@ func (n *namer) name(source string) string {
 			return s
 		}
 	}
+}
+
+// agentStems returns what names each source of files that is new to the
+// archive (old keeps the names it gave): a session's own name, as
+// stemFor makes it; an omp sub-agent's transcript, whose session the
+// archive holds, the name of its session's page, "--" and its file's
+// name, so that "project--2026-…_0195…--Lexer--Tokens" reads as what it
+// is and sorts beside its session. hide rewrites the paths names are
+// made from (see Options.HidePath).
+func agentStems(files []string, old *manifest, names *namer, hide func(string) string) func(abs string) string {
+	have := map[string]bool{}
+	for _, p := range files {
+		if a, err := filepath.Abs(p); err == nil {
+			have[a] = true
+		}
+	}
+	given := map[string]string{}
+	for _, p := range files {
+		if a, err := filepath.Abs(p); err == nil {
+			if e := old.Sessions[sourceKey(a)]; e != nil && hide(e.Stem) == e.Stem {
+				given[a] = e.Stem
+			}
+		}
+	}
+	var stemOf func(abs string, depth int) string
+	stemOf = func(abs string, depth int) string {
+		if s, ok := given[abs]; ok {
+			return s
+		}
+		var stem string
+		if parent, ok := session.SubAgentParent(abs, func(p string) bool { return have[p] }); ok && parent != abs && depth < 8 {
+			base := strings.TrimSuffix(filepath.Base(hide(abs)), filepath.Ext(abs))
+			stem = names.nameAs(stemOf(parent, depth+1)+"--"+sanitize(base), hide(abs))
+		} else {
+			stem = names.name(hide(abs))
+		}
+		given[abs] = stem
+		return stem
+	}
+	return func(abs string) string { return stemOf(abs, 0) }
 }

@@ -21,8 +21,9 @@ func TestParentNamed(t *testing.T) {
 		t.Fatal(err)
 	}
 	for page, want := range map[string]string{
-		"omp18-task-subagents--Lexer.html": `<dt>Sub-agent of</dt><dd><a href="home-dev-proj--omp18-task-subagents.html">Refactor the parser</a></dd>`,
-		"Lexer--Tokens.html":               `<dt>Sub-agent of</dt><dd><a href="omp18-task-subagents--Lexer.html">Lexer</a></dd>`,
+		// A sub-agent's page is named after its session's.
+		"home-dev-proj--omp18-task-subagents--Lexer.html":         `<dt>Sub-agent of</dt><dd><a href="home-dev-proj--omp18-task-subagents.html">Refactor the parser</a></dd>`,
+		"home-dev-proj--omp18-task-subagents--Lexer--Tokens.html": `<dt>Sub-agent of</dt><dd><a href="home-dev-proj--omp18-task-subagents--Lexer.html">Lexer</a></dd>`,
 	} {
 		b, err := os.ReadFile(filepath.Join(out, page))
 		if err != nil {

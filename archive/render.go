@@ -15,6 +15,7 @@ import (
 	"github.com/piexport/piexport/catalog"
 	"github.com/piexport/piexport/internal/atomicfile"
 	"github.com/piexport/piexport/internal/fileguard"
+	"github.com/piexport/piexport/internal/imagefiles"
 	"github.com/piexport/piexport/page"
 	"github.com/piexport/piexport/session"
 	"github.com/piexport/piexport/usage"
@@ -32,7 +33,7 @@ type unit struct {
 // holds of each up to date (see renderJob). A load error is recorded in
 // the job's entry; err is kept for failures to write. Reading stops when
 // ctx is done.
-func renderUnit(ctx context.Context, dir string, u unit, next *manifest, opt Options, f format, sameOptions bool, parents map[string]page.Link, related map[string][]page.Related, sb *searchBuild, num map[string]int, prev *searchMeta) error {
+func renderUnit(ctx context.Context, dir string, u unit, next *manifest, opt Options, f format, sameOptions bool, parents map[string]page.Link, related map[string][]page.Related, docs map[string]pageDocs, sb *searchBuild, num map[string]int, prev *searchMeta) error {
 	data := map[string][]byte{}
 	for _, j := range u.jobs {
 		b, err := fileguard.ReadInput(ctx, j.path)
@@ -97,7 +98,7 @@ func renderUnit(ctx context.Context, dir string, u unit, next *manifest, opt Opt
 		if s == nil {
 			continue
 		}
-		rendered, err := renderJob(dir, j, data[j.key], s, opt, f, parents[j.key], related[j.key], sb, num)
+		rendered, err := renderJob(dir, j, data[j.key], s, opt, f, parents[j.key], related[j.key], docs[j.key], sb, num)
 		j.rendered = rendered
 		if err != nil {
 			return err
@@ -127,7 +128,7 @@ func keep(dir string, j *job, f format, sameOptions bool, sb *searchBuild, prev 
 // from its session s, read from data and prepared: its entry in the
 // manifest, its page (when the job asks for it), and its words in the
 // search index (when sb is set). It reports whether it wrote the page.
-func renderJob(dir string, j *job, data []byte, s *session.Session, opt Options, f format, parent page.Link, related []page.Related, sb *searchBuild, num map[string]int) (rendered bool, err error) {
+func renderJob(dir string, j *job, data []byte, s *session.Session, opt Options, f format, parent page.Link, related []page.Related, docs pageDocs, sb *searchBuild, num map[string]int) (rendered bool, err error) {
 	e := j.e
 	e.Error = ""
 	e.Warnings = nil
@@ -157,7 +158,11 @@ func renderJob(dir string, j *job, data []byte, s *session.Session, opt Options,
 
 	key := catalog.PageKey("archive", opt.fingerprint, e.SHA256, e.Related)
 	var out bytes.Buffer
-	if p := opt.Pages; p != nil {
+	if f.ext == ".md" {
+		// Its images are written as it is: it is made every time.
+		docs.images = &imagefiles.Dir{Path: filepath.Join(dir, assetsDir), Link: f.assetsLink()}
+	}
+	if p := opt.Pages; p != nil && docs.images == nil {
 		if cp, err := p.Open(key); err == nil {
 			_, err = cp.WriteTo(&out)
 			cp.Close()
@@ -168,7 +173,8 @@ func renderJob(dir string, j *job, data []byte, s *session.Session, opt Options,
 	}
 	if out.Len() == 0 {
 		out.Grow(len(data) + 64<<10)
-		warnings, err := f.page(&out, s, data, opt, parent, related, opt.tracker.writing(j))
+		docs.progress = opt.tracker.writing(j)
+		warnings, err := f.page(&out, s, data, opt, parent, related, docs)
 		if err != nil {
 			// A session that loads but does not render is listed like one
 			// that does not load.
@@ -178,7 +184,7 @@ func renderJob(dir string, j *job, data []byte, s *session.Session, opt Options,
 		for _, w := range warnings {
 			e.Warnings = append(e.Warnings, w.String())
 		}
-		if p := opt.Pages; p != nil {
+		if p := opt.Pages; p != nil && docs.images == nil {
 			if pw, err := p.Create(key); err == nil {
 				pw.Write(out.Bytes())
 				pw.Commit()
@@ -187,6 +193,9 @@ func renderJob(dir string, j *job, data []byte, s *session.Session, opt Options,
 	}
 	if err := atomicfile.WriteFile(filepath.Join(dir, e.Stem+f.ext), out.Bytes()); err != nil {
 		return false, err
+	}
+	if docs.images != nil {
+		e.Assets = docs.images.Names()
 	}
 	return true, nil
 }

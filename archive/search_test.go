@@ -154,13 +154,13 @@ func TestRelatedPages(t *testing.T) {
 		return string(b)
 	}
 	index := read("index.html")
-	if strings.Contains(index, `<td class="title"><a href="proj--Lexer.html">`) || !strings.Contains(index, `Sub-agents: <a href="main--Lexer.html">Lexer</a>`) {
+	if strings.Contains(index, `<td class="title"><a href="proj--Lexer.html">`) || !strings.Contains(index, `Sub-agents: <a href="proj--main--Lexer.html">Lexer</a>`) {
 		t.Errorf("the index lists the sub-agent as a session, or not under its session")
 	}
-	if !strings.Contains(read("main--Lexer.html"), `<dt>Sub-agent of</dt><dd><a href="proj--main.html">the main session</a>`) {
-		t.Errorf("the sub-agent's page does not link its session:\n%s", grepDT(read("main--Lexer.html")))
+	if !strings.Contains(read("proj--main--Lexer.html"), `<dt>Sub-agent of</dt><dd><a href="proj--main.html">the main session</a>`) {
+		t.Errorf("the sub-agent's page does not link its session:\n%s", grepDT(read("proj--main--Lexer.html")))
 	}
-	if got := find(t, out, "lexing"); !slices.Equal(got, []string{"main--Lexer.html#b"}) {
+	if got := find(t, out, "lexing"); !slices.Equal(got, []string{"proj--main--Lexer.html#b"}) {
 		t.Errorf("a sub-agent's words: %q", got)
 	}
 	// The search heads a sub-agent's hits with its session's title, as
@@ -173,7 +173,7 @@ func TestRelatedPages(t *testing.T) {
 			titles[s.Page] = s.Title
 		}
 	}
-	if want := map[string]string{"proj--main.html": "the main session", "main--Lexer.html": "the main session › Lexer"}; !maps.Equal(titles, want) {
+	if want := map[string]string{"proj--main.html": "the main session", "proj--main--Lexer.html": "the main session › Lexer"}; !maps.Equal(titles, want) {
 		t.Errorf("the search's titles are %q, want %q", titles, want)
 	}
 
@@ -271,7 +271,7 @@ func TestMarkdownIndexSubAgents(t *testing.T) {
 	must(t, err)
 	index := string(b)
 	want := "| [the main session](proj--main.md) |"
-	agents := "\n| ↳ Sub-agents: [Lexer](main--Lexer.md), [Lexer/Tokens](Lexer--Tokens.md), [Parser](main--Parser.md) |  |  |  |  |\n"
+	agents := "\n| ↳ Sub-agents: [Lexer](proj--main--Lexer.md), [Lexer/Tokens](proj--main--Lexer--Tokens.md), [Parser](proj--main--Parser.md) |  |  |  |  |\n"
 	if !strings.Contains(index, want) || !strings.Contains(index, agents) || strings.Count(index, "\n| [") != 1 {
 		t.Errorf("index.md does not list the sub-agents under their session:\n%s", index)
 	}

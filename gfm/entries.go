@@ -12,6 +12,17 @@ import (
 // The entries of a path, one block or more each.
 
 func (m *mdWriter) entry(e *session.Entry) {
+	if e.Role() == "toolResult" {
+		if _, call := m.s.CallOf(e); call != nil {
+			return // written with its call, which carries its anchor
+		}
+	}
+	if e.Type == "usage" || e.Type == "model_usage" {
+		if e.Work != nil {
+			return // hidden, as pi hides them; counted in the head's totals
+		}
+	}
+	m.startEntry(e)
 	switch e.Type {
 	case "message":
 		if e.Message == nil {
@@ -40,17 +51,14 @@ func (m *mdWriter) entry(e *session.Entry) {
 		m.quote(parts...)
 		if e.SystemMessage != nil {
 			p := session.PromptOf(e.SystemMessage)
-			m.openDetails("The prompt from here on · " + promptCounts(p))
+			m.openPart("The prompt from here on · "+promptCounts(p), partContext)
 			m.promptBody(p)
-			m.closeDetails()
+			m.closePart()
 		}
 	case "branch_summary":
 		m.quote("**Summary of an abandoned branch.**", e.Summary, summaryCost(e.Usage))
 	case "usage", "model_usage":
-		// Hidden, as pi hides them; counted in the head's totals.
-		if e.Work == nil {
-			m.rawJSON(e.Type+" entry", e.Raw)
-		}
+		m.rawJSON(e.Type+" entry", e.Raw)
 	case "context_edit":
 		m.contextEdit(e)
 	case "reset_boundary":
@@ -62,7 +70,7 @@ func (m *mdWriter) entry(e *session.Entry) {
 		}
 		m.omp(e)
 	case "custom_message":
-		m.customMessage(e.CustomType, e.Content, e.Display)
+		m.customMessage(e, e.CustomType, e.Content, e.Display)
 	case "model_change":
 		name := e.ModelID
 		if e.Provider != "" {
@@ -101,11 +109,11 @@ func (m *mdWriter) entry(e *session.Entry) {
 		}
 	case "custom":
 		// State an extension saved; the model never sees it.
-		m.openDetails("Extension " + e.CustomType + " saved its state")
+		m.openPart("Extension "+e.CustomType+" saved its state", partData)
 		if data := strings.TrimSpace(string(e.Data)); data != "" && data != "null" {
 			m.jsonBlock(e.Data)
 		}
-		m.closeDetails()
+		m.closePart()
 	default:
 		m.rawJSON(e.Type+" entry", e.Raw)
 	}
@@ -117,10 +125,10 @@ func (m *mdWriter) message(e *session.Entry) {
 	case "system":
 		m.systemMessage(e)
 	case "user":
-		m.heading("User")
+		m.heading("User", e, m.preview(e))
 		m.blocks(e, msg.Content)
 	case "assistant":
-		m.heading("Assistant")
+		m.heading("Assistant", e, m.preview(e))
 		m.blocks(e, msg.Content)
 		m.block(stopNote(msg))
 		if msg.ResponseModel != "" && msg.ResponseModel != msg.Model {
@@ -128,25 +136,22 @@ func (m *mdWriter) message(e *session.Entry) {
 		}
 		m.diagnostics(msg.Diagnostics)
 	case "toolResult":
-		if _, call := m.s.CallOf(e); call != nil {
-			return // written with its call
-		}
-		m.heading("Tool result")
+		m.heading("Tool result", e, "")
 		m.tool(nil, e)
 	case "bashExecution", "jsExecution", "pythonExecution":
-		m.heading("User")
+		m.heading("User", e, m.preview(e))
 		m.userCommand(msg)
 	case "custom", "hookMessage":
-		m.customMessage(msg.CustomType, msg.Content, msg.Display)
+		m.customMessage(e, msg.CustomType, msg.Content, msg.Display)
 	case "fileMention":
-		m.heading("User")
+		m.heading("User", e, m.preview(e))
 		m.fileMention(msg.Files)
 	case "branchSummary":
 		m.quote("**Summary of an abandoned branch.**", msg.Summary)
 	case "compactionSummary":
 		m.quote("**Summary of the compacted context.**", msg.Summary)
 	case "developer":
-		m.heading("Developer")
+		m.heading("Developer", e, m.preview(e))
 		m.blocks(e, msg.Content)
 	default:
 		m.rawJSON(msg.Role+" message", e.Raw)
@@ -160,17 +165,17 @@ func (m *mdWriter) blocks(e *session.Entry, content []session.Block) {
 		b := &content[i]
 		switch b.Type {
 		case "text":
-			m.block(safeMarkdown(b.Text))
+			m.prose(b.Text)
 		case "thinking":
 			switch {
 			case b.Redacted:
-				m.openDetails("Thinking (redacted)")
+				m.openPart("Thinking (redacted)", partThinking)
 				m.block("_The provider sent this thinking encrypted; there is no text to show._")
-				m.closeDetails()
+				m.closePart()
 			case strings.TrimSpace(b.Text) != "":
-				m.openDetails("Thinking")
-				m.block(safeMarkdown(b.Text))
-				m.closeDetails()
+				m.openPart("Thinking", partThinking)
+				m.prose(b.Text)
+				m.closePart()
 			}
 		case "toolCall":
 			var result *session.Entry
@@ -179,7 +184,7 @@ func (m *mdWriter) blocks(e *session.Entry, content []session.Block) {
 			}
 			m.tool(b, result)
 		case "image":
-			m.block(imageNote(*b))
+			m.block(m.image(*b))
 		default:
 			m.rawJSON(b.Type+" block", b.Raw)
 		}
@@ -188,24 +193,24 @@ func (m *mdWriter) blocks(e *session.Entry, content []session.Block) {
 
 // customMessage writes a message an extension added: as it is when pi
 // shows it, collapsed as hidden context when only the model saw it.
-func (m *mdWriter) customMessage(customType string, content []session.Block, display bool) {
+func (m *mdWriter) customMessage(e *session.Entry, customType string, content []session.Block, display bool) {
 	if !display {
-		m.openDetails("Hidden context: " + customType)
+		m.openPart("Hidden context: "+customType, partContext)
 	} else {
-		m.heading("Extension message: " + mdInline(customType))
+		m.heading("Extension message", e, mdInline(customType))
 	}
 	for _, b := range content {
 		switch b.Type {
 		case "text":
-			m.block(safeMarkdown(b.Text))
+			m.prose(b.Text)
 		case "image":
-			m.block(imageNote(b))
+			m.block(m.image(b))
 		default:
 			m.rawJSON(b.Type+" block", b.Raw)
 		}
 	}
 	if !display {
-		m.closeDetails()
+		m.closePart()
 	}
 }
 
@@ -215,7 +220,7 @@ func (m *mdWriter) customMessage(customType string, content []session.Block, dis
 func (m *mdWriter) quote(parts ...string) {
 	var b strings.Builder
 	for _, p := range parts {
-		p = safeMarkdown(p) // closes a fence the part left open, among others
+		p = m.t.prose(p, true) // closes a fence the part left open, among others
 		if p == "" {
 			continue
 		}
@@ -231,8 +236,8 @@ func (m *mdWriter) quote(parts ...string) {
 			}
 		}
 	}
-	m.block(safeMarkdown(b.String()))
-	m.turn = "" // what follows starts a new section
+	m.block(m.t.requote(b.String()))
+	m.endTurn() // what follows starts a turn of its own
 }
 
 // summaryCost says what writing a summary cost, or "".
@@ -257,35 +262,21 @@ func (m *mdWriter) fileList(title string, files []string) string {
 // rawJSON writes what this export has no view for as its JSON, collapsed:
 // nothing on the path is silently dropped.
 func (m *mdWriter) rawJSON(what string, raw json.RawMessage) {
-	m.openDetails(what + " (JSON)")
+	m.openPart(what+" (JSON)", partData)
 	if len(raw) > 0 {
 		m.jsonBlock(raw)
 	}
-	m.closeDetails()
+	m.closePart()
 }
 
-// jsonBlock writes raw indented in a fenced block, or as it is when it
+// jsonBlock writes raw indented in a code block, or as it is when it
 // does not parse, and says below it what is not indented: values nested
 // too deep, and what follows once indentation reached its bound (see
 // jsonindent).
 func (m *mdWriter) jsonBlock(raw json.RawMessage) {
 	shown := jsonindent.Indent(raw)
-	m.block(fenced("json", string(shown.Text)))
+	m.code("json", string(shown.Text))
 	if note := shown.Note(); note != "" {
 		m.block("_" + note + "_")
 	}
-}
-
-// imageNote names an image the document does not include: GitHub does not
-// show data: URIs, and a document with images beside it is another format.
-func imageNote(b session.Block) string {
-	mime := mdInline(b.MimeType)
-	if mime == "" {
-		mime = "unknown type"
-	}
-	if strings.HasPrefix(b.Data, "blob:") {
-		return "_[image: " + mime + ", not stored in the session file]_"
-	}
-	size := len(strings.TrimRight(strings.TrimSpace(b.Data), "=")) * 3 / 4
-	return "_[image: " + mime + ", " + humanize.Bytes(int64(size)) + ", not included]_"
 }

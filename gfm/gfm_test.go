@@ -72,23 +72,32 @@ func TestMarkdownGolden(t *testing.T) {
 	for _, tc := range []struct {
 		name, file, leaf string
 		subAgents        bool
+		target           string
 	}{
-		{"md-branches-labels.md", "pi-v3-sdk-branches-labels.jsonl", "", false},
-		{"md-branches-labels-first-branch.md", "pi-v3-sdk-branches-labels.jsonl", "6eea0e7d", false},
-		{"md-compaction-custom.md", "pi-v3-sdk-compaction-custom.jsonl", "", false},
-		{"md-earth0-tiny.md", "pi-v3-earth0-tiny.jsonl", "", false},
+		{"md-branches-labels.md", "pi-v3-sdk-branches-labels.jsonl", "", false, ""},
+		{"md-branches-labels-first-branch.md", "pi-v3-sdk-branches-labels.jsonl", "6eea0e7d", false, ""},
+		{"md-compaction-custom.md", "pi-v3-sdk-compaction-custom.jsonl", "", false, ""},
+		{"md-earth0-tiny.md", "pi-v3-earth0-tiny.jsonl", "", false, ""},
 		// pi 1.5: system prompt folded, usage in the totals, context edits.
-		{"md-pi15-usage-contextedit.md", "pi15-sdk-usage-contextedit-main.jsonl", "", false},
-		{"md-pi15-roots-edits.md", "pi15-sdk-roots-edits.jsonl", "", false},
+		{"md-pi15-usage-contextedit.md", "pi15-sdk-usage-contextedit-main.jsonl", "", false, ""},
+		{"md-pi15-roots-edits.md", "pi15-sdk-roots-edits.jsonl", "", false, ""},
 		// omp 18's entries and a task call's agents, their transcripts
 		// after it.
-		{"md-omp18-subagents.md", "omp18-task-subagents.jsonl", "", true},
+		{"md-omp18-subagents.md", "omp18-task-subagents.jsonl", "", true, ""},
 		// pi 1.6: hyperlinks listed after their output, diagnostics,
 		// aborted calls.
-		{"md-pi16-links-diagnostics.md", "pi16-sdk-links-diagnostics.jsonl", "", false},
+		{"md-pi16-links-diagnostics.md", "pi16-sdk-links-diagnostics.jsonl", "", false, ""},
+		// The engines of documentation sites (the engine tests of
+		// cmd/piexport build them).
+		{"md-mkdocs-branches-labels.md", "pi-v3-sdk-branches-labels.jsonl", "", false, "mkdocs"},
+		{"md-mkdocs-omp18-subagents.md", "omp18-task-subagents.jsonl", "", true, "mkdocs"},
+		{"md-hugo-branches-labels.md", "pi-v3-sdk-branches-labels.jsonl", "", false, "hugo"},
+		{"md-hugo-omp18-subagents.md", "omp18-task-subagents.jsonl", "", true, "hugo"},
+		{"md-docusaurus-compaction-custom.md", "pi-v3-sdk-compaction-custom.jsonl", "", false, "docusaurus"},
+		{"md-docusaurus-omp18-subagents.md", "omp18-task-subagents.jsonl", "", true, "docusaurus"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			opt := Options{Leaf: tc.leaf, Home: "/home/dev", Generator: "piexport test"}
+			opt := Options{Leaf: tc.leaf, Home: "/home/dev", Generator: "piexport test", Target: tc.target, FrontMatter: tc.target == "hugo"}
 			if tc.subAgents {
 				var warnings []session.Warning
 				opt.SubAgents, warnings = session.LoadSubAgents(filepath.Join("../testdata/corpus", tc.file))
@@ -97,7 +106,9 @@ func TestMarkdownGolden(t *testing.T) {
 				}
 			}
 			doc := exportMarkdown(t, loadMarkdownCorpus(t, tc.file), opt)
-			checkMarkdown(t, doc)
+			if tc.target == "" {
+				checkMarkdown(t, doc)
+			}
 			path := filepath.Join("../testdata/golden", tc.name)
 			if *update {
 				if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
@@ -155,7 +166,9 @@ func TestMarkdownHostileSession(t *testing.T) {
 
 	wantHeadings := []string{
 		"# </details><script>alert(1)</script> | `x` $1 and $2",
-		"## User", "## Assistant", "## User",
+		"## 1. User: Hi </details> <script>alert(2)</script> a ok… · 00:00",
+		"## 2. Assistant: <img src=x onerror=alert(9)> and a hard break · 00:00",
+		"## 3. User: See [bad] and javascript:alert(13). · 00:00",
 	}
 	if diff := cmp.Diff(wantHeadings, d.headings); diff != "" {
 		t.Errorf("headings (-want +got):\n%s\n%s", diff, doc)
@@ -250,6 +263,11 @@ func TestMarkdownCorpus(t *testing.T) {
 			d := checkMarkdown(t, doc)
 			if len(d.headings) == 0 || !strings.HasPrefix(d.headings[0], "# ") {
 				t.Errorf("the document does not start with a title: %v", d.headings[:min(3, len(d.headings))])
+			}
+			// The other engines' documents are built by the sites' tests
+			// (cmd/piexport); here, that each is written.
+			for _, target := range Targets[1:] {
+				exportMarkdown(t, s, Options{Target: target, FrontMatter: true})
 			}
 		})
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/piexport/piexport/humanize"
+	"github.com/piexport/piexport/usage"
 )
 
 // MarkdownIndexItem is one session in the index of an archive of
@@ -43,13 +44,54 @@ type MarkdownLink struct {
 	Title, Link string
 }
 
+// IndexOptions say how the index of an archive is written.
+type IndexOptions struct {
+	// Title heads the index ("pi sessions").
+	Title string
+	// Target and FrontMatter are as Options has them; the front matter
+	// holds the title and the newest session's date.
+	Target      string
+	FrontMatter bool
+	// Usage, when set, is the sessions' model work, reported after the
+	// list (WriteMarkdownUsage); Project names a working directory for
+	// people there.
+	Usage   []usage.Record
+	Project func(cwd string) string
+}
+
 // WriteMarkdownIndex writes the index of an archive of Markdown exports:
 // one table row per item, in the order given, linking to each document,
 // and under it a row for each kind of session related to it (its
-// sub-agents, its forks), linking to theirs.
-func WriteMarkdownIndex(w io.Writer, items []MarkdownIndexItem) error {
+// sub-agents, its forks), linking to theirs; then the usage report.
+func WriteMarkdownIndex(w io.Writer, items []MarkdownIndexItem, opt IndexOptions) error {
+	t, err := targetFor(opt.Target)
+	if err != nil {
+		return err
+	}
+	title := opt.Title
+	if title == "" {
+		title = "Sessions"
+	}
 	var b strings.Builder
-	b.WriteString("# Sessions\n\n")
+	if opt.FrontMatter {
+		b.WriteString("---\ntitle: " + t.metaString(title) + "\n")
+		var newest time.Time
+		for _, it := range items {
+			if it.Date.After(newest) {
+				newest = it.Date
+			}
+		}
+		if !newest.IsZero() {
+			b.WriteString("date: " + newest.UTC().Format(time.RFC3339) + "\n")
+		}
+		b.WriteString("---\n\n")
+	}
+	if h, ok := t.(hugoTarget); ok {
+		b.WriteString(h.begin(opt.FrontMatter) + "\n\n")
+	}
+	if !opt.FrontMatter {
+		b.WriteString("# " + mdInline(title) + "\n\n")
+	}
 	if len(items) == 0 {
 		b.WriteString("No sessions.\n")
 	} else {
@@ -88,7 +130,12 @@ func WriteMarkdownIndex(w io.Writer, items []MarkdownIndexItem) error {
 			}
 		}
 	}
-	_, err := io.WriteString(w, string(trimLineEnds([]byte(b.String()))))
+	if len(opt.Usage) > 0 {
+		if err := WriteMarkdownUsage(&b, opt.Usage, opt.Project); err != nil {
+			return err
+		}
+	}
+	_, err = w.Write(t.finish(trimLineEnds([]byte(b.String()))))
 	return err
 }
 

@@ -22,17 +22,17 @@ func TestWriteMarkdownIndex(t *testing.T) {
 		{Title: "", Link: "", Messages: 0, Cost: 1.5},
 	}
 	var buf bytes.Buffer
-	if err := WriteMarkdownIndex(&buf, items); err != nil {
+	if err := WriteMarkdownIndex(&buf, items, IndexOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	doc := buf.String()
 	want := "# Sessions\n\n" +
 		"| Session | Date | Project | Messages | Cost |\n" +
 		"| --- | --- | --- | ---: | ---: |\n" +
-		"| [Health endpoint](2026/health%20endpoint%20%281%29.md) | 2026-03-01 09:00 | \\~/projects/webapp | 12 | $0.0405 |\n" +
-		"| ↳ Sub-agents: [Lexer](main--Lexer.md), Lexer/Tokens \\| x |  |  |  |  |\n" +
+		"| [Health endpoint](2026/health%20endpoint%20%281%29.md) | 2026-03-01 09:00 | ~/projects/webapp | 12 | $0.0405 |\n" +
+		"| ↳ Sub-agents: [Lexer](main--Lexer.md), Lexer/Tokens &#124; x |  |  |  |  |\n" +
 		"| ↳ Forks: [(untitled)](fork.md?a=1&amp;b=2) |  |  |  |  |\n" +
-		"| a \\| b \\<script\\>x\\</script\\> \\[c\\](javascript:y) |  | \\~/p\\|q | 1 | $0 |\n" +
+		"| a &#124; b &lt;script&gt;x&lt;/script&gt; &#91;c&#93;(javascript:y) |  | ~/p&#124;q | 1 | $0 |\n" +
 		"| (untitled) |  |  | 0 | $1.50 |\n"
 	if diff := cmp.Diff(want, doc); diff != "" {
 		t.Errorf("index (-want +got):\n%s", diff)

@@ -21,13 +21,13 @@ import (
 func (m *mdWriter) systemMessage(e *session.Entry) {
 	prompt, change, _ := m.s.PromptAt(e)
 	if change.Initial {
-		m.openDetails("System prompt · " + promptCounts(prompt))
+		m.openPart("System prompt · "+promptCounts(prompt), partContext)
 		m.promptBody(prompt)
-		m.closeDetails()
-		m.turn = ""
+		m.closePart()
+		m.endTurn()
 		return
 	}
-	m.openDetails("System prompt change: " + strings.TrimPrefix(m.s.PromptSummary(e), "system prompt: "))
+	m.openPart("System prompt change: "+strings.TrimPrefix(m.s.PromptSummary(e), "system prompt: "), partContext)
 	msg := e.Message
 	if text := strings.TrimSpace(msg.Text()); text != "" {
 		m.block("Text added to the prompt:")
@@ -48,8 +48,8 @@ func (m *mdWriter) systemMessage(e *session.Entry) {
 	if len(change.ToolsRemoved) > 0 {
 		m.block("Tools removed: " + codeList(change.ToolsRemoved))
 	}
-	m.closeDetails()
-	m.turn = ""
+	m.closePart()
+	m.endTurn()
 }
 
 // promptCounts says "5 sections · 12 tools".
@@ -76,10 +76,10 @@ func (m *mdWriter) promptBody(p session.Prompt) {
 // text (<tools>…</tools>), which Markdown would drop as raw HTML.
 func (m *mdWriter) promptText(text string) {
 	if session.HasTagLine(text) {
-		m.block(fenced("text", text))
+		m.code("text", text)
 		return
 	}
-	m.block(safeMarkdown(text))
+	m.prose(text)
 }
 
 // toolList lists tools, one line each: name and description.
@@ -103,9 +103,9 @@ func (m *mdWriter) contextEdit(e *session.Entry) {
 		return
 	}
 	m.note("Context edit: the model sees a replacement for " + target)
-	m.openDetails("Replacement")
+	m.openPart("Replacement", partContext)
 	m.blocks(e, e.Edit.Content)
-	m.closeDetails()
+	m.closePart()
 }
 
 // entryName names an entry in a note: “user: fix the bug”.
@@ -165,10 +165,10 @@ func (m *mdWriter) omp(e *session.Entry) {
 		if in.Agent != "" {
 			summary += ": " + in.Agent
 		}
-		m.openDetails(summary)
+		m.openPart(summary, partContext)
 		if strings.TrimSpace(in.Task) != "" {
 			m.block("**Task:**")
-			m.block(safeMarkdown(in.Task))
+			m.prose(in.Task)
 		}
 		if in.SystemPrompt != "" {
 			m.block("**System prompt:**")
@@ -177,8 +177,8 @@ func (m *mdWriter) omp(e *session.Entry) {
 		if len(in.Tools) > 0 {
 			m.block("**Tools:** " + codeList(in.Tools))
 		}
-		m.closeDetails()
-		m.turn = ""
+		m.closePart()
+		m.endTurn()
 	}
 }
 
@@ -238,7 +238,7 @@ func (m *mdWriter) nested(res *session.Message) {
 }
 
 // taskAgents lists the agents an omp task call started and how each
-// ended; their transcripts are files of their own.
+// ended, each linked to its transcript's document when it has one.
 func (m *mdWriter) taskAgents(call *session.Block, result *session.Entry) {
 	agents := session.TaskRun(call.Arguments, result)
 	if len(agents) == 0 {
@@ -247,6 +247,11 @@ func (m *mdWriter) taskAgents(call *session.Block, result *session.Entry) {
 	var lines []string
 	for _, a := range agents {
 		line := "- " + codeSpan(a.ID)
+		if dest := markdownLink(m.opt.AgentLinks[a.ID]); dest != "" && m.idPrefix == "" {
+			// An archive's document of its own.
+			line = "- [" + codeSpan(a.ID) + "](" + dest + ")"
+			m.linked[a.ID] = true
+		}
 		if a.Status != "" {
 			line += " " + mdInline(a.Status)
 		}
@@ -306,11 +311,11 @@ func (m *mdWriter) diagnostics(list []session.Diagnostic) {
 		if d.Error != "" {
 			summary += ": " + d.Error
 		}
-		m.openDetails(summary)
+		m.openPart(summary, partData)
 		if len(d.Raw) > 0 {
 			m.jsonBlock(d.Raw)
 		}
-		m.closeDetails()
+		m.closePart()
 	}
 }
 
@@ -329,13 +334,13 @@ func (m *mdWriter) fileMention(files []session.MentionedFile) {
 		case f.LineCount > 0:
 			summary += " (" + humanize.Count(f.LineCount, "line", "lines") + ")"
 		}
-		m.openDetails(summary)
+		m.openPart(summary, partContext)
 		if f.Image != nil {
-			m.block(imageNote(*f.Image))
+			m.block(m.image(*f.Image))
 		}
 		if f.Content != "" {
 			m.longFence(fenceLang(f.Path), f.Content)
 		}
-		m.closeDetails()
+		m.closePart()
 	}
 }

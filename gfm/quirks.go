@@ -2,9 +2,11 @@ package gfm
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/yuin/goldmark/ast"
 	extast "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/util"
 )
 
 // GitHub renders Markdown with cmark-gfm; safeMarkdown reads it with
@@ -14,32 +16,40 @@ import (
 // documents cmark-gfm checks) and the edits after which both read the
 // text alike.
 
-// runOnLinkEdits keeps any autolink from running on over a backslash
-// or a backtick. GitHub's renderer (cmark-gfm) runs a bare link on from
-// its "://" or "www." to the next space or "<", whatever lies between:
+// runOnLinkEdits keeps any autolink from running on over a backslash, a
+// backtick or a character reference. GitHub's renderer (cmark-gfm) runs
+// a bare link on from its "://" or "www." to the next space or "<",
+// whatever lies between:
 //   - in "https://a.example/\<img onerror=...>" the backslash goes into
 //     the link, and the "<" it escaped opens raw HTML;
 //   - in "https://a.ex`mple/<img onerror=...> `" the backtick goes into
 //     the link, and the code span that goldmark sees, in which the <img>
-//     is left alone, is not one.
+//     is left alone, is not one;
+//   - in "https://a.example/&lt;img", which safeMarkdown makes of a "<"
+//     that could open HTML, the reference goes into the link as it is
+//     written, and the link reads "&lt;img".
 //
-// It escapes the colon of every such "://" and the dot of every such
-// "www." (in any case: cmark-gfm ignores case there), which then is text
-// in every renderer, and reads the same; a backslash in a destination
-// changes nothing. Those in code (inBlock, inSpan: nil when there is
-// none) are no links and stay as written. done holds the places already
-// escaped in this round.
+// It writes the colon of every such "://" and the dot of every such
+// "www." (in any case: cmark-gfm ignores case there) as a character
+// reference: the text reads the same, as text, in every renderer. Those
+// in code (inBlock, inSpan: nil when there is none) are no links and
+// stay as written. done holds the places already changed in this round.
 func runOnLinkEdits(src []byte, inBlock, inSpan []bool, done map[int]bool) []mdEdit {
 	var edits []mdEdit
-	// From the end back, so that one pass knows whether a backslash or a
-	// backtick lies between each place and the next space or "<".
+	// From the end back, so that one pass knows whether a backslash, a
+	// backtick or a reference lies between each place and the next
+	// space or "<".
 	runsOn := false
 	for at := len(src) - 1; at >= 0; at-- {
-		switch src[at] {
-		case ' ', '\t', '\n', '\r', '<':
+		switch c := src[at]; {
+		case c == '<' && opensHTML(src, at):
+			// Text made a character reference, which the link runs on
+			// over: "https://a.example/&lt;img" would be its text.
+			runsOn = true
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '<':
 			// Not a vertical tab or form feed: the link runs on over those.
 			runsOn = false
-		case '\\', '`':
+		case c == '\\' || c == '`' || c == '&' && refAt(src, at):
 			runsOn = true
 		}
 		if !runsOn || !bytes.HasPrefix(src[at:], []byte("://")) && (at < 3 || !bytes.EqualFold(src[at-3:at+1], []byte("www."))) {
@@ -49,7 +59,7 @@ func runOnLinkEdits(src []byte, inBlock, inSpan []bool, done map[int]bool) []mdE
 			continue
 		}
 		done[at] = true
-		edits = append(edits, mdEdit{at: at, end: at, text: `\`})
+		edits = append(edits, refEdit(at, src[at]))
 	}
 	return edits
 }
@@ -57,7 +67,7 @@ func runOnLinkEdits(src []byte, inBlock, inSpan []bool, done map[int]bool) []mdE
 // opensHTML reports whether the "<" at source[p] is followed by what
 // could make it open raw HTML in a CommonMark renderer: a letter (a tag),
 // "/" (an end tag), "!" (a comment, declaration or CDATA) or "?" (a
-// processing instruction). Such a "<" gets a backslash even where
+// processing instruction). Such a "<" is written "&lt;" even where
 // goldmark reads it as text, since GitHub's renderer (cmark-gfm) reads
 // more as HTML than goldmark does: goldmark's regular expressions stop
 // at U+FFFD, which is what invalid UTF-8 becomes here, and cmark-gfm
@@ -84,7 +94,7 @@ func opensHTML(source []byte, p int) bool {
 //	|---|---|
 //	`x|`<img src=x onerror=alert(1)>`|`
 //
-// The edit is a backslash before the delimiter row's first "-": neither
+// The edit writes the delimiter row's first "-" as "&#45;": neither
 // renderer then sees a table, and the text reads as GitHub showed it.
 // found is false when the delimiter row is not where it should be.
 func unpaddedTable(src []byte, h *extast.TableHeader) (e *mdEdit, found bool) {
@@ -110,7 +120,8 @@ func unpaddedTable(src []byte, h *extast.TableHeader) (e *mdEdit, found bool) {
 	for i := p + nl + 1; i < len(src) && src[i] != '\n'; i++ {
 		switch src[i] {
 		case '-':
-			return &mdEdit{at: i, end: i, text: `\`}, true
+			e := refEdit(i, '-')
+			return &e, true
 		case ' ', '\t', '>', '|', ':':
 		default:
 			return nil, false
@@ -132,9 +143,10 @@ func unpaddedTable(src []byte, h *extast.TableHeader) (e *mdEdit, found bool) {
 //
 // To goldmark "</j>" is inside a code span, where nothing is escaped;
 // to cmark-gfm it opens an HTML block that runs on to a blank line. The
-// caller leaves out those in code and HTML blocks and autolinks, and
-// escapes the rest: a "<" in a code span or a link's destination there
-// then shows its backslash, where GitHub would have run raw HTML.
+// caller leaves out those in code and HTML blocks and autolinks (a code
+// span is folded onto one line instead), and writes the rest "&lt;": a
+// "<" in a link's destination there then shows as the reference, where
+// GitHub would have run raw HTML.
 func htmlLineStarts(src []byte) map[int]bool {
 	starts := map[int]bool{}
 	for i := 0; i < len(src); {
@@ -195,7 +207,7 @@ func strayBracketEdits(brackets map[ast.Node][]int) []mdEdit {
 			continue
 		}
 		for _, p := range at {
-			edits = append(edits, mdEdit{at: p, end: p, text: `\`})
+			edits = append(edits, refEdit(p, '['))
 		}
 	}
 	return edits
@@ -290,4 +302,33 @@ func backslashesBeforeNewline(src []byte, stop int) []mdEdit {
 		return nil
 	}
 	return []mdEdit{{at: stop - 3, end: stop - 1, text: "&#92;"}}
+}
+
+// refAt reports whether src[i], an "&", starts a character reference
+// that a renderer resolves: "&lt;", "&#96;", "&#x60;".
+func refAt(src []byte, i int) bool {
+	j := i + 1
+	if j < len(src) && src[j] == '#' {
+		j++
+		hex := j < len(src) && (src[j] == 'x' || src[j] == 'X')
+		if hex {
+			j++
+		}
+		n := 0
+		for j < len(src) && n < 8 && (src[j] >= '0' && src[j] <= '9' || hex && strings.IndexByte("abcdefABCDEF", src[j]) >= 0) {
+			j++
+			n++
+		}
+		return n > 0 && j < len(src) && src[j] == ';'
+	}
+	n := 0
+	for j < len(src) && n < 32 && (src[j] >= 'a' && src[j] <= 'z' || src[j] >= 'A' && src[j] <= 'Z' || n > 0 && src[j] >= '0' && src[j] <= '9') {
+		j++
+		n++
+	}
+	if n == 0 || j >= len(src) || src[j] != ';' {
+		return false
+	}
+	_, ok := util.LookUpHTML5EntityByName(string(src[i+1 : j]))
+	return ok
 }

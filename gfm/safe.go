@@ -2,17 +2,12 @@ package gfm
 
 import (
 	"bytes"
-	"slices"
-	"strings"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	extast "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
-	"github.com/yuin/goldmark/util"
-
-	"github.com/piexport/piexport/render"
 )
 
 // mdFixRounds bounds safeMarkdown's edit-and-reparse rounds; text that
@@ -56,26 +51,31 @@ func hasFootnoteChars(src []byte) bool { return bytes.Contains(src, []byte("[^")
 // safeMarkdown returns session text as Markdown that renders as written
 // and stays inside the place it is written to. It parses the text as
 // GitHub would and edits it where needed, then parses again, until no edit
-// is needed:
-//   - raw HTML gets a backslash before its "<" (in an HTML block, before
-//     the "<" of each line that could start a block), so it shows as the
-//     text it is; so does every "<" in text that could open HTML to
-//     another renderer (see opensHTML), and every such "<" that begins a
-//     line, code span or not (see htmlLineStarts);
-//   - a backtick that opens no code span gets a backslash, since after
+// is needed. An edit writes a character as its character reference
+// (refEdit: "&lt;", "&#91;"), which is text in every renderer and reads
+// as the character, where a backslash escape is CommonMark's alone:
+//   - raw HTML has its "<" written "&lt;" (in an HTML block, the "<" of
+//     each line that could start a block), so it shows as the text it
+//     is; so does every "<" in text that could open HTML to another
+//     renderer (see opensHTML), and every such "<" that begins a line
+//     outside code (see htmlLineStarts);
+//   - a code span that runs over lines is put on one (foldCodeSpan);
+//   - a heading is made a bold line (boldHeading);
+//   - a backtick that opens no code span is a reference, since after
 //     one GitHub's renderer reads some later code spans as text;
 //   - links, images, autolinks and link reference definitions whose URL
-//     is not http, https, mailto or relative get a backslash before their
-//     bracket: the text stays, the link goes; so do those that GitHub
-//     does not read as links (see linkKept);
+//     is not http, https, mailto or relative (for a site, not http,
+//     https or mailto) have their bracket written "&#91;": the text
+//     stays, the link goes; so do those that GitHub does not read as
+//     links (see linkKept);
 //   - an image becomes a link, "![x](u)" becoming "[image: x](u)", as on
 //     the HTML page: a document must not load anything when it is read
 //     (a remote image is a tracking pixel);
-//   - a bare autolink followed by a backslash or a backtick is broken
-//     ("https\://", "www\."): GitHub's renderer (cmark-gfm) takes them
-//     into the link, and then the "<" the backslash escaped, or the "<"
-//     in what goldmark sees as a code span, opens raw HTML (see
-//     runOnLinkEdits);
+//   - a bare autolink followed by a backslash, a backtick or a reference
+//     is broken ("https&#58;//", "www&#46;"): GitHub's renderer
+//     (cmark-gfm) takes them into the link, and then the "<" a backslash
+//     escaped, or the "<" in what goldmark sees as a code span, opens raw
+//     HTML (see runOnLinkEdits);
 //   - a table whose header row has fewer cells than its delimiter row,
 //     which GitHub reads as a paragraph, is kept from being a table (see
 //     unpaddedTable);
@@ -84,19 +84,38 @@ func hasFootnoteChars(src []byte) bool { return bytes.Contains(src, []byte("[^")
 //     otherReadings);
 //   - a fence left open at the end is closed, so that it does not swallow
 //     the rest of the document;
-//   - hard line breaks written as trailing spaces become backslashes, so
-//     the document has no trailing whitespace.
+//   - hard line breaks written as trailing spaces become backslashes
+//     (CommonMark's other hard break), so the document has no trailing
+//     whitespace;
+//   - for Hugo, "{" and "}" of text are references (reading.braces).
 //
 // Control characters but tab and newline are shown as their control
 // pictures first (see showControls). Text that still needs edits after
 // mdFixRounds rounds is shown as its source, fenced.
-func safeMarkdown(src string) string {
+func safeMarkdown(src string) string { return safeMarkdownFor(src, githubReading) }
+
+// reading is how an engine reads session text: its parser, and what else
+// its text may not hold.
+type reading struct {
+	md goldmark.Markdown
+	// braces: "{" and "}" of text become references.
+	braces bool
+	// absolute: a link keeps its destination only when it is absolute
+	// (siteURLAllowed): in a site, a link relative to the session's
+	// project leads nowhere, and Docusaurus fails the build on one.
+	absolute bool
+}
+
+var githubReading = &reading{md: githubMarkdown}
+
+// safeMarkdownFor is safeMarkdown for the engine that reads text as r.
+func safeMarkdownFor(src string, r *reading) string {
 	src = trimBlankLines(showControls(normaliseNewlines(src)))
 	if src == "" {
 		return ""
 	}
 	for range mdFixRounds {
-		edits, ok := markdownEdits(src)
+		edits, ok := markdownEdits(src, r)
 		if !ok {
 			break
 		}
@@ -114,6 +133,11 @@ type mdEdit struct {
 	text    string
 }
 
+// refEdit writes the character c at src[at] as its character reference,
+// which keeps it from being syntax and, unlike a backslash escape, reads
+// as the character in every renderer.
+func refEdit(at int, c byte) mdEdit { return mdEdit{at: at, end: at + 1, text: charRef(c)} }
+
 // mdSentinel is a paragraph placed after the text while checking it: the
 // text is contained exactly when the sentinel is still a paragraph of its
 // own at the top level.
@@ -121,14 +145,14 @@ const mdSentinel = "piexport-end-of-text"
 
 // markdownEdits lists the edits src needs (see safeMarkdown); ok is false
 // when src needs a change this function cannot make.
-func markdownEdits(src string) (edits []mdEdit, ok bool) {
+func markdownEdits(src string, rd *reading) (edits []mdEdit, ok bool) {
 	source := []byte(src + "\n\n" + mdSentinel + "\n")
-	root := githubMarkdown.Parser().Parse(text.NewReader(source))
-	edits, ok = treeEdits(source, len(src), root)
+	root := rd.md.Parser().Parse(text.NewReader(source))
+	edits, ok = treeEdits(source, len(src), root, rd)
 	for _, r := range otherReadings {
 		// Where the readings agree, their edits are the same, made once.
 		if r.needs(source[:len(src)]) {
-			more, moreOK := treeEdits(source, len(src), r.md.Parser().Parse(text.NewReader(source)))
+			more, moreOK := treeEdits(source, len(src), r.md.Parser().Parse(text.NewReader(source)), rd)
 			edits, ok = append(edits, more...), ok && moreOK
 		}
 	}
@@ -142,7 +166,9 @@ func markdownEdits(src string) (edits []mdEdit, ok bool) {
 // goldmark's reading of source, finds raw HTML, a bad link or image, or a
 // place GitHub reads otherwise; ok is false when it needs a change this
 // function cannot make.
-func treeEdits(source []byte, n int, root ast.Node) (edits []mdEdit, ok bool) {
+func treeEdits(source []byte, n int, root ast.Node, rd *reading) (edits []mdEdit, ok bool) {
+	braces := rd.braces
+	kept := func(dest []byte) bool { return linkKept(dest) && (!rd.absolute || siteURLAllowed(dest)) }
 	src := source[:n]
 	ok = true
 	broken := map[int]bool{}
@@ -173,7 +199,7 @@ func treeEdits(source []byte, n int, root ast.Node) (edits []mdEdit, ok bool) {
 			ok = false
 			return
 		}
-		edits = append(edits, mdEdit{at: pos, end: pos, text: `\`})
+		edits = append(edits, refEdit(pos, want))
 	}
 	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
@@ -187,13 +213,13 @@ func treeEdits(source []byte, n int, root ast.Node) (edits []mdEdit, ok bool) {
 		case *ast.RawHTML:
 			escape(n.Pos(), '<')
 		case *ast.Link:
-			if !linkKept(n.Destination) {
+			if !kept(n.Destination) {
 				escape(n.Pos(), '[')
 			}
 		case *ast.Image:
 			p := n.Pos()
 			switch {
-			case !linkKept(n.Destination):
+			case !kept(n.Destination):
 				if p >= 0 {
 					p++ // past the "!"
 				}
@@ -205,12 +231,18 @@ func treeEdits(source []byte, n int, root ast.Node) (edits []mdEdit, ok bool) {
 			}
 		case *ast.FencedCodeBlock, *ast.CodeBlock:
 			markLines(n.Lines())
+		case *ast.Heading:
+			more, found := boldHeading(source[:len(src)], n)
+			edits, ok = append(edits, more...), ok && found
 		case *ast.CodeSpan:
+			var segs []text.Segment
 			for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 				if t, isText := c.(*ast.Text); isText {
 					mark(&inSpan, t.Segment)
+					segs = append(segs, t.Segment)
 				}
 			}
+			edits = append(edits, foldCodeSpan(source[:len(src)], segs)...)
 		case *ast.AutoLink:
 			autolinks = append(autolinks, n.Pos())
 			if n.AutoLinkType != ast.AutoLinkURL || markdownURLAllowed(n.URL(source)) {
@@ -221,7 +253,7 @@ func treeEdits(source []byte, n int, root ast.Node) (edits []mdEdit, ok bool) {
 				break
 			}
 			// A bare one found in text (ftp://...): its label is a slice
-			// of source; the colon of its "://" gets a backslash.
+			// of source; the colon of its "://" is written "&#58;".
 			label := n.Label(source)
 			start := cap(source) - cap(label)
 			i := bytes.Index(label, []byte("://"))
@@ -231,7 +263,7 @@ func treeEdits(source []byte, n int, root ast.Node) (edits []mdEdit, ok bool) {
 			}
 			if !broken[start+i] {
 				broken[start+i] = true
-				edits = append(edits, mdEdit{at: start + i, end: start + i, text: `\`})
+				edits = append(edits, refEdit(start+i, ':'))
 			}
 		case *extast.TableHeader:
 			if e, found := unpaddedTable(source[:len(src)], n); !found {
@@ -242,7 +274,7 @@ func treeEdits(source []byte, n int, root ast.Node) (edits []mdEdit, ok bool) {
 		case *ast.LinkReferenceDefinition:
 			// A definition applies to the whole document, so a bad one
 			// must go even when this text does not use it.
-			if !linkKept(n.Destination) || definitionBeforeTable(src, n) {
+			if !kept(n.Destination) || definitionBeforeTable(src, n) {
 				escape(n.Pos(), '[')
 			}
 		case *ast.Text:
@@ -262,17 +294,19 @@ func treeEdits(source []byte, n int, root ast.Node) (edits []mdEdit, ok bool) {
 					// spec) and raw HTML on GitHub. Escaped, it opens
 					// nothing, cmark-gfm never gives up, and the two read
 					// the same code spans.
-					edits = append(edits, mdEdit{at: p, end: p, text: `\`})
+					edits = append(edits, refEdit(p, '`'))
 				case source[p] == '[' && !escapedAt(source, p):
 					brackets[blockOf(n)] = append(brackets[blockOf(n)], p)
 				case source[p] == '<' && opensHTML(source, p) && !escapedAt(source, p):
 					// Text to goldmark, but maybe raw HTML to GitHub: see
 					// opensHTML.
-					edits = append(edits, mdEdit{at: p, end: p, text: `\`})
+					edits = append(edits, refEdit(p, '<'))
+				case braces && (source[p] == '{' || source[p] == '}') && !escapedAt(source, p):
+					edits = append(edits, refEdit(p, source[p]))
 				case (source[p] == 'f' || source[p] == 'F') && p+6 <= len(src) && bytes.EqualFold(source[p:p+6], []byte("ftp://")) && !broken[p+3] && !escapedAt(source, p+3):
 					// GitHub links ftp:// in text; the allow-list has no ftp.
 					broken[p+3] = true
-					edits = append(edits, mdEdit{at: p + 3, end: p + 3, text: `\`})
+					edits = append(edits, refEdit(p+3, ':'))
 				}
 			}
 			if n.HardLineBreak() {
@@ -293,136 +327,10 @@ func treeEdits(source []byte, n int, root ast.Node) (edits []mdEdit, ok bool) {
 		delete(starts, p)
 	}
 	for p := range starts {
-		if (inBlock == nil || !inBlock[p]) && !escapedAt(source, p) {
-			edits = append(edits, mdEdit{at: p, end: p, text: `\`})
+		// One in a code span is folded onto the line before (foldCodeSpan).
+		if (inBlock == nil || !inBlock[p]) && (inSpan == nil || !inSpan[p]) && !escapedAt(source, p) {
+			edits = append(edits, refEdit(p, '<'))
 		}
 	}
 	return edits, ok
-}
-
-// containedEdits checks that the text source[:n] ends where it should in
-// root, goldmark's reading of source: the sentinel after it is still a
-// paragraph of its own. It returns the edit that closes a fence the text
-// left open, and ok false when the text runs on in some other way.
-func containedEdits(source []byte, n int, root ast.Node) (edits []mdEdit, ok bool) {
-	src := source[:n]
-	last := root.LastChild()
-	for last != nil && last.Kind() == extast.KindFootnoteList {
-		// The footnote extension moves definitions to the end.
-		last = last.PreviousSibling()
-	}
-	switch last := last.(type) {
-	case *ast.Paragraph:
-		if last.Lines().Len() == 1 && last.Lines().At(0).Start == len(src)+2 {
-			return nil, true
-		}
-	case *ast.FencedCodeBlock:
-		// A fence left open runs to the end of the document: close it with
-		// a fence of the same character and length.
-		p := last.Pos()
-		if p < 0 || p >= len(src) || source[p] != '`' && source[p] != '~' {
-			return nil, false
-		}
-		n := 0
-		for p+n < len(src) && source[p+n] == source[p] {
-			n++
-		}
-		return []mdEdit{{at: len(src), end: len(src), text: "\n" + strings.Repeat(string(source[p]), n)}}, true
-	}
-	return nil, false
-}
-
-// inCode reports whether n is inside a code span, where a backslash is
-// text and adding one would change the code.
-func inCode(n ast.Node) bool {
-	for p := n.Parent(); p != nil; p = p.Parent() {
-		if p.Kind() == ast.KindCodeSpan {
-			return true
-		}
-	}
-	return false
-}
-
-// htmlBlockEdits escapes the "<" that opens an HTML block, and the one
-// opening each later line that could open a block of its own once the
-// block is text. It stops at a blank line or one that could be a fence:
-// the lines after it may be code once the block is gone, and code must
-// stay as written; the next round sees them as they then are.
-func htmlBlockEdits(src []byte, n *ast.HTMLBlock) []mdEdit {
-	var edits []mdEdit
-	lines := n.Lines()
-	for i := range lines.Len() {
-		seg := lines.At(i)
-		if seg.Start >= len(src) {
-			break
-		}
-		line := src[seg.Start:min(seg.Stop, len(src))]
-		indent := len(line) - len(bytes.TrimLeft(line, " \t"))
-		rest := line[indent:]
-		if i > 0 && (len(bytes.TrimSpace(rest)) == 0 ||
-			indent < 4 && (bytes.HasPrefix(rest, []byte("```")) || bytes.HasPrefix(rest, []byte("~~~")))) {
-			break
-		}
-		if p := seg.Start + indent; len(rest) > 0 && rest[0] == '<' && !escapedAt(src, p) {
-			edits = append(edits, mdEdit{at: p, end: p, text: `\`})
-		}
-	}
-	return edits
-}
-
-// hardBreakEdit turns the trailing spaces of a hard line break that ends
-// at stop into a backslash, the other way to write it.
-func hardBreakEdit(source []byte, stop int) []mdEdit {
-	end := stop
-	for end < len(source) && (source[end] == ' ' || source[end] == '\t') {
-		end++
-	}
-	if end == stop || end >= len(source) || source[end] != '\n' {
-		return nil
-	}
-	if escapedAt(source, stop) {
-		// "a\  " is a literal backslash, then the break.
-		return []mdEdit{{at: stop, end: end, text: ` \`}}
-	}
-	return []mdEdit{{at: stop, end: end, text: `\`}}
-}
-
-// escapedAt reports whether source[i] follows an odd number of
-// backslashes, that is, is escaped.
-func escapedAt(source []byte, i int) bool {
-	n := 0
-	for j := i - 1; j >= 0 && source[j] == '\\'; j-- {
-		n++
-	}
-	return n%2 == 1
-}
-
-func applyEdits(src string, edits []mdEdit) string {
-	slices.SortStableFunc(edits, func(a, b mdEdit) int { return a.at - b.at })
-	var b strings.Builder
-	b.Grow(len(src) + len(edits))
-	last := 0
-	for i, e := range edits {
-		if e.at < last || i > 0 && e == edits[i-1] {
-			// Overlaps an edit already made (the next round rechecks), or
-			// is the same edit asked for twice: two backslashes before a
-			// "<" would escape each other and leave the "<" live.
-			continue
-		}
-		b.WriteString(src[last:e.at])
-		b.WriteString(e.text)
-		last = e.end
-	}
-	b.WriteString(src[last:])
-	return b.String()
-}
-
-// markdownURLAllowed reports whether a link destination, as a renderer
-// will read it after resolving backslash escapes and character
-// references, is http, https, mailto or relative (render.AllowedURL).
-func markdownURLAllowed(dest []byte) bool {
-	d := util.UnescapePunctuations(dest)
-	d = util.ResolveNumericReferences(d)
-	d = util.ResolveEntityNames(d)
-	return render.AllowedURL(d)
 }

@@ -2,6 +2,7 @@ package gfm
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -109,25 +110,67 @@ func codeSpan(s string) string {
 }
 
 // mdInline is session text folded onto one line and escaped to read as
-// plain text in a heading, list item, table cell or italic line: every
-// character that could start Markdown or HTML gets a backslash ("$" too,
-// since GitHub reads text between two as TeX).
+// plain text in a heading, list item, table cell, italic line or HTML
+// summary: every character that could start Markdown or HTML becomes a
+// character reference ("{" and "}" too, which MDX reads as an
+// expression; "$" and "~" where there are two, which GitHub reads as TeX
+// and strikethrough). A reference reads
+// as its character in every renderer and in HTML alike, where a
+// backslash escape is CommonMark's own: Python-Markdown shows "\:" as it
+// is.
 func mdInline(s string) string {
 	s = foldLine(s)
-	var b strings.Builder
-	for i, r := range s {
-		switch {
-		case r < 0x80 && strings.ContainsRune("\\`*_[]<>&|~#!$", r):
-			b.WriteByte('\\')
-		case r == ':' && strings.HasPrefix(s[i:], "://"),
-			r == '.' && i >= 3 && strings.EqualFold(s[i-3:i], "www"):
-			// No autolink: GitHub's renderer runs one on through the
-			// backslashes that follow, and an escaped "<" becomes live.
-			b.WriteByte('\\')
+	// A "~" or "$" alone opens nothing: "~/src" stays as it is.
+	pairs := ""
+	for _, c := range "~$" {
+		if strings.Count(s, string(c)) > 1 {
+			pairs += string(c)
 		}
-		b.WriteRune(r)
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case strings.IndexByte("\\`*_[]<>&|#{}", c) >= 0, strings.IndexByte(pairs, c) >= 0,
+			c == ':' && strings.HasPrefix(s[i:], "://"),
+			c == '.' && i >= 3 && strings.EqualFold(s[i-3:i], "www"):
+			// No autolink for the last two: GitHub's renderer runs one on
+			// through what follows.
+			b.WriteString(charRef(c))
+		case i == 0 && (c == '-' || c == '+' || c == '='):
+			// A list item or a heading's underline at a line's start.
+			b.WriteString(charRef(c))
+		case (c == '.' || c == ')') && i > 0 && allDigits(s[:i]):
+			// "1." starts an ordered list.
+			b.WriteString(charRef(c))
+		default:
+			b.WriteByte(c)
+		}
 	}
 	return b.String()
+}
+
+// charRef is the character reference of the ASCII character c, named
+// for the three HTML escapes and numeric for the rest.
+func charRef(c byte) string {
+	switch c {
+	case '<':
+		return "&lt;"
+	case '>':
+		return "&gt;"
+	case '&':
+		return "&amp;"
+	}
+	return "&#" + strconv.Itoa(int(c)) + ";"
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // foldLine puts s on one line, dropping control characters.

@@ -25,7 +25,7 @@ func TestFencedAndCodeSpan(t *testing.T) {
 			t.Errorf("codeSpan(%q) = %q, want %q", in, got, want)
 		}
 	}
-	if got, want := mdInline("a *b* | <c> $1\n#2"), `a \*b\* \| \<c\> \$1 \#2`; got != want {
+	if got, want := mdInline("a *b* | <c> $1 $2\n#3 ~/x {y}"), `a &#42;b&#42; &#124; &lt;c&gt; &#36;1 &#36;2 &#35;3 ~/x &#123;y&#125;`; got != want {
 		t.Errorf("mdInline = %q, want %q", got, want)
 	}
 }

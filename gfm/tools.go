@@ -40,12 +40,17 @@ func (m *mdWriter) tool(call *session.Block, result *session.Entry) {
 	case res.IsError:
 		summary += " (error)"
 	}
-	m.openDetails(summary)
+	if call != nil && result != nil {
+		// The result is written here, with its call: the part is its
+		// anchor.
+		m.setAnchor(result.ID, "Tool result")
+	}
+	m.openPart(summary, partTool)
 	if res.Aborted() {
 		// pi 1.6: the user pressed Esc before the call finished; not a
 		// failure of the tool.
 		m.block("_Aborted: the user stopped the turn before this call finished._")
-		m.closeDetails()
+		m.closePart()
 		return
 	}
 	output := ""
@@ -55,19 +60,19 @@ func (m *mdWriter) tool(call *session.Block, result *session.Entry) {
 	switch name {
 	case "bash":
 		if cmd := args.Str("command"); cmd != "" {
-			m.block(fenced("bash", cmd))
+			m.code("bash", cmd)
 		}
 		m.terminalOutput(res, output)
 	case "read":
 		m.output(res, output, fenceLang(args.Str("path", "file_path")))
 	case "write":
 		if content := args.Str("content"); content != "" {
-			m.block(fenced(fenceLang(args.Str("path", "file_path")), content))
+			m.code(fenceLang(args.Str("path", "file_path")), content)
 		}
 		m.output(res, output, "text")
 	case "edit":
 		if d := session.EditDiff(res, args); d != "" {
-			m.block(fenced("diff", d))
+			m.code("diff", d)
 		}
 		if res == nil || res.IsError {
 			m.output(res, output, "text")
@@ -89,12 +94,12 @@ func (m *mdWriter) tool(call *session.Block, result *session.Entry) {
 	if res != nil {
 		for _, b := range res.Content {
 			if b.Type == "image" {
-				m.block(imageNote(b))
+				m.block(m.image(b))
 			}
 		}
 		m.nested(res)
 	}
-	m.closeDetails()
+	m.closePart()
 }
 
 // output writes a tool's output in a fence, cut when long, or says that
@@ -114,7 +119,7 @@ func (m *mdWriter) output(res *session.Message, out, lang string) {
 // longFence fences text, cut after mdOutputLines lines with a note.
 func (m *mdWriter) longFence(lang, s string) {
 	kept, dropped := truncateLines(s)
-	m.block(fenced(lang, kept))
+	m.code(lang, kept)
 	switch {
 	case dropped == 1:
 		m.block("_… 1 more line not shown._")
@@ -178,7 +183,7 @@ func (m *mdWriter) userCommand(msg *session.Message) {
 	marks := append([]string{"Command run by the user"},
 		session.CommandMarks(msg, func(p string) string { return codeSpan(session.ShortenHome(p, m.home)) })...)
 	m.block("_" + strings.Join(marks, " · ") + ":_")
-	m.block(fenced(lang, msg.Command))
+	m.code(lang, msg.Command)
 	if strings.TrimSpace(msg.Output) != "" {
 		text, links := termtext.PlainLinks(msg.Output)
 		m.longFence("text", text)

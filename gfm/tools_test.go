@@ -60,7 +60,7 @@ func TestMarkdownTerminalLinks(t *testing.T) {
 	if n := strings.Count(strings.Join(d.fences, "\x00"), plain); n != 2 {
 		t.Errorf("want both outputs fenced as %q, found %d:\n%s", plain, n, doc)
 	}
-	want := "Links in the output:\n\n- [the docs](https://example.com/docs?a=1&amp;b=%282%29)\n- [mail \\[me\\]](mailto:dev@example.com)\n"
+	want := "Links in the output:\n\n- [the docs](https://example.com/docs?a=1&amp;b=%282%29)\n- [mail &#91;me&#93;](mailto:dev@example.com)\n"
 	if n := strings.Count(doc, want); n != 2 {
 		t.Errorf("want the link list twice, found %d:\n%s", n, doc)
 	}

@@ -2,7 +2,6 @@ package session
 
 import (
 	"bytes"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -37,7 +36,8 @@ func readerSourceMax(limit int) int { return max(256, 2*limit) }
 // message sees, on one line of at most max characters (grapheme clusters),
 // cut at a word with "…": headings without "#", emphasis without its
 // marks, code spans and code blocks as their code, links as their text,
-// images as their description, and HTML tags left out. max <= 0 means no
+// images as their description, and HTML tags as the text they are, as
+// piexport shows them. max <= 0 means no
 // limit.
 func ReaderText(markdown string, max int) string {
 	src := markdown
@@ -167,15 +167,19 @@ func markdownText(src string) string {
 			w.write(n.Label(source))
 			return ast.WalkSkipChildren, nil
 		case *ast.RawHTML:
-			// A tag: left out, whatever it is.
+			// A tag is text, as piexport shows it: "what is Vec<String>?"
+			// keeps its <String>.
+			for i := 0; i < n.Segments.Len(); i++ {
+				seg := n.Segments.At(i)
+				w.write(seg.Value(source))
+			}
 			return ast.WalkSkipChildren, nil
 		case *ast.HTMLBlock:
-			// Tags on lines of their own (<details>, <div>): the text
-			// between them stays.
 			lines := n.Lines()
 			for i := 0; i < lines.Len(); i++ {
 				seg := lines.At(i)
-				w.write([]byte(tagPattern.ReplaceAllString(string(seg.Value(source)), " ")))
+				w.write(seg.Value(source))
+				w.sep(" ")
 			}
 			return ast.WalkSkipChildren, nil
 		case *east.TaskCheckBox, *ast.ThematicBreak:
@@ -217,9 +221,6 @@ func (w *textWriter) write(v []byte) {
 	}
 	w.b.Write(v)
 }
-
-// tagPattern matches an HTML tag, a comment or a processing instruction.
-var tagPattern = regexp.MustCompile(`<(?:!--[\s\S]*?-->|[/!?]?[A-Za-z][^<>]*>)`)
 
 // unescape resolves backslash escapes and character references, as a
 // renderer does for text.

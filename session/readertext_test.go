@@ -22,6 +22,7 @@ var readerTextCases = []struct{ name, source string }{
 	{"links and images", "See [the docs](https://example.com/docs \"Docs\") and <https://pi.dev>, then ![a chart](chart.png) and https://go.dev/doc."},
 	{"inline tags", "Wrap the log in <details><summary>Output</summary> and keep <b>bold</b> text, not <script>alert(1)</script> tags."},
 	{"tag block", "<div align=\"center\">\n<img src=\"logo.png\">\n</div>\n\nThe logo, centred."},
+	{"text that looks like a tag", "what is Vec<String>? and why does Option<T> need T: Sized"},
 	{"skill", "<skill name=\"start-game\" location=\"/home/u/skills/start-game/SKILL.md\">\nReferences are relative to /home/u/skills/start-game.\n\n# Start the game\n</skill>"},
 	{"skill with a message", "<skill name=\"review\" location=\"/s/review/SKILL.md\">\nReview the diff.\n</skill>\n\nPlease look at **the last commit** first."},
 	{"Chinese", "继续写第三章，主角在千叶市的早晨醒来，窗外下着小雨，母亲在厨房里准备早餐，电视里播放着关于台风的新闻，她决定今天不去上学，而是去海边看看。"},
@@ -54,6 +55,12 @@ func TestReaderTextGolden(t *testing.T) {
 			tc.name, tc.source, messageTitle(m), p.Role, p.Text, ReaderText(tc.source, 40), ReaderText(tc.source, 12))
 		for _, text := range []string{messageTitle(m), p.Text, ReaderText(tc.source, 12)} {
 			checkReaderText(t, tc.name, text)
+		}
+		for _, text := range []string{messageTitle(m), p.Text} {
+			// A skill is read as one before its text is.
+			if strings.Contains(text, "<skill") {
+				t.Errorf("%s: %q holds a skill's tag", tc.name, text)
+			}
 		}
 	}
 	for _, tc := range []struct {
@@ -88,10 +95,11 @@ func TestReaderTextGolden(t *testing.T) {
 }
 
 // checkReaderText fails on what a reader must never see in a title or a
-// preview: Markdown marks, tags, line ends, a split character.
+// preview: Markdown marks, line ends, a split character.
+// (Other tags are text, and stay.)
 func checkReaderText(t *testing.T, name, text string) {
 	t.Helper()
-	for _, bad := range []string{"**", "`", "](", "<b>", "</", "<skill", "##", "\n", "\t", "\u200d…"} {
+	for _, bad := range []string{"**", "`", "](", "##", "\n", "\t", "\u200d…"} {
 		if strings.Contains(text, bad) {
 			t.Errorf("%s: %q holds %q", name, text, bad)
 		}

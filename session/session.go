@@ -41,6 +41,9 @@ type Session struct {
 	// Redaction is set when the session's text was masked before it was
 	// shown (package redact), and says what was masked; nil otherwise.
 	Redaction *Redaction
+	// Excerpt is set on a session Cut from another: which part of the
+	// path it holds.
+	Excerpt *Excerpt
 
 	// lean is where the text of a lean session's entries is (lean.go).
 	lean *leanSource

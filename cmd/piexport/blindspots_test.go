@@ -223,6 +223,9 @@ func TestRedactNoBlindSpots(t *testing.T) {
 		{"tree-json", []string{"--format", "tree-json", "-o", "t.json", b.file}, "t.json"},
 		{"archive", []string{"-o", "site", b.sessions}, "site"},
 		{"markdown archive", []string{"--format", "md", "-o", "docs", b.sessions}, "docs"},
+		// Front matter holds the project, the models and the parent.
+		{"markdown for a site", []string{"--format", "md", "--md-target", "hugo", "-o", "h.md", b.agent}, "h.md"},
+		{"markdown archive for a site", []string{"--format", "md", "--md-target", "mkdocs", "--front-matter", "-o", "docs", b.sessions}, "docs"},
 		{"usage by project", []string{"--usage", "--by", "project", b.sessions}, ""},
 		{"usage by model", []string{"--usage", "--by", "model", b.sessions}, ""},
 		{"usage as JSON", []string{"--usage", "--by", "model", "--json", b.sessions}, ""},

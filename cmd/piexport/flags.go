@@ -44,9 +44,10 @@ func parseFlags(args []string, stdout io.Writer) (*options, error) {
 	fs.SortFlags = false
 	opt := &options{}
 	fs.StringVarP(&opt.output, "output", "o", "", "write to `PATH` (default ./NAME.html, or NAME.md, for SESSION NAME.jsonl, and standard output for the tree formats; - for standard output)")
-	fs.StringVar(&opt.format, "format", "html", "output `format`: html, md (GitHub-flavoured Markdown of the path), tree (the entry tree as text), tree-json (canonical tree JSON)")
+	fs.StringVar(&opt.format, "format", "html", "output `format`: html, md (Markdown of the path, for GitHub or a documentation site: see --md-target), tree (the entry tree as text), tree-json (canonical tree JSON)")
 	fs.StringVar(&opt.theme, "theme", "auto", "page `theme`: auto (follow the reader's system), light or dark")
 	fs.StringVar(&opt.leaf, "leaf", "", "open the page (or the tree) at the path to the entry with this `ID`, or the start of one; --format tree lists them (default: the session's leaf)")
+	opt.docs.define(fs)
 	fs.BoolVar(&opt.embedJSONL, "embed-jsonl", false, "let the page's reader download the session file, which the page then carries (as it is: up to twice the page)")
 	opt.redact.define(fs)
 	opt.sharing.define(fs)
@@ -90,6 +91,9 @@ func parseFlags(args []string, stdout io.Writer) (*options, error) {
 	if err := opt.checkSharing(fs); err != nil {
 		return nil, err
 	}
+	if err := opt.docs.check(fs, opt); err != nil {
+		return nil, err
+	}
 	switch {
 	case opt.usage, opt.sharing.listing(), opt.sharing.share:
 	case opt.serve:
@@ -126,7 +130,7 @@ func parseFlags(args []string, stdout io.Writer) (*options, error) {
 // (not a page), and nothing asks for one session.
 func archiveOfDefaults(opt *options) bool {
 	switch {
-	case opt.output == "" || opt.output == "-", opt.leaf != "", opt.redact.report:
+	case opt.output == "" || opt.output == "-", opt.leaf != "", opt.redact.report, opt.docs.from != "" || opt.docs.to != "":
 		return false
 	case opt.format != "html" && opt.format != "md":
 		return false

@@ -15,6 +15,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/piexport/piexport/internal/browsertest"
+	"github.com/piexport/piexport/internal/docsite"
+	"github.com/piexport/piexport/internal/testtool"
 	"github.com/piexport/piexport/session"
 )
 
@@ -33,6 +36,10 @@ func TestMain(m *testing.M) {
 	os.Setenv("PIEXPORT_CACHE_DIR", dir)
 	code := m.Run()
 	os.RemoveAll(dir)
+	if sitesDir != "" {
+		os.RemoveAll(sitesDir)
+	}
+	testtool.Report("piexport/cmd/piexport", append([]*testtool.Need{browsertest.Chromium}, docsite.Needs...)...)
 	os.Exit(code)
 }
 

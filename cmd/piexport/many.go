@@ -52,6 +52,10 @@ func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 		return usagef("--leaf names an entry of one session; it does not go with an archive")
 	case opt.sharing.encrypt:
 		return usagef("--encrypt writes one page of one session; it does not go with an archive")
+	case opt.docs.from != "" || opt.docs.to != "":
+		return usagef("--from and --to name a part of one session; they do not go with an archive")
+	case opt.docs.bodyOnly || opt.docs.headingOffset != 0:
+		return usagef("--body-only and --heading-offset shape one document to include in a page; they do not go with an archive")
 	}
 	paths := opt.files
 	if len(paths) == 0 {
@@ -82,6 +86,7 @@ func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 	aopt := archive.Options{
 		Theme: opt.theme, Home: home, Generator: generator(),
 		Format: opt.format, Progress: archiveProgress(opt.line, opt.output), EmbedJSONL: opt.embedJSONL,
+		MarkdownTarget: opt.docs.target, FrontMatter: opt.docs.frontMatter,
 		Shared: newShareLinks().related,
 	}
 	if dir := opt.cache(); dir != "" && opt.redactor == nil {

@@ -57,6 +57,8 @@ type options struct {
 
 	// sharing holds --encrypt, --share, --shares and --unshare.
 	sharing shareFlags
+	// docs shapes Markdown for a site, and cuts excerpts.
+	docs docFlags
 
 	// redactor masks each session as redact asks; nil for none.
 	redactor *redact.Redactor
@@ -145,11 +147,21 @@ func writeTrees(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 		if err != nil {
 			return err
 		}
+		ends, err := opt.docs.ends(s) // by the ids as the file has them
+		if err != nil {
+			return err
+		}
 		if opt.redactor != nil {
 			// Masked with its family, as its page is.
 			if _, _, err := maskFamily(opt, s, file, stdout, stderr); err != nil {
 				return err
 			}
+		}
+		if s, _, err = opt.docs.excerpt(s, ends, nil); err != nil {
+			return err
+		}
+		if ends != nil {
+			leaf = s.Leaf
 		}
 		w, width := io.Writer(&all), 0
 		if out == "-" {
@@ -227,7 +239,11 @@ func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer s.Close()
-	render, err := exportWriter(ctx, opt, opt.format, s, agents, file, raw, pass, stderr)
+	dest := out
+	if out == "-" || out == os.DevNull {
+		dest = ""
+	}
+	render, err := exportWriter(ctx, opt, opt.format, s, agents, file, raw, pass, dest, stderr)
 	if err != nil {
 		return err
 	}
@@ -261,12 +277,14 @@ func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) erro
 // sealed with pass, and carrying raw with --embed-jsonl. Ctrl-C stops the
 // writing too: the next write fails, and nothing is written (a temporary
 // file is removed). The page's warnings (an entry it could not render)
-// go to stderr once it is written.
-func exportWriter(ctx context.Context, opt *options, format string, s *session.Session, agents []*session.SubAgent, file string, raw []byte, pass string, stderr io.Writer) (func(io.Writer) error, error) {
+// go to stderr once it is written. out is the file the Markdown goes to,
+// beside which its images are kept ("": none, they are named instead).
+func exportWriter(ctx context.Context, opt *options, format string, s *session.Session, agents []*session.SubAgent, file string, raw []byte, pass, out string, stderr io.Writer) (func(io.Writer) error, error) {
 	home, _ := os.UserHomeDir()
 	write := func(w io.Writer) error {
-		return gfm.WriteMarkdown(w, s, gfm.Options{Leaf: opt.leaf, Home: home, Generator: generator(), SubAgents: agents,
-			Progress: opt.export.writing})
+		mo := opt.docs.markdownOptions(opt, home, agents, out)
+		mo.Leaf, mo.Progress = opt.leaf, opt.export.writing
+		return gfm.WriteMarkdown(w, s, mo)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -341,6 +359,11 @@ func loadForExport(ctx context.Context, opt *options, file string, raw []byte, l
 			return nil, nil, nil, err
 		}
 	}
+	ends, err := opt.docs.ends(s) // likewise
+	if err != nil {
+		s.Close()
+		return nil, nil, nil, err
+	}
 	// omp keeps sub-agent transcripts beside the session; the page and
 	// the Markdown carry them, masked with the session as one group.
 	if opt.redactor != nil {
@@ -357,7 +380,13 @@ func loadForExport(ctx context.Context, opt *options, file string, raw []byte, l
 	if leaf != nil {
 		opt.leaf = leaf.ID
 	}
-	return s, agents, reports, nil
+	// An excerpt is a session of its own, which every format takes.
+	part, agents, err := opt.docs.excerpt(s, ends, agents)
+	if err != nil {
+		s.Close()
+		return nil, nil, nil, err
+	}
+	return part, agents, reports, nil
 }
 
 // localParent names the session s came from by its path on this

@@ -130,7 +130,7 @@ func runShare(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 	var files []string
 	if !opt.sharing.encrypt {
 		md := filepath.Join(dir, stem+".md")
-		write, err := exportWriter(ctx, opt, "md", s, agents, file, nil, pass, stderr)
+		write, err := exportWriter(ctx, opt, "md", s, agents, file, nil, pass, "", stderr)
 		if err != nil {
 			return err
 		}
@@ -147,7 +147,7 @@ func runShare(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 	if opt.sharing.encrypt {
 		htmlName = stem + ".encrypted.html"
 	}
-	write, err := exportWriter(ctx, opt, "html", s, agents, file, nil, pass, stderr)
+	write, err := exportWriter(ctx, opt, "html", s, agents, file, nil, pass, "", stderr)
 	if err != nil {
 		return err
 	}

@@ -69,15 +69,16 @@ func TestArchiveOfNamedFilesCarriesSubAgents(t *testing.T) {
 				names = append(names, name)
 			}
 			slices.Sort(names)
-			for _, agent := range []string{"omp18-task-subagents--Lexer", "omp18-task-subagents--Parser", "Lexer--Tokens"} {
+			// A sub-agent's page is named after its session's.
+			for _, agent := range []string{"d--omp18-task-subagents--Lexer", "d--omp18-task-subagents--Parser", "d--omp18-task-subagents--Lexer--Tokens"} {
 				if named[agent+ext] == nil {
 					t.Errorf("named files: no %s%s among %v", agent, ext, names)
 				}
 			}
-			if format == "html" && !bytes.Contains(named["d--omp18-task-subagents.html"], []byte(`href="omp18-task-subagents--Lexer.html"`)) {
+			if format == "html" && !bytes.Contains(named["d--omp18-task-subagents.html"], []byte(`href="d--omp18-task-subagents--Lexer.html"`)) {
 				t.Errorf("the session's page does not link its sub-agent's")
 			}
-			if format == "md" && !bytes.Contains(named["index.md"], []byte("(omp18-task-subagents--Lexer.md)")) {
+			if format == "md" && !bytes.Contains(named["index.md"], []byte("(d--omp18-task-subagents--Lexer.md)")) {
 				t.Errorf("the index does not list the sub-agents' documents")
 			}
 			// Whichever way the session was named, the pages are the
