@@ -348,6 +348,9 @@ func TestToolResultIndex(t *testing.T) {
 // batch buffer it never gave back, a megabyte, and the arena began with a
 // megabyte block.)
 func TestReadFewLinesAllocatesLittle(t *testing.T) {
+	if raceDetector {
+		t.Skip("under -race, sync.Pool drops at random what is put back; the run without -race counts")
+	}
 	text := `{"type":"session","version":3,"id":"s1","timestamp":"2026-03-01T09:00:00Z","cwd":"/p"}` + "\n" +
 		`{"type":"message","id":"a1","parentId":null,"timestamp":"2026-03-01T09:00:01Z","message":{"role":"user","content":"` +
 		strings.Repeat("a word ", 200) + `"}}` + "\n"
