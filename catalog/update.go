@@ -165,22 +165,28 @@ func (c *Catalog) Update(ctx context.Context) (bool, error) {
 		return false, nil
 	}
 
-	// Readers hand what they read to the writer of its shard; what waits
-	// to be written holds whole sessions, so it is bounded by bytes. The
-	// queues hold more than the budget lets in, so that a reader never
-	// waits on one writer's commit while the other writer has nothing to
-	// do.
-	budget := newBudget(readBudget)
+	// Readers hand what they read to the writer of its shard, which waits
+	// in the queue's bound (see readQueue). The channels hold more than
+	// the bound lets in, so that a reader never waits on a writer.
+	var units []readUnit
+	add := func(recs []*record) {
+		u := readUnit{recs: recs, n: c.unitBytes(recs), shard: shardOf(c.rowKey(recs[0].f.key))}
+		for _, r := range recs {
+			u.mtime = max(u.mtime, r.found.MTime)
+		}
+		units = append(units, u)
+	}
 	// A family of a catalog that prepares sessions is read as one.
-	units := [][]*record{}
 	if c.opt.Prepare != nil {
-		units = c.staleFamilies(jobs)
+		for _, fam := range c.staleFamilies(jobs) {
+			add(fam)
+		}
 	} else {
 		for _, r := range jobs {
-			units = append(units, []*record{r})
+			add([]*record{r})
 		}
 	}
-	work := make(chan []*record)
+	queue := newReadQueue(ctx, readBudget/shards, units)
 	var results [shards]chan readResult
 	for i := range results {
 		results[i] = make(chan readResult, 64)
@@ -189,28 +195,21 @@ func (c *Catalog) Update(ctx context.Context) (bool, error) {
 	rctx := countingReads(ctx, &p.bytesRead)
 	for range min(c.opt.Workers, len(units)) {
 		readers.Go(func() {
-			for u := range work {
-				n := c.unitBytes(u)
-				budget.take(n)
+			for {
+				u, ok := queue.next()
+				if !ok {
+					return
+				}
 				c.searches.wait(ctx)
-				read := c.readRecords(rctx, u)
-				read[len(read)-1].n = n // given back once all are written
+				read := c.readRecords(rctx, u.recs)
+				// Given back once all are written.
+				read[len(read)-1].n, read[len(read)-1].boundShard = u.n, u.shard
 				for _, res := range read {
 					results[shardOf(c.rowKey(res.r.f.key))] <- res
 				}
 			}
 		})
 	}
-	go func() {
-		defer close(work)
-		for _, u := range units {
-			select {
-			case work <- u:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
 	go func() {
 		readers.Wait()
 		for _, ch := range results {
@@ -221,7 +220,7 @@ func (c *Catalog) Update(ctx context.Context) (bool, error) {
 	var errs [shards][]error
 	var retry [shards][]*record
 	for i := range shards {
-		writers.Go(func() { errs[i], retry[i] = c.write(ctx, i, results[i], budget) })
+		writers.Go(func() { errs[i], retry[i] = c.write(ctx, i, results[i], queue) })
 	}
 	writers.Wait()
 	var all []error
@@ -242,17 +241,19 @@ func (c *Catalog) Update(ctx context.Context) (bool, error) {
 }
 
 // readResult is what a reader hands a writer: what was read of r's file
-// (nil if reading was cut short) and the bytes of the budget it gives
-// back once written; again marks a file read only because its family
-// changed (see readFamily), which is not one of the update's.
+// (nil if reading was cut short), and the n bytes of the read queue's
+// bound for shard boundShard that it gives back once written; again
+// marks a file read only because its family changed (see readFamily),
+// which is not one of the update's.
 type readResult struct {
-	r     *record
-	d     *fileData
-	n     int64
-	again bool
+	r          *record
+	d          *fileData
+	n          int64
+	boundShard int
+	again      bool
 }
 
-// unitBytes is what reading the records of u takes of the budget: their
+// unitBytes is what reading the records of u takes of the queue's bound: their
 // files' sizes, or their families' in a catalog that prepares sessions.
 func (c *Catalog) unitBytes(u []*record) int64 {
 	var ids []string
@@ -277,7 +278,7 @@ func (c *Catalog) unitBytes(u []*record) int64 {
 // write stores what arrives on results in shard, in batches (see batch).
 // It returns the errors met and the files that another process stored
 // meanwhile, to read again.
-func (c *Catalog) write(ctx context.Context, shard int, results <-chan readResult, budget *budget) (errs []error, retry []*record) {
+func (c *Catalog) write(ctx context.Context, shard int, results <-chan readResult, queue *readQueue) (errs []error, retry []*record) {
 	p := &c.prog
 	var b *batch
 	var inBatch []readResult
@@ -342,7 +343,7 @@ func (c *Catalog) write(ctx context.Context, shard int, results <-chan readResul
 				inBatch = append(inBatch, res)
 			}
 		}
-		budget.give(res.n)
+		queue.give(res.boundShard, res.n)
 		if !res.again {
 			p.done.Add(1)
 			p.bytesDone.Add(res.r.found.Size)
