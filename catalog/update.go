@@ -220,7 +220,7 @@ func (c *Catalog) Update(ctx context.Context) (bool, error) {
 	var errs [shards][]error
 	var retry [shards][]*record
 	for i := range shards {
-		writers.Go(func() { errs[i], retry[i] = c.write(ctx, i, results[i], queue) })
+		writers.Go(func() { errs[i], retry[i] = c.write(ctx, i, results[i], queue, total >= c.bulk) })
 	}
 	writers.Wait()
 	var all []error
@@ -275,13 +275,17 @@ func (c *Catalog) unitBytes(u []*record) int64 {
 	return n
 }
 
-// write stores what arrives on results in shard, in batches (see batch).
-// It returns the errors met and the files that another process stored
-// meanwhile, to read again.
-func (c *Catalog) write(ctx context.Context, shard int, results <-chan readResult, queue *readQueue) (errs []error, retry []*record) {
+// write stores what arrives on results in shard, in batches (see batch);
+// in a bulk read, with FTS5's merging as merge.go says. It returns the
+// errors met and the files that another process stored meanwhile, to
+// read again.
+func (c *Catalog) write(ctx context.Context, shard int, results <-chan readResult, queue *readQueue, bulk bool) (errs []error, retry []*record) {
 	p := &c.prog
 	var b *batch
 	var inBatch []readResult
+	// merging is whether a batch set the index's merging for this
+	// update: each does, until one commits.
+	merging := false
 	commit := func() {
 		if b == nil {
 			return
@@ -291,6 +295,7 @@ func (c *Catalog) write(ctx context.Context, shard int, results <-chan readResul
 			errs = append(errs, c.wrote(ctx, c.checkStore(shard, err)))
 		} else {
 			c.wrote(ctx, nil)
+			merging = true
 			for _, res := range inBatch {
 				c.record(res.r, res.d)
 			}
@@ -325,7 +330,7 @@ func (c *Catalog) write(ctx context.Context, shard int, results <-chan readResul
 		}
 		if res.d != nil {
 			c.searches.wait(ctx)
-			err := c.add(ctx, shard, &b, res.d)
+			err := c.add(ctx, shard, &b, res.d, bulk && !merging)
 			switch {
 			case errors.Is(err, errChanged):
 				retry = append(retry, res.r)
@@ -353,6 +358,14 @@ func (c *Catalog) write(ctx context.Context, shard int, results <-chan readResul
 		}
 	}
 	commit()
+	if bulk && merging {
+		// Merging as usual again; Tidy merges what was left.
+		if st, err := c.store(shard); err == nil {
+			if err := setMerging(ctx, st.w, false); err != nil && ctx.Err() == nil {
+				errs = append(errs, c.wrote(ctx, c.checkStore(shard, err)))
+			}
+		}
+	}
 	return errs, retry
 }
 
@@ -370,8 +383,9 @@ const (
 	batchAge   = 2 * time.Second
 )
 
-// add adds d to the batch *b of shard, beginning one if there is none.
-func (c *Catalog) add(ctx context.Context, shard int, b **batch, d *fileData) error {
+// add adds d to the batch *b of shard, beginning one if there is none;
+// a batch begun with bulk turns FTS5's merging off (see merge.go).
+func (c *Catalog) add(ctx context.Context, shard int, b **batch, d *fileData, bulk bool) error {
 	if *b == nil {
 		st, err := c.store(shard)
 		if err != nil {
@@ -382,6 +396,11 @@ func (c *Catalog) add(ctx context.Context, shard int, b **batch, d *fileData) er
 			return c.checkStore(shard, err)
 		}
 		*b = nb
+		if bulk {
+			if err := setMerging(ctx, nb.tx, true); err != nil {
+				return c.checkStore(shard, err)
+			}
+		}
 	}
 	d.row.Shard = shard
 	err := (*b).add(ctx, d)
