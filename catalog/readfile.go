@@ -121,7 +121,7 @@ func (c *Catalog) readFile(ctx context.Context, f file, old *fileRow) (*fileData
 			}
 		}
 	}
-	s, t, err := readFull(ctxReader{ctx, fh}, f.path)
+	s, t, err := readFull(ctxReader{ctx, fh, &c.searches}, f.path)
 	if err != nil {
 		fe := &fileError{stamp: st, err: err}
 		copy(fe.sum[:], t.h.Sum(nil))
@@ -145,7 +145,7 @@ func (c *Catalog) readWhole(ctx context.Context, f file) (*session.Session, *tra
 		return nil, nil, stamp{}, err
 	}
 	st := stampOf(fi)
-	s, t, err := readFull(ctxReader{ctx, fh}, f.path)
+	s, t, err := readFull(ctxReader{ctx, fh, &c.searches}, f.path)
 	if err != nil {
 		fe := &fileError{stamp: st, err: err}
 		copy(fe.sum[:], t.h.Sum(nil))
@@ -174,10 +174,14 @@ func (c *Catalog) readGrown(ctx context.Context, ra io.ReaderAt, f file, st stam
 }
 
 // ctxReader stops a read when ctx is done: a large file takes seconds.
-// The bytes it reads are counted where ctx says (see countingReads).
+// The bytes it reads are counted where ctx says (see countingReads). It
+// waits at gate, if set, before each read: the loader reads a megabyte at
+// a time, some tens of milliseconds of work, so that a file being read
+// gives way to searches too.
 type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
+	ctx  context.Context
+	r    io.Reader
+	gate *searchGate
 }
 
 type ctxReaderAt struct {
@@ -207,6 +211,9 @@ func (e *fileError) Error() string { return e.err.Error() }
 func (e *fileError) Unwrap() error { return e.err }
 
 func (r ctxReader) Read(p []byte) (int, error) {
+	if r.gate != nil {
+		r.gate.wait(r.ctx)
+	}
 	if err := r.ctx.Err(); err != nil {
 		return 0, err
 	}

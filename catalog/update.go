@@ -395,6 +395,7 @@ func (c *Catalog) add(ctx context.Context, shard int, b **batch, d *fileData, bu
 		if err != nil {
 			return c.checkStore(shard, err)
 		}
+		nb.gate = &c.searches
 		*b = nb
 		if bulk {
 			if err := setMerging(ctx, nb.tx, true); err != nil {
