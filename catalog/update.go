@@ -30,6 +30,9 @@ type Progress struct {
 	// Paused is true while reading waits for a search to end (searches
 	// come first: see searchGate).
 	Paused bool
+	// ReadBack is how far back the catalog reaches while files are still
+	// unread (see Catalog.ReadBack).
+	ReadBack time.Time
 }
 
 type progressCounters struct {
@@ -47,8 +50,38 @@ func (c *Catalog) Progress() Progress {
 		Files: int(p.files.Load()), Done: int(p.done.Load()),
 		Bytes: p.bytes.Load(), BytesDone: p.bytesDone.Load(), BytesRead: p.bytesRead.Load(),
 		Running: p.running.Load(), Started: time.Unix(0, p.started.Load()),
-		Paused: c.searches.paused(),
+		Paused: c.searches.paused(), ReadBack: c.ReadBack(),
 	}
+}
+
+// ReadBack returns, while some files found are not read yet, the
+// modification time of the oldest file that, with every file changed
+// after it, is read: files are read newest first, so a search finds what
+// every session changed since then holds. It is zero when every file is
+// read, and when the newest is not.
+func (c *Catalog) ReadBack() time.Time {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	var unread int64 // the newest unread file's time
+	some := false
+	for _, r := range c.records {
+		if r.row == nil {
+			unread, some = max(unread, r.found.MTime), true
+		}
+	}
+	if !some {
+		return time.Time{}
+	}
+	var back int64
+	for _, r := range c.records {
+		if r.row != nil && r.found.MTime > unread && (back == 0 || r.found.MTime < back) {
+			back = r.found.MTime
+		}
+	}
+	if back == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, back)
 }
 
 // UpdateTelling is Update that tells progress how far it is every
