@@ -2,8 +2,11 @@ package catalog
 
 import (
 	"context"
+	"os"
 	"testing"
 	"time"
+
+	"github.com/piexport/piexport/internal/sessiongen"
 )
 
 // Indexing a batch's texts waits while a search runs, between texts.
@@ -43,5 +46,41 @@ func TestCommitYieldsToSearches(t *testing.T) {
 	must(t, st.r.QueryRow(`SELECT count(*) FROM fts WHERE fts MATCH 'index'`).Scan(&n))
 	if n != 3 {
 		t.Errorf("%d texts indexed, want 3", n)
+	}
+}
+
+// Working out a file's rows waits while a search runs, between entries.
+func TestRowsYieldToSearches(t *testing.T) {
+	paths, err := sessiongen.Sessions(t.TempDir(), 1, 3)
+	must(t, err)
+	f, err := os.Open(paths[0])
+	must(t, err)
+	defer f.Close()
+	fi, err := f.Stat()
+	must(t, err)
+	s, tr, err := readFull(f, paths[0])
+	must(t, err)
+	var gate searchGate
+	gate.enter()
+	done := make(chan *fileData, 1)
+	go func() { done <- fromFull(paths[0], stampOf(fi), s, tr, &gate) }()
+	for deadline := time.Now().Add(time.Minute); !gate.paused(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("working out the rows never waited for the search")
+		}
+		select {
+		case <-done:
+			t.Fatal("the rows were worked out while a search ran")
+		default:
+		}
+	}
+	gate.leave()
+	select {
+	case d := <-done:
+		if len(d.entries) != len(s.Entries) {
+			t.Errorf("%d rows of %d entries", len(d.entries), len(s.Entries))
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("working out the rows did not go on once the search was over")
 	}
 }

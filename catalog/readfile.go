@@ -127,7 +127,7 @@ func (c *Catalog) readFile(ctx context.Context, f file, old *fileRow) (*fileData
 		copy(fe.sum[:], t.h.Sum(nil))
 		return nil, fe
 	}
-	return fromFull(c.rowKey(f.key), st, s, t), nil
+	return fromFull(c.rowKey(f.key), st, s, t, &c.searches), nil
 }
 
 // readWhole reads all of f, as it is now, and does not prepare it.
