@@ -225,7 +225,7 @@ func (c *Catalog) Update(ctx context.Context) (bool, error) {
 		results[i] = make(chan readResult, 64)
 	}
 	var readers sync.WaitGroup
-	rctx := countingReads(ctx, &p.bytesRead)
+	rctx := countingReads(yielding(ctx, &c.searches), &p.bytesRead)
 	for range min(c.opt.Workers, len(units)) {
 		readers.Go(func() {
 			for {
