@@ -166,6 +166,9 @@ type Catalog struct {
 
 	// appends counts the files read from where they were, for tests.
 	appends atomic.Int64
+	// bulk is how many bytes an update reads, at least, to be a bulk read
+	// (see merge.go): bulkBytes, but in tests.
+	bulk int64
 
 	// searches are the searches under way, which reading waits for.
 	searches searchGate
@@ -242,6 +245,7 @@ func Open(ctx context.Context, paths []string, opt Options) (*Catalog, error) {
 		flights: map[string]*flight{},
 		stored:  map[string]kept{},
 		seen:    map[string]kept{},
+		bulk:    bulkBytes,
 	}
 	dir := opt.CacheDir
 	if opt.FS != nil {

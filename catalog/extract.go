@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"time"
@@ -86,8 +87,11 @@ type fileData struct {
 	again   bool
 }
 
-// fromFull makes the rows of a file read whole.
-func fromFull(key string, st stamp, s *session.Session, t *tracker) *fileData {
+// fromFull makes the rows of a file read whole. Working out what the
+// index holds of each entry is a third of reading a file: it waits at
+// gate, if set, before each entry, so that a file being read gives way to
+// searches.
+func fromFull(key string, st stamp, s *session.Session, t *tracker, gate *searchGate) *fileData {
 	p := t.progress(nil)
 	d := &fileData{row: fileRow{Path: key, Stamp: st, progress: p, Warnings: len(s.Warnings)}}
 	r := &d.row
@@ -140,6 +144,9 @@ func fromFull(key string, st stamp, s *session.Session, t *tracker) *fileData {
 	var x indexer
 	last := fallback
 	for _, e := range s.Entries {
+		if gate != nil {
+			gate.wait(context.Background())
+		}
 		if e.Line > p.Lines {
 			r.Tail++
 		}

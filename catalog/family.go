@@ -250,7 +250,7 @@ func (c *Catalog) readFamily(ctx context.Context, stale []*record) []*readData {
 				out = append(out, &readData{r: m.r, d: c.errorData(m.r, err)})
 				continue
 			}
-			d := fromFull(c.rowKey(m.file.key), m.st, m.s, m.t)
+			d := fromFull(c.rowKey(m.file.key), m.st, m.s, m.t, gateOf(ctx))
 			// The header line, as the file has it, and the hash's state,
 			// which holds the file's last bytes as they are, are what
 			// reading only what was appended needs, which a catalog that

@@ -121,13 +121,13 @@ func (c *Catalog) readFile(ctx context.Context, f file, old *fileRow) (*fileData
 			}
 		}
 	}
-	s, t, err := readFull(ctxReader{ctx, fh}, f.path)
+	s, t, err := readFull(ctxReader{ctx, fh, gateOf(ctx)}, f.path)
 	if err != nil {
 		fe := &fileError{stamp: st, err: err}
 		copy(fe.sum[:], t.h.Sum(nil))
 		return nil, fe
 	}
-	return fromFull(c.rowKey(f.key), st, s, t), nil
+	return fromFull(c.rowKey(f.key), st, s, t, gateOf(ctx)), nil
 }
 
 // readWhole reads all of f, as it is now, and does not prepare it.
@@ -145,7 +145,7 @@ func (c *Catalog) readWhole(ctx context.Context, f file) (*session.Session, *tra
 		return nil, nil, stamp{}, err
 	}
 	st := stampOf(fi)
-	s, t, err := readFull(ctxReader{ctx, fh}, f.path)
+	s, t, err := readFull(ctxReader{ctx, fh, gateOf(ctx)}, f.path)
 	if err != nil {
 		fe := &fileError{stamp: st, err: err}
 		copy(fe.sum[:], t.h.Sum(nil))
@@ -174,10 +174,14 @@ func (c *Catalog) readGrown(ctx context.Context, ra io.ReaderAt, f file, st stam
 }
 
 // ctxReader stops a read when ctx is done: a large file takes seconds.
-// The bytes it reads are counted where ctx says (see countingReads).
+// The bytes it reads are counted where ctx says (see countingReads). It
+// waits at gate, if set, before each read: the loader reads a megabyte at
+// a time, some tens of milliseconds of work, so that a file being read
+// gives way to searches too.
 type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
+	ctx  context.Context
+	r    io.Reader
+	gate *searchGate
 }
 
 type ctxReaderAt struct {
@@ -195,6 +199,25 @@ func countingReads(ctx context.Context, n *atomic.Int64) context.Context {
 	return context.WithValue(ctx, readCounter{}, n)
 }
 
+// yieldKey is the key of the gate that files read in a context give way
+// at (see yielding).
+type yieldKey struct{}
+
+// yielding returns ctx, in which the files read give way to the searches
+// of gate: an update's reading, which nobody waits for. A file read for
+// someone (a page, a search's snippet) does not wait: a search that
+// needs one would wait for itself.
+func yielding(ctx context.Context, gate *searchGate) context.Context {
+	return context.WithValue(ctx, yieldKey{}, gate)
+}
+
+// gateOf returns the gate that files read in ctx give way at, nil for
+// none.
+func gateOf(ctx context.Context) *searchGate {
+	g, _ := ctx.Value(yieldKey{}).(*searchGate)
+	return g
+}
+
 // counted adds k to the count of bytes read in ctx, if it keeps one.
 func counted(ctx context.Context, k int) {
 	if n, ok := ctx.Value(readCounter{}).(*atomic.Int64); ok && k > 0 {
@@ -207,6 +230,9 @@ func (e *fileError) Error() string { return e.err.Error() }
 func (e *fileError) Unwrap() error { return e.err }
 
 func (r ctxReader) Read(p []byte) (int, error) {
+	if r.gate != nil {
+		r.gate.wait(r.ctx)
+	}
 	if err := r.ctx.Err(); err != nil {
 		return 0, err
 	}

@@ -57,9 +57,11 @@ type Results struct {
 	More            bool
 	// Unread counts the session files found but not read yet (the
 	// catalog is being filled, or rebuilt after damage): their entries
-	// are not searched, so the results may be incomplete.
-	Unread int
-	Oldest time.Time
+	// are not searched, so the results may be incomplete. ReadBack says
+	// how far back the search reached then (see Catalog.ReadBack).
+	Unread   int
+	ReadBack time.Time
+	Oldest   time.Time
 	// Notes say, in a sentence each, where the query was read otherwise
 	// than it was written: a prefix that stood for its commonest words.
 	Notes []string
@@ -158,6 +160,9 @@ func (c *Catalog) SearchPage(ctx context.Context, q string, offset, limit int) (
 	all := slices.Concat(cands[:]...)
 	slices.SortFunc(all, func(a, b candidate) int { return cmp.Compare(b.rid, a.rid) })
 	res.Unread = unread
+	if unread > 0 {
+		res.ReadBack = c.ReadBack()
+	}
 	res.More = slices.Contains(more[:], true) || len(all) > maxCandidates
 	all = all[:min(len(all), maxCandidates)]
 	// A shard that stopped at its deadline looked through the keys above

@@ -379,6 +379,9 @@ func (st *store) init(ctx context.Context) error {
 	err = tx.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = 'schema'").Scan(&have)
 	switch {
 	case err == nil && have == strconv.Itoa(schemaVersion):
+		if err := endBulk(ctx, tx); err != nil {
+			return err
+		}
 		return tx.Commit()
 	case err == nil, errors.Is(err, sql.ErrNoRows):
 		// A file named for this version holds another: it was not made

@@ -30,6 +30,9 @@ type Progress struct {
 	// Paused is true while reading waits for a search to end (searches
 	// come first: see searchGate).
 	Paused bool
+	// ReadBack is how far back the catalog reaches while files are still
+	// unread (see Catalog.ReadBack).
+	ReadBack time.Time
 }
 
 type progressCounters struct {
@@ -47,8 +50,38 @@ func (c *Catalog) Progress() Progress {
 		Files: int(p.files.Load()), Done: int(p.done.Load()),
 		Bytes: p.bytes.Load(), BytesDone: p.bytesDone.Load(), BytesRead: p.bytesRead.Load(),
 		Running: p.running.Load(), Started: time.Unix(0, p.started.Load()),
-		Paused: c.searches.paused(),
+		Paused: c.searches.paused(), ReadBack: c.ReadBack(),
 	}
+}
+
+// ReadBack returns, while some files found are not read yet, the
+// modification time of the oldest file that, with every file changed
+// after it, is read: files are read newest first, so a search finds what
+// every session changed since then holds. It is zero when every file is
+// read, and when the newest is not.
+func (c *Catalog) ReadBack() time.Time {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	var unread int64 // the newest unread file's time
+	some := false
+	for _, r := range c.records {
+		if r.row == nil {
+			unread, some = max(unread, r.found.MTime), true
+		}
+	}
+	if !some {
+		return time.Time{}
+	}
+	var back int64
+	for _, r := range c.records {
+		if r.row != nil && r.found.MTime > unread && (back == 0 || r.found.MTime < back) {
+			back = r.found.MTime
+		}
+	}
+	if back == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, back)
 }
 
 // UpdateTelling is Update that tells progress how far it is every
@@ -165,52 +198,51 @@ func (c *Catalog) Update(ctx context.Context) (bool, error) {
 		return false, nil
 	}
 
-	// Readers hand what they read to the writer of its shard; what waits
-	// to be written holds whole sessions, so it is bounded by bytes. The
-	// queues hold more than the budget lets in, so that a reader never
-	// waits on one writer's commit while the other writer has nothing to
-	// do.
-	budget := newBudget(readBudget)
+	// Readers hand what they read to the writer of its shard, which waits
+	// in the queue's bound (see readQueue). The channels hold more than
+	// the bound lets in, so that a reader never waits on a writer.
+	var units []readUnit
+	add := func(recs []*record) {
+		u := readUnit{recs: recs, n: c.unitBytes(recs), shard: shardOf(c.rowKey(recs[0].f.key))}
+		for _, r := range recs {
+			u.mtime = max(u.mtime, r.found.MTime)
+		}
+		units = append(units, u)
+	}
 	// A family of a catalog that prepares sessions is read as one.
-	units := [][]*record{}
 	if c.opt.Prepare != nil {
-		units = c.staleFamilies(jobs)
+		for _, fam := range c.staleFamilies(jobs) {
+			add(fam)
+		}
 	} else {
 		for _, r := range jobs {
-			units = append(units, []*record{r})
+			add([]*record{r})
 		}
 	}
-	work := make(chan []*record)
+	queue := newReadQueue(ctx, readBudget/shards, units)
 	var results [shards]chan readResult
 	for i := range results {
 		results[i] = make(chan readResult, 64)
 	}
 	var readers sync.WaitGroup
-	rctx := countingReads(ctx, &p.bytesRead)
+	rctx := countingReads(yielding(ctx, &c.searches), &p.bytesRead)
 	for range min(c.opt.Workers, len(units)) {
 		readers.Go(func() {
-			for u := range work {
-				n := c.unitBytes(u)
-				budget.take(n)
+			for {
+				u, ok := queue.next()
+				if !ok {
+					return
+				}
 				c.searches.wait(ctx)
-				read := c.readRecords(rctx, u)
-				read[len(read)-1].n = n // given back once all are written
+				read := c.readRecords(rctx, u.recs)
+				// Given back once all are written.
+				read[len(read)-1].n, read[len(read)-1].boundShard = u.n, u.shard
 				for _, res := range read {
 					results[shardOf(c.rowKey(res.r.f.key))] <- res
 				}
 			}
 		})
 	}
-	go func() {
-		defer close(work)
-		for _, u := range units {
-			select {
-			case work <- u:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
 	go func() {
 		readers.Wait()
 		for _, ch := range results {
@@ -221,7 +253,7 @@ func (c *Catalog) Update(ctx context.Context) (bool, error) {
 	var errs [shards][]error
 	var retry [shards][]*record
 	for i := range shards {
-		writers.Go(func() { errs[i], retry[i] = c.write(ctx, i, results[i], budget) })
+		writers.Go(func() { errs[i], retry[i] = c.write(ctx, i, results[i], queue, total >= c.bulk) })
 	}
 	writers.Wait()
 	var all []error
@@ -242,17 +274,19 @@ func (c *Catalog) Update(ctx context.Context) (bool, error) {
 }
 
 // readResult is what a reader hands a writer: what was read of r's file
-// (nil if reading was cut short) and the bytes of the budget it gives
-// back once written; again marks a file read only because its family
-// changed (see readFamily), which is not one of the update's.
+// (nil if reading was cut short), and the n bytes of the read queue's
+// bound for shard boundShard that it gives back once written; again
+// marks a file read only because its family changed (see readFamily),
+// which is not one of the update's.
 type readResult struct {
-	r     *record
-	d     *fileData
-	n     int64
-	again bool
+	r          *record
+	d          *fileData
+	n          int64
+	boundShard int
+	again      bool
 }
 
-// unitBytes is what reading the records of u takes of the budget: their
+// unitBytes is what reading the records of u takes of the queue's bound: their
 // files' sizes, or their families' in a catalog that prepares sessions.
 func (c *Catalog) unitBytes(u []*record) int64 {
 	var ids []string
@@ -274,13 +308,17 @@ func (c *Catalog) unitBytes(u []*record) int64 {
 	return n
 }
 
-// write stores what arrives on results in shard, in batches (see batch).
-// It returns the errors met and the files that another process stored
-// meanwhile, to read again.
-func (c *Catalog) write(ctx context.Context, shard int, results <-chan readResult, budget *budget) (errs []error, retry []*record) {
+// write stores what arrives on results in shard, in batches (see batch);
+// in a bulk read, with FTS5's merging as merge.go says. It returns the
+// errors met and the files that another process stored meanwhile, to
+// read again.
+func (c *Catalog) write(ctx context.Context, shard int, results <-chan readResult, queue *readQueue, bulk bool) (errs []error, retry []*record) {
 	p := &c.prog
 	var b *batch
 	var inBatch []readResult
+	// merging is whether a batch set the index's merging for this
+	// update: each does, until one commits.
+	merging := false
 	commit := func() {
 		if b == nil {
 			return
@@ -290,6 +328,7 @@ func (c *Catalog) write(ctx context.Context, shard int, results <-chan readResul
 			errs = append(errs, c.wrote(ctx, c.checkStore(shard, err)))
 		} else {
 			c.wrote(ctx, nil)
+			merging = true
 			for _, res := range inBatch {
 				c.record(res.r, res.d)
 			}
@@ -324,7 +363,7 @@ func (c *Catalog) write(ctx context.Context, shard int, results <-chan readResul
 		}
 		if res.d != nil {
 			c.searches.wait(ctx)
-			err := c.add(ctx, shard, &b, res.d)
+			err := c.add(ctx, shard, &b, res.d, bulk && !merging)
 			switch {
 			case errors.Is(err, errChanged):
 				retry = append(retry, res.r)
@@ -342,7 +381,7 @@ func (c *Catalog) write(ctx context.Context, shard int, results <-chan readResul
 				inBatch = append(inBatch, res)
 			}
 		}
-		budget.give(res.n)
+		queue.give(res.boundShard, res.n)
 		if !res.again {
 			p.done.Add(1)
 			p.bytesDone.Add(res.r.found.Size)
@@ -352,6 +391,14 @@ func (c *Catalog) write(ctx context.Context, shard int, results <-chan readResul
 		}
 	}
 	commit()
+	if bulk && merging {
+		// Merging as usual again; Tidy merges what was left.
+		if st, err := c.store(shard); err == nil {
+			if err := setMerging(ctx, st.w, false); err != nil && ctx.Err() == nil {
+				errs = append(errs, c.wrote(ctx, c.checkStore(shard, err)))
+			}
+		}
+	}
 	return errs, retry
 }
 
@@ -369,8 +416,9 @@ const (
 	batchAge   = 2 * time.Second
 )
 
-// add adds d to the batch *b of shard, beginning one if there is none.
-func (c *Catalog) add(ctx context.Context, shard int, b **batch, d *fileData) error {
+// add adds d to the batch *b of shard, beginning one if there is none;
+// a batch begun with bulk turns FTS5's merging off (see merge.go).
+func (c *Catalog) add(ctx context.Context, shard int, b **batch, d *fileData, bulk bool) error {
 	if *b == nil {
 		st, err := c.store(shard)
 		if err != nil {
@@ -380,7 +428,13 @@ func (c *Catalog) add(ctx context.Context, shard int, b **batch, d *fileData) er
 		if err != nil {
 			return c.checkStore(shard, err)
 		}
+		nb.gate = &c.searches
 		*b = nb
+		if bulk {
+			if err := setMerging(ctx, nb.tx, true); err != nil {
+				return c.checkStore(shard, err)
+			}
+		}
 	}
 	d.row.Shard = shard
 	err := (*b).add(ctx, d)

@@ -51,6 +51,10 @@ type batch struct {
 	// counts tables (see termstats.go).
 	terms          termCounts
 	entries, words int64
+	// gate, when set, is waited at before each text is indexed: indexing
+	// a batch takes a second or more, which searches would otherwise
+	// share the cores with.
+	gate *searchGate
 }
 
 type ftsText struct {
@@ -76,6 +80,9 @@ func (b *batch) commit() error {
 		}
 		defer ins.Close()
 		for _, t := range b.texts {
+			if b.gate != nil {
+				b.gate.wait(context.Background())
+			}
 			if _, err := ins.Exec(t.rid, t.text); err != nil {
 				return err
 			}

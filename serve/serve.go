@@ -20,6 +20,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/piexport/piexport"
@@ -162,7 +163,10 @@ func Run(ctx context.Context, opt Options) error {
 	go func() {
 		defer close(refreshed)
 		s.update(rctx, logw)
+		var tidied sync.WaitGroup
+		tidied.Go(func() { s.tidy(rctx) })
 		s.refreshLoop(rctx)
+		tidied.Wait()
 	}()
 	// The catalog is closed when Run returns: not while it is looking.
 	defer func() {
@@ -299,6 +303,14 @@ func (s *server) update(ctx context.Context, logw *logger) {
 		line += "; " + humanize.CouldNotRead(failed)
 	}
 	logw.printf("%s", line)
+}
+
+// tidy merges what a first reading left unmerged in the search index,
+// giving way to searches (see catalog.Tidy).
+func (s *server) tidy(ctx context.Context) {
+	if err := s.cat.Tidy(ctx); err != nil && ctx.Err() == nil && !onlyCacheErrors(err) {
+		s.logf("warning: merging the search index: %v", err)
+	}
 }
 
 // refreshLoop keeps the catalog current until ctx is done.

@@ -16,7 +16,6 @@ import (
 
 	"github.com/piexport/piexport"
 	"github.com/piexport/piexport/catalog"
-	"github.com/piexport/piexport/humanize"
 	"github.com/piexport/piexport/internal/recovered"
 	"github.com/piexport/piexport/site"
 )
@@ -279,9 +278,7 @@ func (s *server) serveIndex(w http.ResponseWriter, r *http.Request) {
 			opt.Usage = records
 		}
 		if p := s.cat.Progress(); p.Running {
-			n := fmt.Sprintf("Reading the sessions: %s of %s read, %d of %s stored. Sessions not read yet are listed by their file name, and search finds what was read so far; reload to see more.",
-				humanize.Bytes(min(p.BytesRead, p.Bytes)), humanize.Bytes(p.Bytes), p.Done, humanize.Count(p.Files, "file", "files"))
-			opt.Notice = strings.TrimSpace(opt.Notice + " " + n)
+			opt.Reading = reading(p)
 		}
 		var buf bytes.Buffer
 		if err := site.WriteIndex(&buf, items, opt); err != nil {
@@ -319,8 +316,17 @@ func (s *server) serveSearch(w http.ResponseWriter, r *http.Request) {
 		if err != nil && r.Context().Err() == nil {
 			s.logf("warning: search %q: %v", q, err)
 		}
-		if why := incomplete(found, err); why != "" {
+		if why := incomplete(err); why != "" {
 			opt.Notice = strings.TrimSpace(opt.Notice + " " + why)
+		}
+		if found.Unread > 0 {
+			p := s.cat.Progress()
+			if !p.Running {
+				// Files found by a look for changes, and not read yet.
+				p = catalog.Progress{Files: found.Unread}
+			}
+			opt.Reading = reading(p)
+			opt.Reading.Back = found.ReadBack
 		}
 		res.Total, res.Sessions, res.More = found.Total, found.Sessions, found.More
 		res.Oldest, res.Notes, res.Words = found.Oldest, found.Notes, found.Words
@@ -434,19 +440,18 @@ func (s *server) publicError(err error) string {
 	return err.Error()
 }
 
-// incomplete says why a search's results may lack matches, "" when they
-// lack none: sessions not read yet (at a first start, or while a damaged
-// cache is rebuilt), or a part of the cache that failed.
-func incomplete(res catalog.Results, err error) string {
-	var why []string
-	if res.Unread > 0 {
-		why = append(why, humanize.Count(res.Unread, "session is", "sessions are")+" not read yet")
-	}
-	if err != nil {
-		why = append(why, "part of the cache could not be searched")
-	}
-	if len(why) == 0 {
+// incomplete says why a search's results may lack matches other than
+// sessions not read yet (see reading), "" when they lack none: a part of
+// the cache that failed.
+func incomplete(err error) string {
+	if err == nil {
 		return ""
 	}
-	return "The results may be incomplete: " + strings.Join(why, ", and ") + ". Search again in a moment."
+	return "The results may be incomplete: part of the cache could not be searched. Search again in a moment."
+}
+
+// reading says how far the catalog is in reading the sessions (at a first
+// start, or while a damaged cache is rebuilt), for a page to say so.
+func reading(p catalog.Progress) *site.Reading {
+	return &site.Reading{Done: p.Done, Files: p.Files, Read: min(p.BytesRead, p.Bytes), Bytes: p.Bytes, Back: p.ReadBack}
 }

@@ -99,6 +99,9 @@ type IndexOptions struct {
 	SearchURL string
 	// Notice is a line shown above the list, e.g. why it holds examples.
 	Notice string
+	// Reading, when set, says the sessions are still being read: the page
+	// says how far, and how far back a search reaches.
+	Reading *Reading
 	// SubAgents counts the sub-agents' transcripts of the sessions listed,
 	// which the list shows under their sessions: the page counts them
 	// apart, as `piexport --usage` does.
@@ -112,6 +115,24 @@ type IndexOptions struct {
 	// searches it from file://, with no server. Without JavaScript the
 	// page lists every session all the same.
 	StaticSearch string
+}
+
+// Reading is how far a server is in reading the sessions it serves.
+type Reading struct {
+	// Done of Files session files are stored (and searched), and Read of
+	// their Bytes read.
+	Done, Files int
+	Read, Bytes int64
+	// Back is the time back to which the sessions are read, newest
+	// first: a search finds what every session changed since then holds.
+	// Zero when the newest is not read yet.
+	Back time.Time
+}
+
+// Sofar says how far reading is: "200.0 MB of 1.3 GB read, 40 of 302
+// files stored".
+func (r *Reading) Sofar() string {
+	return fmt.Sprintf("%s of %s read, %d of %s stored", humanize.Bytes(r.Read), humanize.Bytes(r.Bytes), r.Done, humanize.Count(r.Files, "file", "files"))
 }
 
 // WriteIndex renders an index page of sessions to w: grouped by project

@@ -480,3 +480,49 @@ func TestIndexNoControlCharacters(t *testing.T) {
 		}
 	}
 }
+
+// While the sessions are read, the index and a search's page say how far,
+// and how far back a search reaches; a reader's script shows the time in
+// their own zone (<time datetime>).
+func TestReadingNote(t *testing.T) {
+	back := time.Date(2026, 11, 3, 14, 5, 0, 0, time.UTC)
+	reading := &Reading{Done: 40, Files: 302, Read: 200 << 20, Bytes: 1334 << 20, Back: back}
+	at := `<time datetime="2026-11-03T14:05:00Z">2026-11-03 14:05 UTC</time>`
+	res := SearchResults{Query: "mux"}
+	for _, c := range []struct {
+		name    string
+		reading *Reading
+		search  bool
+		want    string
+	}{
+		{"index", reading, false, "Reading the sessions, newest first: 200.0 MB of 1334.0 MB read, 40 of 302 files stored. Search finds the sessions back to " + at + " so far."},
+		{"index, the newest not read", &Reading{Files: 302, Bytes: 1334 << 20}, false, "Reading the sessions, newest first: 0 bytes of 1334.0 MB read, 0 of 302 files stored. Search finds nothing of them yet."},
+		{"search", reading, true, "Searched the sessions back to " + at + "; older ones are still being read. Search again in a moment for the rest."},
+		{"search, the newest not read", &Reading{Files: 1}, true, "The newest sessions are not read yet: their matches are missing."},
+		{"index, all read", nil, false, ""},
+		{"search, all read", nil, true, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			opt := IndexOptions{Search: true, Reading: c.reading}
+			var out string
+			if c.search {
+				var buf bytes.Buffer
+				if err := WriteSearchResults(&buf, res, opt); err != nil {
+					t.Fatal(err)
+				}
+				out = buf.String()
+			} else {
+				out = renderIndex(t, indexItems(), opt)
+			}
+			if c.want == "" {
+				if strings.Contains(out, `id="reading"`) {
+					t.Errorf("a note on reading when every session is read")
+				}
+				return
+			}
+			if !strings.Contains(out, c.want) {
+				t.Errorf("the page lacks %q", c.want)
+			}
+		})
+	}
+}

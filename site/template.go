@@ -61,6 +61,7 @@ type indexPage struct {
 	Theme     string
 	Generator string
 	Notice    string
+	Reading   *Reading
 	Search    bool
 	SearchURL string
 	Query     string
@@ -111,7 +112,7 @@ func newIndexPage(opt IndexOptions) (*indexPage, error) {
 		return nil, err
 	}
 	p := &indexPage{
-		Title: opt.Title, Theme: opt.Theme, Generator: opt.Generator, Notice: opt.Notice,
+		Title: opt.Title, Theme: opt.Theme, Generator: opt.Generator, Notice: opt.Notice, Reading: opt.Reading,
 		Search: opt.Search, SearchURL: opt.SearchURL, StaticSearch: opt.StaticSearch,
 		CSS: a.CSS, JS: a.JS, CSP: a.CSP + "; form-action 'none'",
 	}

@@ -52,6 +52,8 @@ type config struct {
 	pagetime   string
 	browser    string
 	keepCache  bool
+	// shape is the kind of sessions the histories hold (see shapes).
+	shape string
 	// generateOnly stops once the histories are made.
 	generateOnly bool
 }
@@ -71,6 +73,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&c.pagetime, "pagetime", "", "pagetime binary (default: built from this checkout)")
 	fs.StringVar(&c.browser, "browser", "", "Chromium (default: $PIEXPORT_BROWSER, then chromium)")
 	fs.BoolVar(&c.keepCache, "keep-cache", false, "start from the cache of an earlier run instead of an empty one")
+	fs.StringVar(&c.shape, "shape", "mixed", "the sessions of the histories: mixed (branches, compactions) or code-linear (code-heavy, one path)")
 	fs.BoolVar(&c.generateOnly, "generate-only", false, "make the histories (or find them made) and stop")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
@@ -79,6 +82,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	c.sizes = strings.Fields(sizes)
+	if shapes[c.shape] == nil {
+		return fmt.Errorf("--shape: %q is not mixed or code-linear", c.shape)
+	}
 	if c.largeSize != "0" {
 		n, err := sessiongen.ParseSize(c.largeSize)
 		if err != nil {
@@ -108,7 +114,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			if err != nil {
 				return fmt.Errorf("--sizes: %w", err)
 			}
-			h, err := makeHistory(filepath.Join(c.dir, "history-"+size), n, stderr)
+			h, err := makeHistory(c.historyDir(size), n, c.shape, stderr)
 			if err != nil {
 				return fmt.Errorf("%s: %w", size, err)
 			}
@@ -156,9 +162,23 @@ func (c *config) buildTools(ctx context.Context, stderr io.Writer) error {
 	return nil
 }
 
+// historyDir is where the history of size is kept: history-SIZE for the
+// mixed shape, as before shapes were, history-SIZE-SHAPE for another.
+func (c *config) historyDir(size string) string {
+	name := "history-" + size
+	if c.shape != "mixed" {
+		name += "-" + c.shape
+	}
+	return filepath.Join(c.dir, name)
+}
+
+// newestSize is the part of a history whose time to become searchable
+// at a first start is measured: the newest sessions, this many bytes.
+const newestSize = 1 << 30
+
 // measure takes every figure of one history size.
 func (c *config) measure(ctx context.Context, size string, bytes int64, res *results, stdout, stderr io.Writer) error {
-	h, err := makeHistory(filepath.Join(c.dir, "history-"+size), bytes, stderr)
+	h, err := makeHistory(c.historyDir(size), bytes, c.shape, stderr)
 	if err != nil {
 		return err
 	}
@@ -166,7 +186,7 @@ func (c *config) measure(ctx context.Context, size string, bytes int64, res *res
 	res.size = size
 	res.add("history sessions", float64(len(h.files)), "")
 	res.add("history MB", float64(h.bytes)/1e6, "MB")
-	cache := filepath.Join(c.dir, "cache-"+size)
+	cache := filepath.Join(c.dir, "cache-"+filepath.Base(c.historyDir(size))[len("history-"):])
 	if !c.keepCache {
 		os.RemoveAll(cache)
 	}
@@ -184,12 +204,23 @@ func (c *config) measure(ctx context.Context, size string, bytes int64, res *res
 	}
 	during := make(chan []float64, 1)
 	go func() { during <- srv.searchWhileReading(ctx, mixed(qs)) }()
+	// The newest GB (or the newest half of a smaller history): when the
+	// server says it searches back to the oldest of its sessions.
+	boundary, whole := h.newest(newestSize)
+	newestName := "newest 1 GB"
+	if !whole {
+		boundary, _ = h.newest(h.bytes / 2)
+		newestName = "newest half"
+	}
+	newest := make(chan time.Duration, 1)
+	go func() { newest <- srv.searchableBack(ctx, boundary) }()
 	cold, err := srv.waitCatalogued(ctx, 2*time.Hour)
 	if err != nil {
 		srv.stop()
 		return err
 	}
 	lat := <-during
+	newestAt := <-newest
 	start := "cold"
 	if c.keepCache {
 		start = "first start, cache kept"
@@ -197,6 +228,7 @@ func (c *config) measure(ctx context.Context, size string, bytes int64, res *res
 	res.add(start+": first index page after launch", srv.firstIndex.Seconds()*1000, "ms")
 	res.add(start+": catalog complete after launch", cold.Seconds(), "s")
 	res.add(start+": MB/s of session files", float64(h.bytes)/1e6/cold.Seconds(), "MB/s")
+	res.add(start+": "+newestName+" searchable after launch", newestAt.Seconds(), "s")
 	coldCPU := srv.cpu()
 	res.add(start+": server CPU time", coldCPU.Seconds(), "s")
 	res.add(start+": MB of session files per CPU second", float64(h.bytes)/1e6/coldCPU.Seconds(), "MB/s")
@@ -206,7 +238,9 @@ func (c *config) measure(ctx context.Context, size string, bytes int64, res *res
 	res.add(start+": search while reading, p99", pct(lat, 99), "ms")
 	res.add("load average (1 min) when the catalog was complete", loadAverage(), "")
 
-	// Searches, one after another, each kind in turn.
+	// Searches, one after another, each kind in turn (while the server
+	// merges what the first start left unmerged, and after).
+	var after []float64
 	for _, kind := range queryKinds {
 		cpu := srv.cpu()
 		lat, zero, err := srv.search(ctx, qs[kind])
@@ -214,13 +248,21 @@ func (c *config) measure(ctx context.Context, size string, bytes int64, res *res
 			srv.stop()
 			return err
 		}
+		after = append(after, lat...)
 		res.add("search "+kind+": server CPU per query", (srv.cpu()-cpu).Seconds()*1000/float64(len(lat)), "ms")
 		res.add("search "+kind+": p50", pct(lat, 50), "ms")
 		res.add("search "+kind+": p99", pct(lat, 99), "ms")
 		res.add("search "+kind+": queries without hits", float64(zero), "")
 	}
 
+	res.add("search after reading, every kind: p99", pct(after, 99), "ms")
 	res.add("load average (1 min) after the searches", loadAverage(), "")
+	res.target(start+": MB/s of session files", float64(h.bytes)/1e6/cold.Seconds(), ">=", 60, "MB/s")
+	if whole {
+		res.target(start+": newest 1 GB searchable after launch", newestAt.Seconds(), "<=", 20, "s")
+	}
+	res.target("search while reading, p99", pct(lat, 99), "<=", 100, "ms")
+	res.target("search after reading, every kind: p99", pct(after, 99), "<=", 100, "ms")
 
 	// A session grows: how soon its new words are found.
 	grow, err := srv.appendAndFind(ctx, h)

@@ -11,10 +11,11 @@ import (
 // results collects figures: printed as a table per history, and appended
 // to a TSV file, one line per figure, with the time and the machine's load.
 type results struct {
-	path  string
-	f     *os.File
-	size  string
-	lines []string
+	path    string
+	f       *os.File
+	size    string
+	lines   []string
+	targets []string
 }
 
 func newResults(path string) (*results, error) {
@@ -42,10 +43,27 @@ func format(v float64, unit string) string {
 	}
 }
 
+// target notes a figure that has a target (the catalog's, issue 34's
+// table), to print apart: met or not.
+func (r *results) target(what string, v float64, op string, want float64, unit string) {
+	met := v >= want
+	if op == "<=" {
+		met = v <= want
+	}
+	verdict := "met"
+	if !met {
+		verdict = "NOT MET"
+	}
+	r.targets = append(r.targets, fmt.Sprintf("| %s | %s | %s %s | %s |", what, format(v, unit), op, format(want, unit), verdict))
+}
+
 func (r *results) print(w io.Writer) {
 	load, _ := os.ReadFile("/proc/loadavg")
 	fmt.Fprintf(w, "\n%s history (load average now: %s)\n\n| figure | value |\n| --- | --- |\n%s\n", r.size, strings.TrimSpace(string(load)), strings.Join(r.lines, "\n"))
-	r.lines = nil
+	if len(r.targets) > 0 {
+		fmt.Fprintf(w, "\n| target | value | wanted | |\n| --- | --- | --- | --- |\n%s\n", strings.Join(r.targets, "\n"))
+	}
+	r.lines, r.targets = nil, nil
 }
 
 func (r *results) close() { r.f.Close() }

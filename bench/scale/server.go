@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -246,6 +247,36 @@ func (s *server) searchWhileReading(ctx context.Context, queries []string) []flo
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
+}
+
+// readBackTime finds, in a page of the server, the time its note on
+// reading says search reaches back to.
+var readBackTime = regexp.MustCompile(`id="reading">[^<]*<time datetime="([^"]+)"`)
+
+// searchableBack returns how long after launch the server said that
+// search reached back to boundary (or the catalog was complete), looking
+// at its index page every 100 ms (the server makes it again at most once
+// a second while it reads).
+func (s *server) searchableBack(ctx context.Context, boundary time.Time) time.Duration {
+	for ctx.Err() == nil {
+		s.mu.Lock()
+		done := s.catalogued
+		s.mu.Unlock()
+		if !done.IsZero() {
+			return done.Sub(s.start)
+		}
+		body, err := s.get(ctx, "")
+		at := time.Since(s.start)
+		if err == nil {
+			if m := readBackTime.FindStringSubmatch(body); m != nil {
+				if back, err := time.Parse(time.RFC3339, m[1]); err == nil && !back.After(boundary) {
+					return at
+				}
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return 0
 }
 
 // appendAndFind appends a turn to a session and returns how long until a
