@@ -120,6 +120,7 @@ class PathView {
     this.aboveHeight = 0; // the spacers' heights, px
     this.belowHeight = 0;
     this.delta = 0; // px the upper spacer has been given or taken to hold the reader's place (see nudge)
+    this.whole = false; // every entry is drawn, for printing (drawAll)
     this.settleTimer = 0;
     /** @type {HTMLElement[]} the drawn entries' elements */
     this.els = [];
@@ -314,6 +315,7 @@ class PathView {
   settle() {
     clearTimeout(this.settleTimer);
     this.settleTimer = 0;
+    if (!this.delta) return;
     // What the page shows where scrolling stopped, drawn first.
     if (this.frame) {
       cancelAnimationFrame(this.frame);
@@ -496,6 +498,7 @@ class PathView {
 
   /** update draws the entries in and near the viewport and drops those far from it. */
   update() {
+    if (this.whole) return;
     const n = this.list.length;
     if (!n) { this.clear(); this.spacers(); return; }
     if (this.short()) {
@@ -675,12 +678,23 @@ class PathView {
     this.schedule();
   }
 
-  /** drawAll draws every entry of the path: for printing. */
+  /**
+   * drawAll draws every entry of the path, and keeps them drawn until
+   * drawInView: for printing, which a scroll or a resize meanwhile must
+   * not cut short.
+   */
   drawAll() {
+    this.whole = true;
     const a = this.anchor();
     const made = this.draw(0, this.list.length, null);
     this.measure(made);
     this.hold(a);
     this.drawn(made);
+  }
+
+  /** drawInView goes back to drawing the entries in and near the viewport. */
+  drawInView() {
+    this.whole = false;
+    this.schedule();
   }
 }
