@@ -61,7 +61,6 @@
  * @property {Record<number, string>} labels
  * @property {number[]} absorbed tool results shown in their call's card
  * @property {number[]} lines an estimate of each article's height, in lines
- * @property {Record<string, number[]>} usage five figures per entry that records usage
  * @property {Record<string, number[]>} edits the context edits aimed at an entry
  * @property {number} leaf
  * @property {number} view the end of the path in view at load
@@ -77,15 +76,17 @@ class SessionPage {
 
   /**
    * read parses the index in el, and gives it the previews of its rows,
-   * which come apart in blocks (script.rows after it): each is parsed
-   * when a row of it is first needed, so that a long session's tree
-   * starts without parsing megabytes it does not show.
+   * which come apart in blocks (script.rows, after the first screen's
+   * entries): each is parsed when a row of it is first needed, so that a
+   * long session's tree starts without parsing megabytes it does not
+   * show.
    * @param {Document} doc @param {Element} el
    * @returns {PageIndex}
    */
   static read(doc, el) {
     const idx = JSON.parse(el.textContent || '{}');
-    const els = doc.querySelectorAll('script.rows');
+    // Live: the blocks are found as the parser reaches them.
+    const els = doc.getElementsByClassName('rows');
     /** @type {string[][]} */
     const blocks = new Array(els.length);
     const size = idx.config.rowBlock;
@@ -138,6 +139,13 @@ class SessionPage {
     this.fetchTimer = 0;
     this.treeTimer = 0;
     this.wrap = 1; // how much more a line wraps than on a wide window
+    this.firstScreen = -1; // the entry of the first screen, until it is painted (see painted)
+    this.painting = false;
+    /** @type {{i: number, show: () => void} | null} the first view, waiting for the block of entry i */
+    this.firstView = null;
+    this.target = -1; // the entry the address named at load, or -1
+    this.rowsReady = false; // the rest of the index has come (indexRest)
+    this.treeDone = false;
     this.stop = new AbortController();
 
     const root = doc.documentElement;
@@ -157,6 +165,7 @@ class SessionPage {
         this.facts.badges(el, this.onPath);
         articles.prepare(el);
         this.markLinked(i);
+        if (i === this.firstScreen) this.painted();
       },
       offset: () => this.offset(),
     });
@@ -211,7 +220,7 @@ class SessionPage {
     });
     this.printing = new Printing(window, this.pathEl, {
       before: () => { path.drawAll(); },
-      after: () => { path.schedule(); },
+      after: () => { path.drawInView(); },
     });
     /** @type {SessionDownload | null} made once the file is whole */
     this.download = null;
@@ -219,6 +228,11 @@ class SessionPage {
     if (toLeaf) toLeaf.addEventListener('click', () => { this.sidebar.close(); this.reset(); }, { signal: this.stop.signal });
 
     store.onArrive((list) => {
+      const first = this.firstView;
+      if (first && (list === null || store.known(first.i))) {
+        this.firstView = null;
+        first.show();
+      }
       if (list === null) {
         path.refresh(path.drawnEntries());
         search.again();
@@ -229,36 +243,108 @@ class SessionPage {
       store.fetch(want).then(() => { if (this.live) path.refresh(want); });
     });
 
+    // Times in the reader's zone wait until the first screen is painted
+    // (see painted): the browser's first date format costs tens of ms.
+    times.hold();
     for (const t of doc.querySelectorAll('.page-head time')) times.localize(t, true);
 
     // The first view: the entry the address names, else the path in view.
     this.setPath(this.viewEnd);
     const target = links.target();
+    this.target = target;
+    this.firstScreen = this.ownerOf(target >= 0 ? target : this.viewEnd);
     if (target >= 0) {
       const words = links.words();
       if (words.length) this.linked = { i: target, words };
       this.open(target, { flash: true, then: (el) => { if (el) this.markLinked(this.ownerOf(target)); } });
-    } else if (path.short()) {
-      // A path that fits in a few screens opens at its start; a longer
-      // one at its end, where the session left off.
-      path.update();
     } else {
-      this.show(this.viewEnd);
+      // The end of the path comes in the file right after the index:
+      // it is drawn once it has arrived, rather than first as
+      // placeholders that it then replaces.
+      const first = () => {
+        if (!this.live) return;
+        // A path that fits in a few screens opens at its start; a
+        // longer one at its end, where the session left off.
+        if (path.short()) path.update();
+        else this.show(this.viewEnd);
+      };
+      if (store.known(this.firstScreen)) first();
+      else this.firstView = { i: this.firstScreen, show: first };
     }
-    // The tree is laid out in a task of its own, so that a long session's
-    // leaf is drawn without waiting for it.
+  }
+
+  /**
+   * treeSoon lays the tree out, in a task of its own, once its rows'
+   * previews have come and the first screen has been painted (unless
+   * its entries are still to come, far into the file): a long
+   * session's first screen does not wait for it. force lays it out as
+   * soon as the rows have come.
+   * @param {boolean} [force]
+   */
+  treeSoon(force) {
+    if (this.treeTimer || this.treeDone || !this.rowsReady) return;
+    if (!force && this.firstScreen >= 0 && this.store.known(this.firstScreen)) return;
     this.treeTimer = setTimeout(() => {
-      tree.apply();
-      search.status();
-      const at = target >= 0 ? target : this.viewEnd;
-      tree.select(at);
-      tree.reveal(at, true);
+      this.treeTimer = 0;
+      this.treeDone = true;
+      this.tree.apply();
+      this.search.status();
+      const at = this.target >= 0 ? this.target : this.viewEnd;
+      this.tree.select(at);
+      this.tree.reveal(at, true);
       if (window.performance && performance.mark) performance.mark('piexport:interactive');
     }, 0);
   }
 
+  /**
+   * indexRest takes the rest of the index, which comes after the first
+   * screen's entries: the usage of the entries (el, #session-usage),
+   * after the blocks of the tree's rows.
+   * @param {Element} el
+   */
+  indexRest(el) {
+    if (this.rowsReady) return;
+    this.rowsReady = true;
+    /** @type {Record<string, number[]>} */
+    let usage = {};
+    try { usage = JSON.parse(el.textContent || '{}'); } catch (e) { /* no usage: the header keeps its figures */ }
+    this.facts.setUsage(usage);
+    this.treeSoon();
+  }
+
+  /**
+   * painted marks, in the page's performance timeline, when the frame
+   * that first shows the article of the first screen has been drawn
+   * (piexport:painted): a message posted from an animation frame is
+   * handled once that frame is rendered. Benchmarks read the mark.
+   */
+  painted() {
+    if (this.painting) return;
+    this.painting = true;
+    const done = () => {
+      if (!this.live) return;
+      this.firstScreen = -1;
+      if (window.performance && performance.mark) performance.mark('piexport:painted');
+      times.release();
+      this.treeSoon();
+    };
+    if (typeof MessageChannel === 'undefined') {
+      setTimeout(done, 0);
+      return;
+    }
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = done;
+      channel.port2.postMessage(0);
+    });
+  }
+
   /** loaded is told that the whole file has been read (DOMContentLoaded). */
   loaded() {
+    const rest = this.doc.getElementById('session-usage');
+    if (rest) this.indexRest(rest);
+    times.release();
+    this.treeSoon(true);
     this.store.finish();
     if (!this.download) this.download = new SessionDownload(this.doc);
   }
@@ -501,12 +587,11 @@ var piexportPage = (() => {
       let el = doc.currentScript && doc.currentScript.previousElementSibling;
       if (!el) return;
       if (!page) {
-        // The index, and the blocks of its rows after it.
-        while (el && el.classList.contains('rows')) el = el.previousElementSibling;
-        if (el && el.id === 'session-index') begin(el);
+        if (el.id === 'session-index') begin(el);
         return;
       }
-      page.store.arrived(el);
+      if (el.id === 'session-usage') page.indexRest(el);
+      else page.store.arrived(el);
     },
     /** where is the reader's place (SessionPage.where). */
     where() { return page ? page.where() : null; },

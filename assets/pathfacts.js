@@ -14,20 +14,14 @@ class PathFacts {
    * @param {Map<string, number>} pos an entry's index by its id
    */
   constructor(doc, idx, pos) {
-    const n = idx.ids.length;
+    this.n = idx.ids.length;
     this.pos = pos;
-    // The usage of each entry that records some, five figures from
-    // usage[5*at[i]]: read from the index's object once, so that summing
-    // a path of thousands of entries looks up no property.
-    this.usageAt = new Int32Array(n).fill(-1);
+    /** @type {Int32Array | null} the usage of each entry that records some, five figures from usage[5*at[i]]; null until told (setUsage) */
+    this.usageAt = null;
     /** @type {number[]} */
     this.usage = [];
-    for (const [k, u] of Object.entries(idx.usage || {})) {
-      const i = Number(k);
-      if (!(i >= 0 && i < n)) continue;
-      this.usageAt[i] = this.usage.length / 5;
-      for (let f = 0; f < 5; f++) this.usage.push(Number(u[f]) || 0);
-    }
+    /** @type {number[] | null} the path whose tokens wait for the usage */
+    this.waiting = null;
     this.cells = doc.querySelectorAll('[data-path-tokens]');
     /** @type {Record<string, number[]>} per entry, the context edits aimed at it, in file order */
     this.edits = idx.edits || {};
@@ -38,8 +32,36 @@ class PathFacts {
     }
   }
 
-  /** tokens writes the sums of the path's usage into the header. @param {number[]} path */
+  /**
+   * setUsage takes the usage of the entries that record some (the
+   * index's, which comes after the first screen: the header has the
+   * figures of the path at load): read from its object once, so that
+   * summing a path of thousands of entries looks up no property.
+   * @param {Record<string, number[]>} usage
+   */
+  setUsage(usage) {
+    const at = new Int32Array(this.n).fill(-1);
+    for (const [k, u] of Object.entries(usage || {})) {
+      const i = Number(k);
+      if (!(i >= 0 && i < this.n)) continue;
+      at[i] = this.usage.length / 5;
+      for (let f = 0; f < 5; f++) this.usage.push(Number(u[f]) || 0);
+    }
+    this.usageAt = at;
+    if (this.waiting) this.tokens(this.waiting);
+  }
+
+  /**
+   * tokens writes the sums of the path's usage into the header, once
+   * the usage is known.
+   * @param {number[]} path
+   */
   tokens(path) {
+    if (!this.usageAt) {
+      this.waiting = path;
+      return;
+    }
+    this.waiting = null;
     const sum = [0, 0, 0, 0, 0];
     for (const i of path) {
       const at = this.usageAt[i];

@@ -9,6 +9,18 @@
 // looking at (the anchor), so the page never jumps. An entry whose
 // article has not arrived yet is a placeholder of its estimated height.
 //
+// A browser lays out a document of some 2^25 px at most (Chromium's
+// limit; Firefox's is lower), and a long session on a narrow screen is
+// far taller. So the path never asks for more than CAP px of spacers:
+// past that, the spacers stand for the entries they replace at a scale
+// (scale < 1), while the entries drawn keep their own heights. Near the
+// entries drawn the page scrolls as it always does, a pixel for a pixel;
+// a jump into a spacer (the scroll bar dragged, End) lands where the
+// scale says, at the same fraction of the path. A scaled path holds the
+// reader's place by changing the upper spacer, not the scroll position,
+// while the page scrolls (a scroll by script would stop a smooth scroll
+// half way), and gives the spacer its height back once scrolling stops.
+//
 // The view knows nothing of what an article holds: make turns HTML into
 // the element (and prepares it: times, badges, buttons), and the store
 // says where each article is.
@@ -86,6 +98,11 @@ class PathView {
   // A path whose estimated height is at most this many viewports is drawn
   // whole.
   static SHORT = 6;
+  // The most height the spacers take, px: well below every browser's
+  // limit, whatever the entries drawn add.
+  static CAP = 4194304; // 4 Mi px
+  // How long scrolling has stopped before the upper spacer is settled, ms.
+  static SETTLE_MS = 150;
 
   /** @param {HTMLElement} el @param {number} n the number of entries @param {PathViewHooks} opt */
   constructor(el, n, opt) {
@@ -99,6 +116,12 @@ class PathView {
     this.sums = new Sums([]);
     this.first = 0; // the drawn entries are list[first..last)
     this.last = 0;
+    this.scale = 1; // the spacers' px per px of the entries they stand for
+    this.aboveHeight = 0; // the spacers' heights, px
+    this.belowHeight = 0;
+    this.delta = 0; // px the upper spacer has been given or taken to hold the reader's place (see nudge)
+    this.whole = false; // every entry is drawn, for printing (drawAll)
+    this.settleTimer = 0;
     /** @type {HTMLElement[]} the drawn entries' elements */
     this.els = [];
     /** @type {WeakMap<Element, number>} the entry each element of the view draws */
@@ -120,7 +143,14 @@ class PathView {
     this.resizes = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver((list) => { this.resized(list); });
     this.stop = new AbortController();
     const schedule = () => { this.schedule(); };
-    window.addEventListener('scroll', schedule, { passive: true, signal: this.stop.signal });
+    // Scrolling has stopped: the browser says so (scrollend, which waits
+    // for a smooth scroll to end), else a pause in the scroll events does.
+    this.scrollEnd = 'onscrollend' in window;
+    window.addEventListener('scroll', () => {
+      this.schedule();
+      this.settleLater();
+    }, { passive: true, signal: this.stop.signal });
+    if (this.scrollEnd) window.addEventListener('scrollend', () => { this.settle(); }, { signal: this.stop.signal });
     window.addEventListener('resize', schedule, { signal: this.stop.signal });
   }
 
@@ -129,6 +159,7 @@ class PathView {
     this.stop.abort();
     if (this.resizes) this.resizes.disconnect();
     cancelAnimationFrame(this.frame);
+    clearTimeout(this.settleTimer);
     this.frame = 0;
   }
 
@@ -152,9 +183,15 @@ class PathView {
       h[j] = this.height(list[j]);
     }
     this.sums = new Sums(h);
+    this.scale = PathView.scaleFor(this.sums.total());
+    this.delta = 0;
+    clearTimeout(this.settleTimer);
     this.first = this.last = 0;
     this.spacers();
   }
+
+  /** scaleFor is the spacers' scale for a path of total px. @param {number} total */
+  static scaleFor(total) { return total > PathView.CAP ? PathView.CAP / total : 1; }
 
   /** has says whether entry i is on the path. @param {number} i */
   has(i) { return this.posOf[i] >= 0; }
@@ -200,16 +237,103 @@ class PathView {
     el.remove();
   }
 
+  /**
+   * spacers sizes the spacers for the entries not drawn, and returns how
+   * much taller the upper one has become, px. The scale is worked out
+   * again only when measured heights have moved the path's height far
+   * from what it was set for: each new scale moves what lies below the
+   * upper spacer.
+   */
   spacers() {
-    this.above.style.height = this.sums.before(this.first) + 'px';
-    this.below.style.height = Math.max(0, this.sums.total() - this.sums.before(this.last)) + 'px';
+    const total = this.sums.total();
+    const tall = total * this.scale;
+    if (tall > PathView.CAP * 1.25 || (this.scale < 1 && tall < PathView.CAP * 0.75)) this.scale = PathView.scaleFor(total);
+    // What the upper spacer gains the lower one loses, so that the page
+    // is as tall whatever delta is: a scroll to the end, under way,
+    // still ends at the end. Above the first entry and below the last
+    // the spacers stand for nothing.
+    const above0 = this.sums.before(this.first) * this.scale;
+    const below0 = Math.max(0, total - this.sums.before(this.last)) * this.scale;
+    if (this.first === 0 || this.last === this.list.length) this.delta = 0;
+    this.delta = Math.min(below0, Math.max(-above0, this.delta));
+    const above = above0 + this.delta;
+    const grown = above - this.aboveHeight;
+    this.aboveHeight = above;
+    this.above.style.height = above + 'px';
+    this.belowHeight = below0 - this.delta;
+    this.below.style.height = this.belowHeight + 'px';
+    return grown;
+  }
+
+  /**
+   * virtual is where y (px from the path's top, as the page draws it) is
+   * in the path at its full height: the spacers stand for their entries
+   * at the scale, the entries drawn for themselves.
+   * @param {number} y
+   */
+  virtual(y) {
+    const top = this.sums.before(this.first);
+    const bottom = this.sums.before(this.last);
+    if (y < this.aboveHeight) return Math.max(0, y / this.aboveHeight * top);
+    y -= this.aboveHeight;
+    if (y < bottom - top) return top + y;
+    y -= bottom - top;
+    const rest = this.sums.total() - bottom;
+    return y >= this.belowHeight ? bottom + rest : bottom + y / this.belowHeight * rest;
+  }
+
+  /**
+   * nudge moves what the page shows up by d px (down for d < 0): a
+   * scroll, but on a scaled path, while the upper spacer has the room, a
+   * change of its height (see the top of this file).
+   * @param {number} d
+   */
+  nudge(d) {
+    if (Math.abs(d) < 0.5) return;
+    if (this.scale < 1) {
+      const was = this.delta;
+      this.delta -= d;
+      this.spacers(); // which keeps delta within what the spacers have
+      d -= was - this.delta;
+      this.settleLater();
+    }
+    if (Math.abs(d) >= 0.5) window.scrollBy(0, d);
+  }
+
+  /** settleLater settles the spacers once scrolling has stopped. */
+  settleLater() {
+    if (!this.delta || this.scrollEnd) return;
+    clearTimeout(this.settleTimer);
+    this.settleTimer = setTimeout(() => { this.settle(); }, PathView.SETTLE_MS);
+  }
+
+  /**
+   * settle gives the upper spacer back the height its entries stand for,
+   * scrolling by as much, so that nothing moves: once scrolling has
+   * stopped, a scroll by script interrupts nothing.
+   */
+  settle() {
+    clearTimeout(this.settleTimer);
+    this.settleTimer = 0;
+    if (!this.delta) return;
+    // What the page shows where scrolling stopped, drawn first.
+    if (this.frame) {
+      cancelAnimationFrame(this.frame);
+      this.frame = 0;
+      this.update();
+    }
+    const d = this.delta;
+    if (!d) return;
+    this.delta = 0;
+    this.spacers();
+    window.scrollBy(0, -d);
   }
 
   /** viewport is the part of the path in view, in px from the path's top. */
   viewport() {
-    const top = this.el.getBoundingClientRect().top;
+    const r = this.el.getBoundingClientRect();
     const off = this.opt.offset();
-    return { from: off - top, to: innerHeight - top, height: innerHeight - off };
+    return { from: off - r.top, to: innerHeight - r.top, height: innerHeight - off, pathHeight: r.height };
   }
 
   /** make draws entry list[k]: its article, or a placeholder. @param {number} k */
@@ -352,8 +476,7 @@ class PathView {
   /** hold scrolls so that a's entry is where it was. @param {PathAnchor | null} a */
   hold(a) {
     if (!a || !a.el.isConnected) return;
-    const d = a.el.getBoundingClientRect().top - a.top;
-    if (Math.abs(d) >= 0.5) window.scrollBy(0, d);
+    this.nudge(a.el.getBoundingClientRect().top - a.top);
   }
 
   /** schedule updates the view at the next frame. */
@@ -375,6 +498,7 @@ class PathView {
 
   /** update draws the entries in and near the viewport and drops those far from it. */
   update() {
+    if (this.whole) return;
     const n = this.list.length;
     if (!n) { this.clear(); this.spacers(); return; }
     if (this.short()) {
@@ -387,23 +511,68 @@ class PathView {
       return;
     }
     const v = this.viewport();
+    const a = this.scale < 1 ? this.anchor() : null;
+    // Where the viewport is in the path at its full height: beside an
+    // entry drawn in view, a pixel for a pixel from it; else, in a
+    // scaled spacer, where the spacer stands for, at the point of the
+    // viewport as far down it as the page is scrolled (the top of the
+    // viewport at the top of the page, its bottom at the end).
+    /** @type {{v: number, y: number} | null} */
+    let end = null;
+    let jump = -1;
+    let from0 = v.from;
+    if (this.scale < 1) {
+      if (a && a.top < innerHeight) {
+        from0 = this.sums.before(this.at(a.el)) + (this.opt.offset() - a.top);
+      } else {
+        const doc = document.documentElement;
+        const most = Math.max(1, doc.scrollHeight - innerHeight);
+        const f = Math.min(1, Math.max(0, window.scrollY / most));
+        // A point above the path or below it (the header, the footer)
+        // stands for the path's first or last pixel.
+        const y = Math.min(Math.max(0, v.from + f * v.height), v.pathHeight);
+        jump = this.virtual(y);
+        from0 = jump - f * v.height;
+        // The entries drawn there start where their spacer ends: what
+        // the viewport shows is within a screen of where the scroll bar
+        // says. At the end of the page, though, the end of the path is
+        // brought to the bottom of the viewport (see land).
+        if (window.scrollY >= most - 1) end = { v: jump, y: y - v.from + this.opt.offset() };
+      }
+    }
+    const to0 = from0 + v.height;
     const margin = v.height * PathView.MARGIN;
-    let from = this.sums.at(Math.max(0, v.from - margin));
-    let to = Math.min(n, this.sums.at(Math.max(0, v.to + margin)) + 1);
-    const keepFrom = this.sums.at(Math.max(0, v.from - v.height * PathView.KEEP));
-    const keepTo = Math.min(n, this.sums.at(Math.max(0, v.to + v.height * PathView.KEEP)) + 1);
-    const seen = { from: this.sums.at(Math.max(0, v.from)), to: Math.min(n, this.sums.at(Math.max(0, v.to)) + 1) };
+    let from = this.sums.at(Math.max(0, from0 - margin));
+    let to = Math.min(n, this.sums.at(Math.max(0, to0 + margin)) + 1);
+    const keepFrom = this.sums.at(Math.max(0, from0 - v.height * PathView.KEEP));
+    const keepTo = Math.min(n, this.sums.at(Math.max(0, to0 + v.height * PathView.KEEP)) + 1);
+    const seen = { from: this.sums.at(Math.max(0, from0)), to: Math.min(n, this.sums.at(Math.max(0, to0)) + 1) };
     // Keep what is drawn within the wider band; draw the narrower one.
     if (this.last > this.first && to > this.first && from < this.last) {
       from = Math.min(from, Math.max(this.first, keepFrom));
       to = Math.max(to, Math.min(this.last, keepTo));
     }
     if (from === this.first && to === this.last) return;
-    const a = this.anchor();
+    const held = this.scale < 1 ? a : this.anchor();
+    if (jump >= 0) this.delta = 0;
     const made = this.draw(from, to, seen);
     this.measure(made);
-    this.hold(a);
+    if (end) this.land(end.v, end.y);
+    else this.hold(held);
     this.drawn(made);
+  }
+
+  /**
+   * land scrolls so that place v of the path (px at its full height) is
+   * y px from the top of the window, once the entries around it are
+   * drawn: a jump to the end of a scaled path shows its end.
+   * @param {number} v @param {number} y
+   */
+  land(v, y) {
+    const k = this.sums.at(v);
+    if (k < this.first || k >= this.last) return;
+    const el = this.els[k - this.first];
+    this.nudge(el.getBoundingClientRect().top + (v - this.sums.before(k)) - y);
   }
 
   /**
@@ -503,17 +672,29 @@ class PathView {
       // reader is looking at: move the page by as much.
       if (el.getBoundingClientRect().bottom <= off) shift += h - was;
     }
-    this.spacers();
-    if (shift) window.scrollBy(0, shift);
+    // So does the upper spacer, when the path's new height scales it anew.
+    shift += this.spacers();
+    this.nudge(shift);
     this.schedule();
   }
 
-  /** drawAll draws every entry of the path: for printing. */
+  /**
+   * drawAll draws every entry of the path, and keeps them drawn until
+   * drawInView: for printing, which a scroll or a resize meanwhile must
+   * not cut short.
+   */
   drawAll() {
+    this.whole = true;
     const a = this.anchor();
     const made = this.draw(0, this.list.length, null);
     this.measure(made);
     this.hold(a);
     this.drawn(made);
+  }
+
+  /** drawInView goes back to drawing the entries in and near the viewport. */
+  drawInView() {
+    this.whole = false;
+    this.schedule();
   }
 }

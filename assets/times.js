@@ -10,10 +10,33 @@ const times = (() => {
   let plain = null;
   /** @type {Intl.DateTimeFormat | null} */
   let zoned = null;
-  try {
-    plain = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
-    zoned = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' });
-  } catch (e) { /* the server's UTC times stay */ }
+  let made = false;
+  // The formats are made when first used: the first costs the browser
+  // tens of milliseconds (its locale's data), which a session page spends
+  // after its first screen (hold).
+  function make() {
+    if (made) return;
+    made = true;
+    try {
+      plain = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+      zoned = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' });
+    } catch (e) { /* the server's UTC times stay */ }
+  }
+
+  let held = false;
+  /** @type {[Element, boolean][]} the times to localize once released */
+  let waiting = [];
+
+  /** hold keeps the times as the server wrote them until release. */
+  function hold() { held = true; }
+
+  /** release localizes the times held, and from then on each at once. */
+  function release() {
+    held = false;
+    const list = waiting;
+    waiting = [];
+    for (const [el, zone] of list) if (el.isConnected) localize(el, zone);
+  }
 
   /**
    * format writes d for the reader; with zone, naming the time zone (a
@@ -23,6 +46,7 @@ const times = (() => {
    * @param {Date} d @param {boolean} zone
    */
   function format(d, zone) {
+    make();
     const f = zone ? zoned : plain;
     return f ? f.format(d) : d.toISOString();
   }
@@ -34,11 +58,16 @@ const times = (() => {
    * @param {Element} el @param {boolean} zone
    */
   function localize(el, zone) {
+    if (held) {
+      waiting.push([el, zone]);
+      return;
+    }
+    make();
     const d = new Date(el.getAttribute('datetime') || '');
     if (!plain || isNaN(d.getTime())) return;
     /** @type {HTMLElement} */ (el).title = el.textContent || '';
     el.textContent = format(d, zone);
   }
 
-  return { format, localize };
+  return { format, localize, hold, release };
 })();

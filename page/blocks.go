@@ -107,8 +107,9 @@ func planBlocks(path []int, absorbed []bool, size func(i int) int) []block {
 
 // writeEntries writes p's blocks as their entries are rendered, then the
 // sub-agents' transcripts, packed. A group copied early is rendered once:
-// its text is kept until the group's turn comes.
-func writeEntries(w *bufio.Writer, p *Page) error {
+// its text is kept until the group's turn comes. rest writes the rest of
+// the index, after the copies: the first screen comes before it.
+func writeEntries(w *bufio.Writer, p *Page, rest func() error) error {
 	stop := make(chan struct{})
 	defer close(stop)
 	copies := map[int]*groupWriter{}
@@ -145,6 +146,12 @@ func writeEntries(w *bufio.Writer, p *Page) error {
 	var chunks chunkWriter
 	var g groupWriter
 	for _, b := range p.blocks {
+		if rest != nil && b.kind != copyBlock {
+			if err := rest(); err != nil {
+				return err
+			}
+			rest = nil
+		}
 		switch b.kind {
 		case packBlock:
 			for _, i := range b.entries {
@@ -185,6 +192,11 @@ func writeEntries(w *bufio.Writer, p *Page) error {
 			if err := g.write(w, false); err != nil {
 				return err
 			}
+		}
+	}
+	if rest != nil {
+		if err := rest(); err != nil {
+			return err
 		}
 	}
 	for _, panel := range p.panels() {

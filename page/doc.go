@@ -14,27 +14,36 @@
 // session's size, and the script starts before the rest of the file has
 // been read.
 //
-// What the document holds at load, in the order of the file:
+// What the document holds at load, in the order of the file: what the
+// first screen needs comes first, so that the browser parses and paints
+// it before it has read the rest (a Chromium trace of a 50 MB page had
+// the leaf's group 3.3 MB into the file, after 2.3 MB of index, previews
+// and the list for a browser without JavaScript; the main thread's time
+// before the leaf was painted was parsing that, the script's start and
+// the tree's layout).
 //
 //  1. The head: the stylesheet and the script, inline, allowed by hash.
 //     The script is the modules of assets/ joined (pageScripts; what each
 //     does and how they fit: assets/page.js), without their lines of
 //     comments. It only sets the theme and waits.
-//  2. The sidebar's controls and an empty tree (role="tree"); for a
-//     browser without JavaScript, a <noscript> list of the entries of the
-//     path in view, each a link to its entry.
+//  2. The sidebar's controls and an empty tree (role="tree").
 //  3. The header: the session's facts, tokens and the Insights charts.
 //  4. The index (<script type="application/json" id="session-index">):
 //     per entry, in tree order, its id, parent, kind, role and label,
-//     whether it has an article of its own, an estimate of its height,
-//     and the usage to sum along a path; and, once, what the script
-//     knows of how the page is written (scriptConfig) and which kinds
-//     each of the tree's filters shows. The previews of the tree's rows
-//     follow in blocks of 2,048 (<script class="rows">), which the script
-//     parses when it first draws one of their rows. This is all the
-//     script needs to draw the tree, lay out the path and follow a link:
-//     a few dozen bytes an entry.
-//  5. The entries, in blocks of about 200 KB of HTML each:
+//     whether it has an article of its own and an estimate of its
+//     height; and, once, what the script knows of how the page is
+//     written (scriptConfig) and which kinds each of the tree's filters
+//     shows. This is all the script needs to lay out the path and follow
+//     a link: a few dozen bytes an entry.
+//  5. The first screen: copies of the groups that end the path in view
+//     (see below), which the script draws as soon as they have come.
+//  6. The rest of the index: the previews of the tree's rows in blocks
+//     of 2,048 (<script class="rows">), which the script parses when it
+//     first draws one of their rows, and the usage to sum along a path
+//     (#session-usage; the header has the sums of the path in view). The
+//     tree is laid out once they have come and the first screen has been
+//     painted.
+//  7. The entries, in blocks of about 200 KB of HTML each:
 //     - the path in view in "groups" of consecutive entries, each a
 //     <noscript class="g">: without JavaScript its articles are ordinary
 //     HTML, and the groups come in path order, so the path reads in
@@ -51,9 +60,13 @@
 //     The blocks come in the order a reader needs them: first copies of
 //     the groups that end the path in view (up to 256 KB of them, hidden:
 //     a browser without JavaScript shows the groups in their place), which
-//     the script draws at once; then the chunks, so that a link to another
-//     branch is followed as soon as the leaf shows; then the groups of
-//     the path in order; last the sub-agents' transcripts, packed.
+//     the script draws at once (5 above); then the chunks, so that a link
+//     to another branch is followed as soon as the leaf shows; then the
+//     groups of the path in order; last the sub-agents' transcripts,
+//     packed.
+//  8. For a browser without JavaScript, a <noscript> list of the entries
+//     of the path in view, each a link to its entry, which takes the
+//     sidebar's place.
 //
 // What is made later, and when:
 //

@@ -56,8 +56,11 @@ type pageData struct {
 	// instead of an error, which would break the script silently.
 	Index json.RawMessage
 	// Rows are the previews of the index's entries as JSON arrays of
-	// rowBlock each (see pageIndex.Previews).
+	// rowBlock each (see pageIndex.Previews), and Usage the index's
+	// usage (pageIndex.Usage): both come after the first screen's
+	// entries (see "index-rest" and writeEntries).
 	Rows    []json.RawMessage
+	Usage   json.RawMessage
 	CSS     template.CSS
 	JS      template.JS
 	Arrived template.JS
@@ -88,13 +91,17 @@ func writePage(w io.Writer, p *Page) error {
 		}
 		rows = append(rows, block)
 	}
+	usage, err := json.Marshal(p.v.Index.Usage)
+	if err != nil {
+		return fmt.Errorf("render page: usage: %w", err)
+	}
 	var jsonl *background
 	if p.jsonl != nil {
 		jsonl = packJSONL(p.jsonl)
 	}
 	// No control character of the session's text reaches the page.
 	bw := bufio.NewWriterSize(render.WithoutControls(w), 256<<10)
-	data := pageData{pageView: p.v, Index: index, Rows: rows, CSS: a.CSS, JS: a.JS, Arrived: arrivedScript, CSP: a.CSP}
+	data := pageData{pageView: p.v, Index: index, Rows: rows, Usage: usage, CSS: a.CSS, JS: a.JS, Arrived: arrivedScript, CSP: a.CSP}
 	if p.v.FollowURL != "" {
 		// A served page also loads the server's follow script, which
 		// listens to an event stream from the same origin.
@@ -104,9 +111,17 @@ func writePage(w io.Writer, p *Page) error {
 		return fmt.Errorf("render page: %w", err)
 	}
 	// The index is written: its JSON, megabytes on a long session, need
-	// not stay while the entries are.
-	data.Index, index, data.Rows, rows = nil, nil, nil, nil
-	if err := writeEntries(bw, p); err != nil {
+	// not stay while the entries are; nor need the rest of it, once
+	// written after the first screen.
+	data.Index, index = nil, nil
+	rest := func() error {
+		if err := pageTemplate.ExecuteTemplate(bw, "index-rest", data); err != nil {
+			return fmt.Errorf("render page: %w", err)
+		}
+		data.Rows, rows, data.Usage, usage = nil, nil, nil, nil
+		return nil
+	}
+	if err := writeEntries(bw, p, rest); err != nil {
 		return err
 	}
 	if jsonl != nil {

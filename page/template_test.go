@@ -201,6 +201,17 @@ func TestPageIndexJSON(t *testing.T) {
 		}
 		got.Previews = append(got.Previews, block...)
 	}
+	// So does the usage, after the first screen.
+	usage := pageFindAll(doc, func(n *html.Node) bool {
+		id, _ := pageAttr(n, "id")
+		return n.Data == "script" && id == "session-usage"
+	})
+	if len(usage) != 1 {
+		t.Fatalf("got %d session-usage scripts, want 1", len(usage))
+	}
+	if err := json.Unmarshal([]byte(pageText(usage[0])), &got.Usage); err != nil {
+		t.Fatalf("the usage is not JSON: %v", err)
+	}
 	if diff := cmp.Diff(v.Index, got); diff != "" {
 		t.Errorf("index (-want +got):\n%s", diff)
 	}

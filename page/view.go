@@ -177,8 +177,10 @@ type pageIndex struct {
 	Lines []int `json:"lines"`
 	// Usage holds, per entry that records model usage (session.Entry.
 	// UsageRecord), input, output, cacheRead, cacheWrite and cost; the
-	// script sums it along the path in view.
-	Usage map[int][5]float64 `json:"usage"`
+	// script sums it along the path in view. The header has the sums of
+	// the path at load, so it is written apart, after the first screen
+	// (pageData.Usage).
+	Usage map[int][5]float64 `json:"-"`
 	// Edits maps an entry to the context edits aimed at it, in file
 	// order; the script shows the badge of the latest one on the path.
 	Edits map[int][]int `json:"edits"`

@@ -81,6 +81,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		doDeep  = fs.Bool("deeplink", false, "follow a link to another branch as soon as the leaf shows, and time it (piexport pages)")
 		exclude = fs.String("exclude", "nav, aside, script, style, head", "CSS selector of places where the text does not count (the sidebars show previews)")
 		browser = fs.String("browser", "", "Chromium to run (default: $PIEXPORT_BROWSER, then chromium on $PATH)")
+		traceTo = fs.String("trace", "", "record a Chromium trace until the text shows into this file (Chromium's performance panel and Perfetto open it), and print where the main thread's time went to standard error")
+		width   = fs.Int("width", 1280, "the window's width, px")
+		height  = fs.Int("height", 860, "the window's height, px")
 	)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: pagetime [--timeout 60s] [--switch] --text SNIPPET FILE.html|URL\n       pagetime --snippet SESSION.jsonl\n\nflags:")
@@ -126,7 +129,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
-	res, err := measure(ctx, path, url, *text, *exclude, *doSw, *doDeep)
+	res, err := measure(ctx, path, url, *text, *exclude, *doSw, *doDeep, measureOptions{trace: *traceTo, width: *width, height: *height, stderr: stderr})
 	if res != nil {
 		fmt.Fprintln(stdout, res.line())
 	}
@@ -187,6 +190,7 @@ type loadReport struct {
 	FCP            float64  `json:"fcp"`
 	DCL            float64  `json:"dcl"`
 	Interactive    float64  `json:"interactive"`
+	Painted        float64  `json:"painted"`
 	Load           float64  `json:"load"`
 	LongBefore     int      `json:"longBefore"`
 	LongMaxBefore  float64  `json:"longMaxBefore"`
@@ -234,7 +238,14 @@ type switchReport struct {
 	Path          string  `json:"path"`
 }
 
-func measure(ctx context.Context, browser, url, text, exclude string, doSwitch, doDeep bool) (*result, error) {
+// measureOptions are measure's less common settings.
+type measureOptions struct {
+	trace         string // a file to write a trace into, or ""
+	width, height int
+	stderr        io.Writer
+}
+
+func measure(ctx context.Context, browser, url, text, exclude string, doSwitch, doDeep bool, opt measureOptions) (*result, error) {
 	dir, err := os.MkdirTemp("", "pagetime-profile-")
 	if err != nil {
 		return nil, err
@@ -254,7 +265,7 @@ func measure(ctx context.Context, browser, url, text, exclude string, doSwitch, 
 		// Without it performance.memory is rounded to coarse buckets.
 		chromedp.Flag("enable-precise-memory-info", true),
 		// A fixed window, so layout work is the same on every machine.
-		chromedp.WindowSize(1280, 860),
+		chromedp.WindowSize(opt.width, opt.height),
 	)
 	defer cancelAlloc()
 	tab, cancelTab := chromedp.NewContext(allocCtx)
@@ -274,6 +285,12 @@ func measure(ctx context.Context, browser, url, text, exclude string, doSwitch, 
 	// style, layout; the rest of a task is mostly HTML parsing).
 	if _, err := chromedp.Call(tab, performance.Enable, performance.EnableParams{}); err != nil {
 		return nil, err
+	}
+	var tr *trace
+	if opt.trace != "" {
+		if tr, err = startTrace(tab); err != nil {
+			return nil, fmt.Errorf("trace: %w", err)
+		}
 	}
 	// Page.navigate, not chromedp.Navigate: that one waits for the load
 	// event, and the probe in the page keeps its own clock anyway.
@@ -322,6 +339,19 @@ func measure(ctx context.Context, browser, url, text, exclude string, doSwitch, 
 		return nil, err
 	}
 	fillLoad(res, rep)
+	if tr != nil {
+		if err := tr.stop(ctx, tab); err != nil {
+			return res, fmt.Errorf("trace: %w", err)
+		}
+		if err := tr.write(opt.trace); err != nil {
+			return res, fmt.Errorf("trace: %w", err)
+		}
+		sum, err := tr.summary("pagetime:visible")
+		if err != nil {
+			return res, fmt.Errorf("trace: %w", err)
+		}
+		fmt.Fprint(opt.stderr, sum)
+	}
 	m, err := chromedp.Call(tab, performance.GetMetrics, struct{}{})
 	if err != nil {
 		return nil, err
@@ -419,6 +449,7 @@ func fillLoad(r *result, rep loadReport) {
 	r.set("fcp_ms", ms(rep.FCP))
 	r.set("dcl_ms", ms(rep.DCL))
 	r.set("interactive_ms", ms(rep.Interactive))
+	r.set("painted_ms", ms(rep.Painted))
 	r.set("load_ms", ms(rep.Load))
 	r.set("longtasks", fmt.Sprint(rep.LongBefore))
 	r.set("longtask_max_ms", ms(rep.LongMaxBefore))
@@ -583,6 +614,7 @@ const probeJS = `(function () {
         st.where = describe(st.cands[i]);
         afterFrame(function () {
           st.visible = now();
+          performance.mark('pagetime:visible');
           if (DEEPLINK) deepLink();
         });
         return true;
@@ -623,8 +655,9 @@ const probeJS = `(function () {
 
   // A piexport page marks when its tree, search and filters work
   // (performance.mark in page.js); other pages have no such mark.
-  function interactiveAt() {
-    var marks = performance.getEntriesByName('piexport:interactive', 'mark');
+  function interactiveAt() { return markAt('piexport:interactive'); }
+  function markAt(name) {
+    var marks = performance.getEntriesByName(name, 'mark');
     return marks.length ? marks[0].startTime : -1;
   }
 
@@ -640,6 +673,7 @@ const probeJS = `(function () {
       fcp: st.fcp,
       dcl: nav.domContentLoadedEventEnd > 0 ? nav.domContentLoadedEventEnd : -1,
       interactive: interactiveAt(),
+      painted: markAt('piexport:painted'),
       load: nav.loadEventEnd > 0 ? nav.loadEventEnd : -1,
       loaded: document.readyState === 'complete' && nav.loadEventEnd > 0,
       longBefore: before.n, longMaxBefore: before.max, longSumBefore: before.sum,

@@ -1,6 +1,6 @@
 // Command gensession writes synthetic pi session files for benchmarks.
 //
-//	gensession [--seed N] [--size 50MB] [--profile mixed|chat|code|tools]
+//	gensession [--seed N] [--size 50MB] [--profile mixed|chat|code|tools|linear]
 //	           [--branches] [--images] [--compactions] [--labels] -o FILE
 //	gensession --chain N -o FILE
 //	gensession --sessions N --dir DIR [--seed N]
@@ -58,7 +58,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		out      = fs.StringP("output", "o", "", "file to write, - for standard output")
 		sessions = fs.Int("sessions", 0, "write this many small sessions under --dir in pi's layout instead of one file")
 		dir      = fs.String("dir", "", "root directory for --sessions")
-		profile  = fs.String("profile", "mixed", "the session's shape: mixed (tool output, prose and some code), chat (mostly talk), code (fenced code in every answer, reads, edits, long build output) or tools (many tool calls, little talk)")
+		profile  = fs.String("profile", "mixed", "the session's shape: mixed (tool output, prose and some code), chat (mostly talk), code (fenced code in every answer, reads, edits, long build output), tools (many tool calls, little talk) or linear (one long path of code-heavy tool output, as most real sessions are)")
 	)
 	fs.Int64Var(&opt.Seed, "seed", 1, "seed; the same seed gives the same bytes")
 	fs.BoolVar(&opt.Branches, "branches", false, "branch back to earlier user messages with branch summaries")

@@ -194,7 +194,7 @@ func (g *gen) run() {
 	g.thinkingLevel = pick(&g.r, []string{"medium", "medium", "high", "low", "off", "minimal"})
 	g.modelChange()
 	g.thinkingChange()
-	g.nextBranch = g.r.between(2, 3)
+	g.nextBranch = g.r.between(2, 3) + g.sh.firstBranch
 	g.nextCompact = g.r.between(3, 5)
 	g.nextLabel = 2
 	g.fileSeen = map[string]uint8{}
@@ -354,7 +354,7 @@ func (g *gen) betweenTurns() {
 	}
 	if g.opt.Branches && g.turns >= g.nextBranch && len(g.users)-g.keepFrom >= 2 {
 		g.branch()
-		g.nextBranch = g.turns + g.r.between(4, 10)
+		g.nextBranch = g.turns + g.r.between(g.sh.branchGap[0], g.sh.branchGap[1])
 	}
 	if g.r.pct(3) {
 		g.model = pickModel(&g.r)

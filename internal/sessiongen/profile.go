@@ -27,10 +27,16 @@ const (
 	// ProfileTools is agent work with little talk: many tool calls per
 	// turn, mostly shell, searches and listings, short texts between them.
 	ProfileTools Profile = "tools"
+	// ProfileLinear is the shape most real coding sessions have (see
+	// shared/corpus): one long path, a branch only every few dozen turns
+	// even with Options.Branches, and most of the bytes in code-heavy tool
+	// output: reads of source files, edits with their diffs, build and
+	// test output; short texts between the calls, with some code.
+	ProfileLinear Profile = "linear"
 )
 
 // Profiles lists every profile, the default first.
-var Profiles = []Profile{ProfileMixed, ProfileChat, ProfileCode, ProfileTools}
+var Profiles = []Profile{ProfileMixed, ProfileChat, ProfileCode, ProfileTools, ProfileLinear}
 
 // ParseProfile returns the profile named s; "" is ProfileMixed.
 func ParseProfile(s string) (Profile, error) {
@@ -81,6 +87,10 @@ type shape struct {
 	// userMore is the percentage of user messages that add a paragraph or
 	// a pasted snippet to their ask.
 	userMore int
+	// firstBranch delays the first branch by this many turns, and
+	// branchGap bounds the turns between branches.
+	firstBranch int
+	branchGap   [2]int
 }
 
 var shapes = map[Profile]*shape{
@@ -89,6 +99,7 @@ var shapes = map[Profile]*shape{
 		stepText: 60, stepMarkdown: 25, stepSize: [2]int{200, 4000}, finalSize: [2]int{800, 40000}, thinking: 55,
 		bashWeights: bashWeights, shortOutput: 55, longOutput: 12,
 		editRemoved: [2]int{1, 6}, editAdded: [2]int{1, 12}, userMore: 60,
+		branchGap: [2]int{4, 10},
 	},
 	ProfileChat: {
 		steps: [2]int{0, 2},
@@ -97,6 +108,7 @@ var shapes = map[Profile]*shape{
 		stepText:    80, stepMarkdown: 40, stepSize: [2]int{200, 4000}, finalSize: [2]int{300, 12000}, thinking: 70,
 		bashWeights: bashWeights, shortOutput: 60, longOutput: 5,
 		editRemoved: [2]int{1, 6}, editAdded: [2]int{1, 12}, userMore: 90,
+		branchGap: [2]int{4, 10},
 	},
 	ProfileCode: {
 		steps:       [2]int{2, 10},
@@ -109,6 +121,7 @@ var shapes = map[Profile]*shape{
 		bashWeights: []int{18, 12, 5, 8, 2, 10, 12, 8, 4, 12, 6, 3},
 		shortOutput: 65, longOutput: 6,
 		editRemoved: [2]int{2, 16}, editAdded: [2]int{2, 30}, userMore: 60,
+		branchGap: [2]int{4, 10},
 	},
 	ProfileTools: {
 		steps:       [2]int{3, 24},
@@ -116,6 +129,24 @@ var shapes = map[Profile]*shape{
 		stepText:    35, stepMarkdown: 5, stepSize: [2]int{200, 4000}, finalSize: [2]int{200, 3000}, thinking: 40,
 		bashWeights: bashWeights, shortOutput: 55, longOutput: 8,
 		editRemoved: [2]int{1, 6}, editAdded: [2]int{1, 12}, userMore: 40,
+		branchGap: [2]int{4, 10},
+	},
+	// The corpus's coding sessions: about nine assistant messages per
+	// ask; of the bytes, reads 40%, the calls' arguments (edits, writes)
+	// a quarter, shell output and edit results a tenth each, thinking
+	// and text a few percent.
+	ProfileLinear: {
+		steps: [2]int{3, 16},
+		// read, bash, edit, write, grep, find, ls, web_search, fetch_url
+		toolWeights: []int{28, 34, 26, 4, 4, 2, 2, 0, 0},
+		stepText:    50, stepMarkdown: 15, stepSize: [2]int{200, 2000}, finalSize: [2]int{300, 4000}, thinking: 35,
+		readLines: [2]int{15, 250},
+		// go test, build, git log, git diff, ls, cargo, pytest, logs, grep,
+		// cat, tsc, misc
+		bashWeights: []int{18, 12, 5, 8, 2, 10, 12, 8, 4, 12, 6, 3},
+		shortOutput: 92, longOutput: 2,
+		editRemoved: [2]int{3, 30}, editAdded: [2]int{3, 50}, userMore: 30,
+		firstBranch: 30, branchGap: [2]int{40, 80},
 	},
 }
 

@@ -17,6 +17,8 @@ type profileStats struct {
 	// reads counts successful text reads, readsIn those of 60 to 500 lines.
 	reads, readsIn  int
 	edits, longBash int
+	// branchPoints counts the entries with more than one child.
+	branchPoints int
 }
 
 // closingBytes is the size below which an assistant text may be one of
@@ -28,6 +30,14 @@ var fenceLang = regexp.MustCompile("(?m)^```([a-z]+)$")
 func statsOf(t *testing.T, es []entry) profileStats {
 	t.Helper()
 	st := profileStats{entries: len(es) - 1, fences: map[string]int{}}
+	children := map[string]int{}
+	for i := range es {
+		if p := es[i].ParentID; p != nil {
+			if children[*p]++; children[*p] == 2 {
+				st.branchPoints++
+			}
+		}
+	}
 	for i := range es {
 		e := &es[i]
 		if e.Message == nil {
@@ -92,7 +102,7 @@ func TestProfiles(t *testing.T) {
 		t.Logf("%s: %+v", p, stats[p])
 	}
 
-	mixed, chat, code, tools := stats[ProfileMixed], stats[ProfileChat], stats[ProfileCode], stats[ProfileTools]
+	mixed, chat, code, tools, linear := stats[ProfileMixed], stats[ProfileChat], stats[ProfileCode], stats[ProfileTools], stats[ProfileLinear]
 	// Code: fences in every longer text, every language about as often,
 	// reads of 60 to 500 lines, more edits and long output than the mixed
 	// shape has for its bytes.
@@ -122,6 +132,15 @@ func TestProfiles(t *testing.T) {
 	}
 	if tools.entries <= mixed.entries {
 		t.Errorf("tools: %d entries, mixed %d: want more, smaller ones", tools.entries, mixed.entries)
+	}
+	// Linear: one long path, a branch only every few dozen asks even
+	// with Branches; the bytes in reads, shell output and edits, with
+	// more entries than the mixed shape for its bytes.
+	if linear.branchPoints*30 > linear.users || mixed.branchPoints*10 < mixed.users {
+		t.Errorf("linear: %d branch points for %d user messages (mixed: %d for %d)", linear.branchPoints, linear.users, mixed.branchPoints, mixed.users)
+	}
+	if linear.reads == 0 || linear.edits*2 < mixed.edits*3 || linear.entries <= mixed.entries {
+		t.Errorf("linear: %d reads, %d edits (mixed %d), %d entries (mixed %d)", linear.reads, linear.edits, mixed.edits, linear.entries, mixed.entries)
 	}
 }
 
@@ -157,7 +176,8 @@ func TestParseProfile(t *testing.T) {
 		ok   bool
 	}{
 		{"", ProfileMixed, true}, {"mixed", ProfileMixed, true}, {"code", ProfileCode, true},
-		{"chat", ProfileChat, true}, {"tools", ProfileTools, true}, {"Code", "", false}, {"x", "", false},
+		{"chat", ProfileChat, true}, {"tools", ProfileTools, true}, {"linear", ProfileLinear, true},
+		{"Code", "", false}, {"x", "", false},
 	} {
 		got, err := ParseProfile(tc.in)
 		if got != tc.want || (err == nil) != tc.ok {
