@@ -22,7 +22,7 @@ func main() {
 		<-ctx.Done()
 		stop()
 	}()
-	err := run(ctx, os.Args[1:], os.Stdout, standardError())
+	err := runUI(ctx, os.Args[1:], processUI())
 	stop()
 	os.Exit(exitCode(err, os.Stderr))
 }

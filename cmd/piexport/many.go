@@ -33,18 +33,18 @@ func isArchive(files []string) (bool, error) {
 }
 
 // defaultRoots returns pi's and omp's session directories (catalog.
-// DefaultRoots), warning on stderr about settings it could not follow.
-func defaultRoots(stderr io.Writer) []string {
+// DefaultRoots), warning on u.err about settings it could not follow.
+func defaultRoots(u *ui) []string {
 	roots, warnings := catalog.DefaultRoots()
 	for _, w := range warnings {
-		printWarnings(stderr, []session.Warning{{Text: w}})
+		u.warn(session.Warning{Text: w})
 	}
 	return roots
 }
 
 // runArchive writes the sessions under opt.files (by default, pi's and
 // omp's session directories) as a static archive.
-func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) error {
+func runArchive(ctx context.Context, opt *options, u *ui) error {
 	switch {
 	case opt.output == "" || opt.output == "-":
 		return usagef("an archive of several sessions needs a directory: -o DIR")
@@ -59,7 +59,7 @@ func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 	}
 	paths := opt.files
 	if len(paths) == 0 {
-		if paths = defaultRoots(stderr); len(paths) == 0 {
+		if paths = defaultRoots(u); len(paths) == 0 {
 			return fmt.Errorf("no pi sessions in %s; name the session files or directories to archive", catalog.DefaultRootsHelp)
 		}
 	}
@@ -71,7 +71,7 @@ func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 		return noSessionFiles(paths)
 	}
 	inputs := fileguard.NewInputs(files...)
-	if err := refuseInputStreams(inputs, stdout, stderr); err != nil {
+	if err := refuseInputStreams(inputs, u); err != nil {
 		return err
 	}
 	if fi, err := os.Stat(opt.output); err == nil {
@@ -85,7 +85,7 @@ func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 	home, _ := os.UserHomeDir()
 	aopt := archive.Options{
 		Theme: opt.theme, Home: home, Generator: generator(),
-		Format: opt.format, Progress: archiveProgress(opt.line, opt.output), EmbedJSONL: opt.embedJSONL,
+		Format: opt.format, Progress: archiveProgress(u.line, opt.output), EmbedJSONL: opt.embedJSONL,
 		MarkdownTarget: opt.docs.target, FrontMatter: opt.docs.frontMatter,
 		Shared: newShareLinks().related,
 	}
@@ -97,11 +97,11 @@ func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 		if err != nil {
 			// Pages are then made without it: the cache only saves
 			// making them again.
-			printWarnings(stderr, []session.Warning{{Text: err.Error() + "; pages are made without it"}})
+			u.warn(session.Warning{Text: err.Error() + "; pages are made without it"})
 		}
 		aopt.Pages = pages
 	}
-	reports := newReportLog(opt, stderr)
+	reports := newReportLog(opt, u)
 	if red := opt.redactor; red != nil {
 		aopt.Prepare = func(family []*session.Session, shown []bool) {
 			for _, rep := range red.Shown(family, shown) {
@@ -114,7 +114,7 @@ func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 		}
 	}
 	res, err := archive.Build(ctx, opt.output, files, aopt)
-	opt.line.Clear()
+	u.line.Clear()
 	if fileguard.IsOutputError(err) {
 		return usageError{err}
 	}
@@ -123,12 +123,12 @@ func runArchive(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 	}
 	reports.done()
 	for _, f := range res.Failed {
-		printf(stderr, "piexport: %v", f.Err)
+		printf(u.err, "piexport: %v", f.Err)
 	}
-	printf(stdout, "%s", res.Index)
-	if _, quiet := stderr.(quietWriter); !quiet {
-		printArchiveWarnings(stderr, res.Warned, opt.verbose)
-		fmt.Fprintln(stderr, archiveSummary(res))
+	printf(u.out, "%s", res.Index)
+	if !u.quiet {
+		printArchiveWarnings(u.err, res.Warned, opt.verbose)
+		fmt.Fprintln(u.err, archiveSummary(res))
 	}
 	if len(res.Failed) > 0 {
 		return fmt.Errorf("%s; the index lists them", couldNotRead(len(res.Failed), len(files)))
@@ -167,7 +167,7 @@ func printArchiveWarnings(w io.Writer, warned []archive.Warned, verbose bool) {
 
 // runServe serves the sessions under opt.files (or the default session
 // directories) until ctx ends.
-func runServe(ctx context.Context, opt *options, stdout, stderr io.Writer) error {
+func runServe(ctx context.Context, opt *options, u *ui) error {
 	home, _ := os.UserHomeDir()
 	// The server holds a few sessions and pages at a time, whatever the
 	// history's size; a soft limit keeps the collector from letting the
@@ -177,14 +177,14 @@ func runServe(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 	}
 	sopt := serve.Options{
 		Addr: opt.addr, Paths: opt.files, Theme: opt.theme, Home: home,
-		Generator: generator(), Log: stderr, Quiet: opt.quiet, AllowHosts: opt.allowHosts,
-		CacheDir: opt.cache(), Progress: readProgress(opt.line, stderr),
+		Generator: generator(), Log: u.err, Quiet: opt.quiet, AllowHosts: opt.allowHosts,
+		CacheDir: opt.cache(), Progress: readProgress(u),
 		Shared: newShareLinks().related,
 		Ready: func(url string) {
-			fmt.Fprintf(stdout, "piexport: serving on %s (Ctrl-C to stop)\n", url)
+			fmt.Fprintf(u.out, "piexport: serving on %s (Ctrl-C to stop)\n", url)
 			if opt.open {
 				if err := openBrowser(url); err != nil {
-					printf(stderr, "piexport: could not open a browser: %v", err)
+					printf(u.err, "piexport: could not open a browser: %v", err)
 				}
 			}
 		},

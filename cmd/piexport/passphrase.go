@@ -34,14 +34,10 @@ const shortPassphrase = 12
 // a file that was named by mistake.
 const maxPassphraseFile = 64 << 10
 
-// stdinTerminal says whether piexport may ask on the terminal; a variable
-// so that tests can say no.
-var stdinTerminal = func() bool { return term.IsTerminal(int(os.Stdin.Fd())) }
-
 // readPassphrase returns the passphrase for --encrypt, from the first
-// source that gives one, and warns on stderr when it is short; "" without
+// source that gives one, and warns on u.err when it is short; "" without
 // --encrypt.
-func readPassphrase(opt *options, stderr io.Writer) (string, error) {
+func readPassphrase(opt *options, u *ui) (string, error) {
 	var pass string
 	switch {
 	case !opt.sharing.encrypt:
@@ -62,8 +58,8 @@ func readPassphrase(opt *options, stderr io.Writer) (string, error) {
 			return "", fmt.Errorf("%s: %w%s", passphraseEnv, err, hint)
 		}
 		pass = p
-	case stdinTerminal():
-		p, err := askPassphrase(stderr)
+	case u.canAsk:
+		p, err := askPassphrase(u)
 		if err != nil {
 			return "", err
 		}
@@ -72,8 +68,8 @@ func readPassphrase(opt *options, stderr io.Writer) (string, error) {
 		return "", usagef("--encrypt needs a passphrase: give --password-file FILE, or set %s, or run piexport on a terminal to be asked for one", passphraseEnv)
 	}
 	if n := utf8.RuneCountInString(pass); n < shortPassphrase {
-		if _, quiet := stderr.(quietWriter); !quiet {
-			printf(stderr, "warning: the passphrase has %s: whoever gets the page can try passphrases offline as fast as their machines go; five or more random words hold far longer", count(n, "character", "characters"))
+		if !u.quiet {
+			printf(u.err, "warning: the passphrase has %s: whoever gets the page can try passphrases offline as fast as their machines go; five or more random words hold far longer", count(n, "character", "characters"))
 		}
 	}
 	return pass, nil
@@ -121,15 +117,12 @@ func passwordFileError(path string, err error) error {
 
 // askPassphrase asks for the passphrase on the terminal, twice, without
 // echo.
-func askPassphrase(stderr io.Writer) (string, error) {
-	if q, ok := stderr.(quietWriter); ok {
-		stderr = q.Writer // a question is not a warning
-	}
+func askPassphrase(u *ui) (string, error) {
 	fd := int(os.Stdin.Fd())
 	read := func(prompt string) (string, error) {
-		fmt.Fprint(stderr, prompt)
+		fmt.Fprint(u.err, prompt)
 		b, err := term.ReadPassword(fd)
-		fmt.Fprintln(stderr)
+		fmt.Fprintln(u.err)
 		if err != nil {
 			return "", fmt.Errorf("reading the passphrase: %w", err)
 		}

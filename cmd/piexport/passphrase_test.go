@@ -17,7 +17,6 @@ import (
 // passphrase, nor is its line end; the passphrase is taken in NFC, as the
 // page's script takes what is typed.
 func TestPassphraseABrowserCanType(t *testing.T) {
-	noTerminal(t)
 	in := filepath.Join(t.TempDir(), "s.jsonl")
 	b, err := os.ReadFile("../../testdata/corpus/pi-v3-earth0-tiny.jsonl")
 	if err != nil {

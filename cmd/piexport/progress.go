@@ -199,10 +199,11 @@ func archiveProgress(line *progressline.Line, dir string) func(archive.Progress)
 // bytes as they are read; done says when it is over, in a line that
 // stays, written to w however quiet the line is (for a log too), unless
 // -q asked for quiet.
-func readProgress(line *progressline.Line, w io.Writer) func(catalog.Progress) {
-	if _, quiet := w.(quietWriter); quiet {
+func readProgress(u *ui) func(catalog.Progress) {
+	if u.quiet {
 		return nil
 	}
+	line, w := u.line, u.err
 	return func(p catalog.Progress) {
 		if p.Files == 0 {
 			return

@@ -180,7 +180,7 @@ func TestProgressOfAnArchive(t *testing.T) {
 func TestProgressOfReading(t *testing.T) {
 	var screen bytes.Buffer
 	line := progressline.New(&screen, width)
-	tell := readProgress(line, line)
+	tell := readProgress(&ui{err: line, line: line})
 	started := time.Now().Add(-2 * time.Second)
 	tell(catalog.Progress{Files: 2, Bytes: 50e6, BytesRead: 20e6, Running: true, Started: started})
 	fmt.Fprintln(line, "warning: a.jsonl: a bad line")

@@ -119,14 +119,14 @@ func homeAndUsers() (string, []string) {
 // --redact-report, else on standard error (the counts only under -q).
 // Without masking it only loads the sub-agents. It returns them and the
 // reports.
-func maskFamily(opt *options, s *session.Session, file string, stdout, stderr io.Writer) ([]*session.SubAgent, groupReports, error) {
+func maskFamily(opt *options, s *session.Session, file string, u *ui) ([]*session.SubAgent, groupReports, error) {
 	agents, warnings := session.LoadSubAgents(file)
-	printWarnings(stderr, warnings)
+	u.warn(warnings...)
 	shown := map[string]*session.Session{}
 	members := session.Family(file)
 	for _, gs := range append([]*session.Session{s}, agentSessions(agents)...) {
 		if gs != s {
-			printWarnings(stderr, gs.Warnings)
+			u.warn(gs.Warnings...)
 		}
 		abs, err := filepath.Abs(gs.File)
 		if err != nil {
@@ -142,7 +142,7 @@ func maskFamily(opt *options, s *session.Session, file string, stdout, stderr io
 	}
 	reports := maskMembers(opt.redactor, members, shown)
 	session.RenameSubAgents(agents)
-	if err := writeRedactReports(opt, reports, stdout, stderr); err != nil {
+	if err := writeRedactReports(opt, reports, u); err != nil {
 		return nil, nil, err
 	}
 	return agents, reports, nil
@@ -175,20 +175,16 @@ func maskMembers(red *redact.Redactor, members []string, shown map[string]*sessi
 
 // writeRedactReports prints what was masked: on standard output for
 // --redact-report, else on standard error, the counts only under -q.
-func writeRedactReports(opt *options, reports groupReports, stdout, stderr io.Writer) error {
+func writeRedactReports(opt *options, reports groupReports, u *ui) error {
 	for _, rep := range reports {
 		var err error
 		switch {
 		case opt.redact.report:
-			err = rep.WriteText(stdout, false)
+			err = rep.WriteText(u.out, false)
 		case !opt.redact.masks():
 			// --no-images alone
 		default:
-			if q, quiet := stderr.(quietWriter); quiet {
-				err = rep.WriteText(q.Writer, true)
-			} else {
-				err = rep.WriteText(stderr, false)
-			}
+			err = rep.WriteText(u.err, u.quiet)
 		}
 		if err != nil {
 			return err
@@ -227,7 +223,7 @@ func (g groupReports) values() map[string]int {
 // family by family, each masked with its family as an export masks it:
 // the sessions listed and their sub-agents' transcripts are reported,
 // the rest of their families only searched.
-func writeReports(opt *options, stdout, stderr io.Writer) error {
+func writeReports(opt *options, u *ui) error {
 	files, err := catalog.Find(opt.files)
 	if err != nil {
 		return pathsError(opt.files, err)
@@ -269,13 +265,13 @@ func writeReports(opt *options, stdout, stderr io.Writer) error {
 				if listed[m] {
 					return err
 				}
-				printf(stderr, "warning: %s: this sub-agent transcript is left out: %v", m, err)
+				printf(u.err, "warning: %s: this sub-agent transcript is left out: %v", m, err)
 				continue
 			}
-			printWarnings(stderr, s.Warnings)
+			u.warn(s.Warnings...)
 			shown[m] = s
 		}
-		if err := writeRedactReports(opt, maskMembers(opt.redactor, members, shown), stdout, stderr); err != nil {
+		if err := writeRedactReports(opt, maskMembers(opt.redactor, members, shown), u); err != nil {
 			return err
 		}
 	}
@@ -296,12 +292,8 @@ type reportLog struct {
 	reports int
 }
 
-func newReportLog(opt *options, stderr io.Writer) *reportLog {
-	l := &reportLog{w: stderr, on: opt.redact.masks()}
-	if q, quiet := stderr.(quietWriter); quiet {
-		l.w, l.quiet = q.Writer, true
-	}
-	return l
+func newReportLog(opt *options, u *ui) *reportLog {
+	return &reportLog{w: u.err, quiet: u.quiet, on: opt.redact.masks()}
 }
 
 func (l *reportLog) add(r *redact.Report) {

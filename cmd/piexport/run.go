@@ -17,7 +17,6 @@ import (
 	"github.com/piexport/piexport/gfm"
 	"github.com/piexport/piexport/internal/atomicfile"
 	"github.com/piexport/piexport/internal/fileguard"
-	"github.com/piexport/piexport/internal/progressline"
 	"github.com/piexport/piexport/page"
 	"github.com/piexport/piexport/redact"
 	"github.com/piexport/piexport/render"
@@ -63,65 +62,68 @@ type options struct {
 	// redactor masks each session as redact asks; nil for none.
 	redactor *redact.Redactor
 
-	// line is the terminal's progress line, nil when standard error is
-	// no terminal or under -q; export draws a single export's on it.
-	line   *progressline.Line
+	// export is a single export's progress (on the ui's line).
 	export *exportProgress
 }
 
-// run is piexport: it parses args, does the work, and writes to stdout and
-// stderr. main only turns its error into an exit status. stderr is a
-// terminal (the type) when it is one: progress is then drawn on it.
+// run is piexport as a test runs it: it writes to stdout and stderr,
+// asks nothing and leaves the process as it is (see runUI). stderr is a
+// terminal (the type) to have progress drawn on it.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	opt, err := parseFlags(args, stdout)
+	return runUI(ctx, args, &ui{out: stdout, err: stderr})
+}
+
+// runUI is piexport: it parses args and does the work, speaking through
+// u. main only turns its error into an exit status.
+func runUI(ctx context.Context, args []string, u *ui) error {
+	opt, err := parseFlags(args, u.out)
 	if err != nil || opt == nil {
 		return err
 	}
-	if opt.quiet {
-		stderr = quietWriter{stderr}
+	if u.quiet = opt.quiet; !u.quiet {
+		u.line, u.err = progressOn(u.err)
 	}
-	opt.line, stderr = progressOn(stderr)
 	// The line is gone before main says why the run failed.
-	defer opt.line.Clear()
+	defer u.line.Clear()
 	if opt.redactor, err = opt.redact.newRedactor(); err != nil {
 		return err
 	}
 	if !opt.serve {
-		if err := refuseInputStreams(fileguard.NewInputs(opt.files...), stdout, stderr); err != nil {
+		if err := refuseInputStreams(fileguard.NewInputs(opt.files...), u); err != nil {
 			return err
 		}
 	}
 	switch {
 	case opt.usage:
-		return runUsage(ctx, opt, stdout, stderr)
+		return runUsage(ctx, opt, u)
 	case opt.redact.report:
-		return writeReports(opt, stdout, stderr)
+		return writeReports(opt, u)
 	case opt.serve:
-		return runServe(ctx, opt, stdout, stderr)
+		return runServe(ctx, opt, u)
 	case opt.sharing.list:
-		return runShares(opt, stdout, stderr)
+		return runShares(opt, u)
 	case opt.sharing.unshare != "":
-		return runUnshare(ctx, opt, stdout, stderr)
+		return runUnshare(ctx, opt, u)
 	case opt.sharing.share:
-		return runShare(ctx, opt, stdout, stderr)
+		return runShare(ctx, opt, u)
 	case opt.format == "tree" || opt.format == "tree-json":
-		return writeTrees(ctx, opt, stdout, stderr)
+		return writeTrees(ctx, opt, u)
 	}
 	many, err := isArchive(opt.files)
 	if err != nil {
 		return err
 	}
 	if many {
-		return runArchive(ctx, opt, stdout, stderr)
+		return runArchive(ctx, opt, u)
 	}
-	return writeHTML(ctx, opt, stdout, stderr)
+	return writeHTML(ctx, opt, u)
 }
 
 // writeTrees prints each session's tree as text or as canonical JSON: to
 // standard output, or with -o to a file, under the page's rules (see
 // outputFile): settled before anything is read, never an input, written
 // whole through a temporary file.
-func writeTrees(ctx context.Context, opt *options, stdout, stderr io.Writer) error {
+func writeTrees(ctx context.Context, opt *options, u *ui) error {
 	if opt.leaf != "" && len(opt.files) > 1 {
 		return usagef("--leaf names an entry of one session; give one session file with it")
 	}
@@ -142,7 +144,7 @@ func writeTrees(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 		if err != nil {
 			return inputError(file, err)
 		}
-		printWarnings(stderr, s.Warnings)
+		u.warn(s.Warnings...)
 		leaf, err := findLeaf(s, opt.leaf) // by the id as the file has it
 		if err != nil {
 			return err
@@ -153,7 +155,7 @@ func writeTrees(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 		}
 		if opt.redactor != nil {
 			// Masked with its family, as its page is.
-			if _, _, err := maskFamily(opt, s, file, stdout, stderr); err != nil {
+			if _, _, err := maskFamily(opt, s, file, u); err != nil {
 				return err
 			}
 		}
@@ -165,7 +167,7 @@ func writeTrees(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 		}
 		w, width := io.Writer(&all), 0
 		if out == "-" {
-			w, width = stdout, terminalWidth(stdout)
+			w, width = u.out, terminalWidth(u.out)
 		}
 		if opt.format == "tree-json" {
 			err = s.WriteCanonicalJSONAt(w, leaf)
@@ -182,26 +184,13 @@ func writeTrees(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 	if err := atomicfile.WriteFile(out, all.Bytes()); err != nil {
 		return outputError(out, err)
 	}
-	printf(stdout, "%s", opt.output)
+	printf(u.out, "%s", opt.output)
 	return nil
 }
 
-func printWarnings(w io.Writer, warnings []session.Warning) {
-	if _, quiet := w.(quietWriter); quiet {
-		return
-	}
-	for _, warn := range warnings {
-		printf(w, "warning: %s", warn)
-	}
-}
-
-// quietWriter is standard error under -q: warnings and progress are not
-// printed to it, errors still are (main prints those to os.Stderr).
-type quietWriter struct{ io.Writer }
-
 // writeHTML exports one session as one self-contained HTML page, or as
 // Markdown.
-func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) error {
+func writeHTML(ctx context.Context, opt *options, u *ui) error {
 	if len(opt.files) != 1 {
 		return usagef("give one session file to export (got %d)", len(opt.files))
 	}
@@ -225,16 +214,16 @@ func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) erro
 	// takes the memory of the tree, not of the session. Masking and the
 	// Markdown read all of the text, loaded whole.
 	lean := opt.format == "html" && opt.redactor == nil
-	pass, err := readPassphrase(opt, stderr)
+	pass, err := readPassphrase(opt, u)
 	if err != nil {
 		return err
 	}
 	if out != "-" && out != os.DevNull {
-		opt.export = newExportProgress(opt.line, file, outputName(opt, file))
+		opt.export = newExportProgress(u.line, file, outputName(opt, file))
 	} else {
-		opt.export = newExportProgress(opt.line, file, "the page")
+		opt.export = newExportProgress(u.line, file, "the page")
 	}
-	s, agents, _, err := loadForExport(ctx, opt, file, raw, lean, stdout, stderr)
+	s, agents, _, err := loadForExport(ctx, opt, file, raw, lean, u)
 	if err != nil {
 		return err
 	}
@@ -243,7 +232,7 @@ func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) erro
 	if out == "-" || out == os.DevNull {
 		dest = ""
 	}
-	render, err := exportWriter(ctx, opt, opt.format, s, agents, file, raw, pass, dest, stderr)
+	render, err := exportWriter(ctx, opt, opt.format, s, agents, file, raw, pass, dest, u)
 	if err != nil {
 		return err
 	}
@@ -257,7 +246,7 @@ func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) erro
 		if err := render(&buf); err != nil {
 			return err
 		}
-		_, err = buf.WriteTo(stdout)
+		_, err = buf.WriteTo(u.out)
 		return err
 	}
 	if err := atomicfile.Write(out, render); err != nil {
@@ -266,8 +255,8 @@ func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) erro
 		}
 		return outputError(out, err)
 	}
-	opt.line.Clear()
-	printf(stdout, "%s", outputName(opt, file))
+	u.line.Clear()
+	printf(u.out, "%s", outputName(opt, file))
 	return nil
 }
 
@@ -277,9 +266,9 @@ func writeHTML(ctx context.Context, opt *options, stdout, stderr io.Writer) erro
 // sealed with pass, and carrying raw with --embed-jsonl. Ctrl-C stops the
 // writing too: the next write fails, and nothing is written (a temporary
 // file is removed). The page's warnings (an entry it could not render)
-// go to stderr once it is written. out is the file the Markdown goes to,
+// go to u.err once it is written. out is the file the Markdown goes to,
 // beside which its images are kept ("": none, they are named instead).
-func exportWriter(ctx context.Context, opt *options, format string, s *session.Session, agents []*session.SubAgent, file string, raw []byte, pass, out string, stderr io.Writer) (func(io.Writer) error, error) {
+func exportWriter(ctx context.Context, opt *options, format string, s *session.Session, agents []*session.SubAgent, file string, raw []byte, pass, out string, u *ui) (func(io.Writer) error, error) {
 	home, _ := os.UserHomeDir()
 	write := func(w io.Writer) error {
 		mo := opt.docs.markdownOptions(opt, home, agents, out)
@@ -297,8 +286,10 @@ func exportWriter(ctx context.Context, opt *options, format string, s *session.S
 		// itself (page's repeats); the code cache then only catches code
 		// quoted again nearby, and 2 MiB of it does as well as 8: on the
 		// 50 MB code session, the same CPU time and 13 MB less at the peak.
-		render.SetCodeCacheLimit(2 << 20)
-		paceCollector()
+		if u.ownsProcess {
+			render.SetCodeCacheLimit(2 << 20)
+			paceCollector()
+		}
 		po := page.Options{Theme: opt.theme, Leaf: opt.leaf, Home: home, Generator: generator(), SubAgents: agents,
 			ParentPath: localParent(s, file, home, opt.redactor)}
 		if opt.embedJSONL {
@@ -318,7 +309,7 @@ func exportWriter(ctx context.Context, opt *options, format string, s *session.S
 			if err := write(w); err != nil {
 				return err
 			}
-			printWarnings(stderr, p.Warnings())
+			u.warn(p.Warnings()...)
 			// An entry the lean session could not read again would be
 			// missing from the page: the file changed meanwhile.
 			return s.Err()
@@ -332,7 +323,7 @@ func exportWriter(ctx context.Context, opt *options, format string, s *session.S
 // warns about what could not be read; masks it and its omp sub-agents'
 // transcripts, which it loads too, as opt asks, and returns the reports of
 // what it masked.
-func loadForExport(ctx context.Context, opt *options, file string, raw []byte, lean bool, stdout, stderr io.Writer) (*session.Session, []*session.SubAgent, groupReports, error) {
+func loadForExport(ctx context.Context, opt *options, file string, raw []byte, lean bool, u *ui) (*session.Session, []*session.SubAgent, groupReports, error) {
 	var s *session.Session
 	var err error
 	switch {
@@ -346,9 +337,9 @@ func loadForExport(ctx context.Context, opt *options, file string, raw []byte, l
 	if err != nil {
 		return nil, nil, nil, inputError(file, err)
 	}
-	printWarnings(stderr, s.Warnings)
+	u.warn(s.Warnings...)
 	if len(s.Entries) == 0 {
-		printf(stderr, "%s: the session has no entries (it was opened and closed without a turn)", file)
+		printf(u.err, "%s: the session has no entries (it was opened and closed without a turn)", file)
 	}
 	var leaf *session.Entry
 	if opt.leaf != "" {
@@ -369,7 +360,7 @@ func loadForExport(ctx context.Context, opt *options, file string, raw []byte, l
 	if opt.redactor != nil {
 		opt.export.stage("masking " + file)
 	}
-	agents, reports, err := maskFamily(opt, s, file, stdout, stderr)
+	agents, reports, err := maskFamily(opt, s, file, u)
 	if err != nil {
 		s.Close()
 		return nil, nil, nil, err
@@ -529,11 +520,8 @@ func isDevNull(name string) bool {
 // refuseInputStreams refuses a run whose standard output or error is one
 // of its inputs (piexport -o - s.jsonl >> s.jsonl): writing them would
 // write the input.
-func refuseInputStreams(in *fileguard.Inputs, streams ...io.Writer) error {
-	for i, w := range streams {
-		if q, ok := w.(quietWriter); ok {
-			w = q.Writer
-		}
+func refuseInputStreams(in *fileguard.Inputs, u *ui) error {
+	for i, w := range []io.Writer{u.out, u.err} {
 		if t, ok := w.(terminal); ok {
 			w = t.Writer
 		}

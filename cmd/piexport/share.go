@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/url"
 	"os"
 	"os/exec"
@@ -87,12 +86,28 @@ func (opt *options) checkSharing(fs *pflag.FlagSet) error {
 // gistFileLimit is the largest file a gist takes: GitHub refuses any file
 // over 100 MiB in a repository, and a gist is one. A page over it is
 // refused before anything is uploaded, never cut.
-var gistFileLimit int64 = 100 << 20
+const gistFileLimit = 100 << 20
+
+// fitGist refuses files of which one is over limit bytes, naming it and
+// the session file it was made from.
+func fitGist(files []string, limit int64, session string) error {
+	for _, name := range files {
+		fi, err := os.Stat(name)
+		if err != nil {
+			return err
+		}
+		if fi.Size() > limit {
+			return fmt.Errorf("%s would be %s, over the %s a gist file can hold, so nothing was uploaded; piexport --encrypt -o PAGE.html %s writes a page to share another way",
+				filepath.Base(name), humanize.Bytes(fi.Size()), humanize.Bytes(limit), session)
+		}
+	}
+	return nil
+}
 
 // runShare publishes one session as a secret gist: the redaction report
 // goes to standard error, the gist's URL to standard output, and the
 // share into the record.
-func runShare(ctx context.Context, opt *options, stdout, stderr io.Writer) error {
+func runShare(ctx context.Context, opt *options, u *ui) error {
 	if len(opt.files) != 1 {
 		return usagef("give one session file to share (got %d)", len(opt.files))
 	}
@@ -106,11 +121,11 @@ func runShare(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	pass, err := readPassphrase(opt, stderr)
+	pass, err := readPassphrase(opt, u)
 	if err != nil {
 		return err
 	}
-	s, agents, reports, err := loadForExport(ctx, opt, file, nil, false, stdout, stderr)
+	s, agents, reports, err := loadForExport(ctx, opt, file, nil, false, u)
 	if err != nil {
 		return err
 	}
@@ -130,7 +145,7 @@ func runShare(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 	var files []string
 	if !opt.sharing.encrypt {
 		md := filepath.Join(dir, stem+".md")
-		write, err := exportWriter(ctx, opt, "md", s, agents, file, nil, pass, "", stderr)
+		write, err := exportWriter(ctx, opt, "md", s, agents, file, nil, pass, "", u)
 		if err != nil {
 			return err
 		}
@@ -147,7 +162,7 @@ func runShare(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 	if opt.sharing.encrypt {
 		htmlName = stem + ".encrypted.html"
 	}
-	write, err := exportWriter(ctx, opt, "html", s, agents, file, nil, pass, "", stderr)
+	write, err := exportWriter(ctx, opt, "html", s, agents, file, nil, pass, "", u)
 	if err != nil {
 		return err
 	}
@@ -160,15 +175,8 @@ func runShare(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 		return fmt.Errorf("writing the page to share: %w", err)
 	}
 	files = append(files, htmlPath)
-	for _, name := range files {
-		fi, err := os.Stat(name)
-		if err != nil {
-			return err
-		}
-		if fi.Size() > gistFileLimit {
-			return fmt.Errorf("%s would be %s, over the %s a gist file can hold, so nothing was uploaded; piexport --encrypt -o PAGE.html %s writes a page to share another way",
-				filepath.Base(name), humanize.Bytes(fi.Size()), humanize.Bytes(gistFileLimit), file)
-		}
+	if err := fitGist(files, gistFileLimit, file); err != nil {
+		return err
 	}
 
 	sum := s.Summarize()
@@ -212,14 +220,14 @@ func runShare(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 	}
 	// The URL is the result: it is printed before the record is written,
 	// so that a record that cannot be written does not lose it.
-	printf(stdout, "%s", gistURL)
+	printf(u.out, "%s", gistURL)
 	if err := writeShare(rec); err != nil {
 		return fmt.Errorf("the gist %s was made, but %w", gistURL, err)
 	}
-	if _, quiet := stderr.(quietWriter); !quiet {
-		printf(stderr, "piexport: shared as a secret gist: anyone with its URL can read it. piexport --unshare %s deletes it.", id)
+	if !u.quiet {
+		printf(u.err, "piexport: shared as a secret gist: anyone with its URL can read it. piexport --unshare %s deletes it.", id)
 		if opt.sharing.encrypt {
-			printf(stderr, "piexport: the gist holds the encrypted page only: send the passphrase another way than the link.")
+			printf(u.err, "piexport: the gist holds the encrypted page only: send the passphrase another way than the link.")
 		}
 	}
 	return nil
@@ -363,50 +371,50 @@ func lastLine(s string) string {
 }
 
 // runShares lists the record of shares, newest first.
-func runShares(opt *options, stdout, stderr io.Writer) error {
+func runShares(opt *options, u *ui) error {
 	list, warnings, err := readShares()
 	if err != nil {
 		return err
 	}
 	for _, w := range warnings {
-		printWarnings(stderr, []session.Warning{{Text: w}})
+		u.warn(session.Warning{Text: w})
 	}
 	if opt.json {
 		if list == nil {
 			list = []*shareRecord{}
 		}
-		enc := json.NewEncoder(stdout)
+		enc := json.NewEncoder(u.out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(list)
 	}
 	if len(list) == 0 {
 		dir, _ := sharesDir()
-		printf(stdout, "No shares in %s yet: piexport --share SESSION.jsonl shares one.", dir)
+		printf(u.out, "No shares in %s yet: piexport --share SESSION.jsonl shares one.", dir)
 		return nil
 	}
 	home, _ := os.UserHomeDir()
 	for i, r := range list {
 		if i > 0 {
-			fmt.Fprintln(stdout)
+			fmt.Fprintln(u.out)
 		}
 		state := "up"
 		if !r.Deleted.IsZero() {
 			state = "deleted " + r.Deleted.UTC().Format("2006-01-02 15:04") + " UTC"
 		}
-		printf(stdout, "%s  shared %s UTC, %s", r.GistID, r.Shared.UTC().Format("2006-01-02 15:04"), state)
-		printf(stdout, "  url      %s", r.URL)
-		printf(stdout, "  title    %s", r.Title)
+		printf(u.out, "%s  shared %s UTC, %s", r.GistID, r.Shared.UTC().Format("2006-01-02 15:04"), state)
+		printf(u.out, "  url      %s", r.URL)
+		printf(u.out, "  title    %s", r.Title)
 		sess := session.ShortenHome(r.Session, home)
 		if r.SessionID != "" {
 			sess += " (" + r.SessionID + ")"
 		}
-		printf(stdout, "  session  %s", sess)
-		printf(stdout, "  masked   %s", maskedSummary(r))
+		printf(u.out, "  session  %s", sess)
+		printf(u.out, "  masked   %s", maskedSummary(r))
 		files := strings.Join(r.Files, ", ")
 		if r.Encrypted {
 			files += " (encrypted)"
 		}
-		printf(stdout, "  files    %s", files)
+		printf(u.out, "  files    %s", files)
 	}
 	return nil
 }
@@ -448,7 +456,7 @@ func findShare(list []*shareRecord, id string) (*shareRecord, error) {
 }
 
 // runUnshare deletes the gist of a share and marks it deleted.
-func runUnshare(ctx context.Context, opt *options, stdout, stderr io.Writer) error {
+func runUnshare(ctx context.Context, opt *options, u *ui) error {
 	want := opt.sharing.unshare
 	if u, err := url.Parse(want); err == nil && u.Scheme == "https" {
 		want = gistIDOf(u)
@@ -465,7 +473,7 @@ func runUnshare(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 		return fmt.Errorf("no share with the id or URL %q in the record (piexport --shares lists them); a gist piexport did not make is deleted with gh gist delete", opt.sharing.unshare)
 	}
 	if !found.Deleted.IsZero() {
-		printf(stdout, "%s was deleted on %s; nothing to do", found.URL, found.Deleted.UTC().Format("2006-01-02"))
+		printf(u.out, "%s was deleted on %s; nothing to do", found.URL, found.Deleted.UTC().Format("2006-01-02"))
 		return nil
 	}
 	gh, err := checkGH(ctx)
@@ -487,9 +495,9 @@ func runUnshare(ctx context.Context, opt *options, stdout, stderr io.Writer) err
 		return fmt.Errorf("the gist %s was deleted, but %w", found.URL, err)
 	}
 	if gone {
-		printf(stdout, "%s was already gone from GitHub; marked deleted in the record", found.URL)
+		printf(u.out, "%s was already gone from GitHub; marked deleted in the record", found.URL)
 		return nil
 	}
-	printf(stdout, "deleted %s", found.URL)
+	printf(u.out, "deleted %s", found.URL)
 	return nil
 }

@@ -77,16 +77,7 @@ func newFakeGH(t *testing.T) *fakeGH {
 	t.Setenv("FAKE_GH_DIR", g.dir)
 	t.Setenv("XDG_STATE_HOME", g.state)
 	t.Setenv(passphraseEnv, "")
-	noTerminal(t)
 	return g
-}
-
-// noTerminal makes piexport take standard input for no terminal, as in
-// CI, however the test is run.
-func noTerminal(t *testing.T) {
-	was := stdinTerminal
-	stdinTerminal = func() bool { return false }
-	t.Cleanup(func() { stdinTerminal = was })
 }
 
 // ghCall is one call of the stand-in: its arguments and the files it was
@@ -457,15 +448,18 @@ func TestShareRefused(t *testing.T) {
 		gh.nothingShared()
 	})
 	t.Run("too large", func(t *testing.T) {
-		gh := newFakeGH(t)
-		limit := gistFileLimit
-		gistFileLimit = 10 << 10
-		t.Cleanup(func() { gistFileLimit = limit })
-		_, stderr, code := runCLI(t, "-q", "--share", in)
-		if code != 1 || !strings.Contains(stderr, "over the 10 KB a gist file can hold, so nothing was uploaded") {
-			t.Errorf("exit %d: %s", code, stderr)
+		page := filepath.Join(t.TempDir(), "pi-session.page.html")
+		if _, stderr, code := runCLI(t, "-q", "-o", page, in); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
 		}
-		gh.nothingShared()
+		err := fitGist([]string{page}, 10<<10, in)
+		if err == nil || !strings.Contains(err.Error(), "pi-session.page.html would be") ||
+			!strings.Contains(err.Error(), "over the 10 KB a gist file can hold, so nothing was uploaded") {
+			t.Errorf("a page over the limit: %v", err)
+		}
+		if err := fitGist([]string{page}, gistFileLimit, in); err != nil {
+			t.Errorf("a page under the limit: %v", err)
+		}
 	})
 }
 
@@ -512,7 +506,6 @@ func TestSharingUsage(t *testing.T) {
 // the session: no text, title, path or secret; the passphrase opens it.
 func TestEncryptPage(t *testing.T) {
 	asAda(t)
-	noTerminal(t)
 	t.Setenv(passphraseEnv, "a passphrase of five words")
 	in := filepath.Join(t.TempDir(), "planted.jsonl")
 	secrets := plantedSession(t, in, 1)

@@ -52,16 +52,16 @@ func (opt *options) checkUsage(fs *pflag.FlagSet) error {
 // runUsage prints the usage report of the sessions under opt.files, or of
 // the default session directories. It reads them through the catalog, so
 // a second report costs a look at the files' stamps and one query.
-func runUsage(ctx context.Context, opt *options, stdout, stderr io.Writer) error {
+func runUsage(ctx context.Context, opt *options, u *ui) error {
 	paths := opt.files
 	if len(paths) == 0 {
-		if paths = defaultRoots(stderr); len(paths) == 0 {
+		if paths = defaultRoots(u); len(paths) == 0 {
 			return fmt.Errorf("no pi sessions in %s; name the session files or directories to count", catalog.DefaultRootsHelp)
 		}
 	}
 	copt := catalog.Options{
 		CacheDir: opt.cache(),
-		Warn:     func(msg string) { printWarnings(stderr, []session.Warning{{Text: msg}}) },
+		Warn:     func(msg string) { u.warn(session.Warning{Text: msg}) },
 	}
 	if red := opt.redactor; red != nil {
 		// Masked before the catalog keeps anything, as the server's:
@@ -74,7 +74,7 @@ func runUsage(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 		return pathsError(paths, err)
 	}
 	defer c.Close()
-	if err := updateWithProgress(ctx, c, readProgress(opt.line, stderr)); err != nil {
+	if err := updateWithProgress(ctx, c, readProgress(u)); err != nil {
 		return err
 	}
 	list := c.List()
@@ -90,12 +90,12 @@ func runUsage(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 	case len(failed) == len(list):
 		// Nothing to count: say why each could not be read, and fail.
 		for _, err := range failed {
-			printf(stderr, "piexport: %v", err)
+			printf(u.err, "piexport: %v", err)
 		}
 		return couldNotRead(len(failed), len(list))
 	}
-	if _, quiet := stderr.(quietWriter); len(failed) > 0 && !quiet {
-		fmt.Fprintf(stderr, "piexport: %s; %s not counted\n",
+	if len(failed) > 0 && !u.quiet {
+		fmt.Fprintf(u.err, "piexport: %s; %s not counted\n",
 			humanize.CouldNotRead(len(failed)), map[bool]string{true: "it is", false: "they are"}[len(failed) == 1])
 	}
 	records, err := c.Usage(ctx, opt.since)
@@ -110,10 +110,10 @@ func runUsage(ctx context.Context, opt *options, stdout, stderr io.Writer) error
 		}
 	}
 	if opt.json {
-		return writeUsageJSON(stdout, rep, opt.since)
+		return writeUsageJSON(u.out, rep, opt.since)
 	}
 	sessions, agents, _ := catalog.Counted(list)
-	return writeUsageText(stdout, rep, opt.since, sessions, agents)
+	return writeUsageText(u.out, rep, opt.since, sessions, agents)
 }
 
 // projectName is how the report names a working directory: home as ~.
