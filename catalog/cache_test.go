@@ -202,11 +202,10 @@ func TestAppendedRead(t *testing.T) {
 				}
 				appendBytes(t, path, part[len(head):])
 				head = part
-				before := c.appends.Load()
 				if _, err := c.Refresh(context.Background()); err != nil {
 					t.Fatal(err)
 				}
-				if c.appends.Load() != before+1 {
+				if p := c.Progress(); p.Done != 1 || p.Grown != 1 {
 					t.Errorf("growing to %d bytes: the file was read whole", len(part))
 				}
 			}
@@ -266,11 +265,10 @@ func TestRewriteSeen(t *testing.T) {
 	grown := bytes.Replace(changed, []byte("marsupial7"), []byte("wombat4life"), 1)
 	grown = append(grown, `{"type":"message","id":"zz000001","parentId":"e6a3e24e","timestamp":"2026-03-01T10:00:00.000Z","message":{"role":"user","content":"koalas too"}}`+"\n"...)
 	write(t, path, string(grown))
-	before := c.appends.Load()
 	if _, err := c.Refresh(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if c.appends.Load() != before {
+	if p := c.Progress(); p.Done != 1 || p.Grown != 0 {
 		t.Error("a file whose head changed was read from where it was")
 	}
 	for q, want := range map[string]int{"wombat4life": 1, "marsupial7": 0, "koalas": 1} {

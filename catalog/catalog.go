@@ -157,6 +157,8 @@ type Catalog struct {
 	roots   map[string]*os.Root
 
 	lru *lru
+	// walk bounds how far back a search looks (see searchWalk).
+	walk searchWalk
 	// gen counts changes to records, so a caller can tell whether what it
 	// made from List is still current.
 	gen atomic.Uint64
@@ -164,8 +166,6 @@ type Catalog struct {
 	flightMu sync.Mutex
 	flights  map[string]*flight // reads under way, by id
 
-	// appends counts the files read from where they were, for tests.
-	appends atomic.Int64
 	// bulk is how many bytes an update reads, at least, to be a bulk read
 	// (see merge.go): bulkBytes, but in tests.
 	bulk int64
@@ -242,6 +242,7 @@ func Open(ctx context.Context, paths []string, opt Options) (*Catalog, error) {
 		known:   map[string]*fileRow{},
 		roots:   map[string]*os.Root{},
 		lru:     newLRU(opt.MaxLoaded, opt.MaxLoadedBytes),
+		walk:    defaultWalk,
 		flights: map[string]*flight{},
 		stored:  map[string]kept{},
 		seen:    map[string]kept{},

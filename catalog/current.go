@@ -117,7 +117,7 @@ func (c *Catalog) record(r *record, d *fileData) {
 		c.setRow(r, &row)
 	}
 	if d.appended {
-		c.appends.Add(1)
+		c.prog.grown.Add(1)
 	}
 	c.gen.Add(1)
 }

@@ -78,9 +78,7 @@ func TestRankingQuality(t *testing.T) {
 	}
 	c, _ := newCatalogOf(t, dir)
 	// The whole history is ranked, however busy the machine is.
-	was := searchBudget
-	t.Cleanup(func() { searchBudget = was })
-	searchBudget = time.Hour
+	c.walk.budget = time.Hour
 
 	// The reference: one FTS5 table of every entry's words, in memory,
 	// keyed as the catalog keys them, ranked by bm25() over the same

@@ -135,7 +135,7 @@ func (c *Catalog) SearchPage(ctx context.Context, q string, offset, limit int) (
 	var figs [shards]shardFigures
 	var errs [shards]error
 	var wg sync.WaitGroup
-	deadline := time.Now().Add(searchBudget)
+	deadline := time.Now().Add(c.walk.budget)
 	for i := range shards {
 		wg.Go(func() {
 			defer recoverAs(&errs[i], "searching")
@@ -298,17 +298,23 @@ func (c *Catalog) candidates(ctx context.Context, shard int, expr string, lo, hi
 
 // A search looks through the keys newest first, a window at a time: the
 // newest few thousand entries, then more as the last took little time.
-// At its deadline (searchBudget after it began) it stops, and says how
+// At its deadline (its budget after it began) it stops, and says how
 // far back it got; the results then link to the older matches. A
 // phrase of common words that seldom meet, say, would otherwise walk
 // every entry that holds them all, in the whole history. The first
 // window is always looked through, so that a search on a busy machine
 // still finds the newest matches.
-var searchBudget = 40 * time.Millisecond
+type searchWalk struct {
+	// budget is how long a search looks before it stops.
+	budget time.Duration
+	// firstWindow is how many entries the first window holds: the
+	// newest ones.
+	firstWindow int
+}
 
-// firstWindow is how many entries the first window a search looks
-// through holds: the newest ones.
-var firstWindow = 4096
+// defaultWalk is the walk of every catalog: 40 ms answers within the
+// search targets on a 5 GB history with a busy machine's margin.
+var defaultWalk = searchWalk{budget: 40 * time.Millisecond, firstWindow: 4096}
 
 // spanCandidates adds to *out the entries of shard with keys in [lo, hi)
 // that match expr, newest first, until it holds maxCandidates; it
@@ -317,7 +323,7 @@ var firstWindow = 4096
 // more then).
 func (c *Catalog) spanCandidates(ctx context.Context, st *store, shard int, expr string, lo, hi int64,
 	files map[int64]*record, slots *[1024]uint8, deadline time.Time, out *[]candidate) (more bool, stopped int64, err error) {
-	// The first window ends at the firstWindow-th newest entry; the next
+	// The first window ends at the walk's firstWindow-th newest entry; the next
 	// ones span keys, as many again as the last or more.
 	var window int64
 	for first := true; hi > lo; first = false {
@@ -327,7 +333,7 @@ func (c *Catalog) spanCandidates(ctx context.Context, st *store, shard int, expr
 		wlo := lo
 		if first {
 			var k sql.NullInt64
-			err := st.r.QueryRowContext(ctx, `SELECT rid FROM entries WHERE rid < ? AND rid >= ? ORDER BY rid DESC LIMIT 1 OFFSET ?`, hi, lo, firstWindow).Scan(&k)
+			err := st.r.QueryRowContext(ctx, `SELECT rid FROM entries WHERE rid < ? AND rid >= ? ORDER BY rid DESC LIMIT 1 OFFSET ?`, hi, lo, c.walk.firstWindow).Scan(&k)
 			switch {
 			case err == nil && k.Int64 > lo:
 				wlo = k.Int64

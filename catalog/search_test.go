@@ -322,11 +322,9 @@ func TestSearchWindows(t *testing.T) {
 	if r.Total != 14 || r.More || len(r.Notes) != 0 {
 		t.Errorf("wombat: total %d more %v notes %q, want 14 false none", r.Total, r.More, r.Notes)
 	}
-	was, wasWindow := searchBudget, firstWindow
-	t.Cleanup(func() { searchBudget, firstWindow = was, wasWindow })
 	// No time at all: the first window (here the newest two entries of a
 	// shard) is all it looks through.
-	searchBudget, firstWindow = 0, 2
+	c.walk = searchWalk{budget: 0, firstWindow: 2}
 	r = search(t, c, "wombat", 100)
 	if r.Total != 1 || !r.More || len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "stopped") {
 		t.Errorf("past the deadline: total %d more %v notes %q", r.Total, r.More, r.Notes)

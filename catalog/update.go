@@ -18,6 +18,9 @@ type Progress struct {
 	// what it has read and stored so far.
 	Files, Done      int
 	Bytes, BytesDone int64
+	// Grown counts the files of Done read from where they were read
+	// before: they grew, and their head was as it was.
+	Grown int
 	// BytesRead counts the bytes read so far, as they are read: a large
 	// file counts as it is read, before it is stored. (It can pass Bytes
 	// in a catalog that prepares sessions, which reads a changed file's
@@ -37,6 +40,7 @@ type Progress struct {
 
 type progressCounters struct {
 	files, done      atomic.Int64
+	grown            atomic.Int64
 	bytes, bytesDone atomic.Int64
 	bytesRead        atomic.Int64
 	running          atomic.Bool
@@ -47,7 +51,7 @@ type progressCounters struct {
 func (c *Catalog) Progress() Progress {
 	p := &c.prog
 	return Progress{
-		Files: int(p.files.Load()), Done: int(p.done.Load()),
+		Files: int(p.files.Load()), Done: int(p.done.Load()), Grown: int(p.grown.Load()),
 		Bytes: p.bytes.Load(), BytesDone: p.bytesDone.Load(), BytesRead: p.bytesRead.Load(),
 		Running: p.running.Load(), Started: time.Unix(0, p.started.Load()),
 		Paused: c.searches.paused(), ReadBack: c.ReadBack(),
@@ -189,6 +193,7 @@ func (c *Catalog) Update(ctx context.Context) (bool, error) {
 	p.files.Store(int64(len(jobs)))
 	p.bytes.Store(total)
 	p.done.Store(0)
+	p.grown.Store(0)
 	p.bytesDone.Store(0)
 	p.bytesRead.Store(0)
 	p.started.Store(time.Now().UnixNano())

@@ -26,8 +26,6 @@ type repeats struct {
 	// there too, unfinished, so that another worker waits for it rather
 	// than render it again.
 	done map[uint64]map[string]*rendering
-	// reused counts the outputs written from a rendering kept.
-	reused int
 }
 
 // rendering is the HTML of one output, ready once ready is closed.
@@ -75,7 +73,6 @@ func (r *repeats) output(res *session.Message, key string, render func() templat
 		return render()
 	}
 	if x, ok := r.done[sum][key]; ok {
-		r.reused++
 		r.use(sum)
 		r.mu.Unlock()
 		<-x.ready

@@ -57,15 +57,13 @@ func (tb *browserTab) waitJS(expr string) {
 // From the index, a search finds an entry and opens its page there; the
 // page then follows its file as it grows.
 func TestBrowser(t *testing.T) {
-	pollEvery = 50 * time.Millisecond
-	t.Cleanup(func() { pollEvery = 500 * time.Millisecond })
 	dir := project(t, "pi-v3-sdk-branches-labels.jsonl", "pi-v3-earth0-a.jsonl")
 	cat, err := catalog.New(context.Background(), []string{dir}, catalog.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cat.Close()
-	s := newServer(cat, nil, Options{Home: "/home/dev"}, &logger{}, "")
+	s := newServer(cat, nil, Options{Home: "/home/dev", FollowEvery: 50 * time.Millisecond}, &logger{}, "")
 	hs := httptest.NewServer(s.handler())
 	defer hs.Close()
 	defer close(s.stopping)

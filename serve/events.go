@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"cmp"
 	"errors"
 	"io"
 	"net/http"
@@ -10,7 +11,7 @@ import (
 // serveEvents streams Server-Sent Events to a page: a "change" event when
 // the session's content is no longer the one the page shows (the content
 // hash given as ?v=, or the last event's id on a reconnection), and "gone"
-// when the file is deleted. The file is stat'ed every pollEvery, which is
+// when the file is deleted. The file is stat'ed every followEvery, which is
 // cheap and the same on every system; when it changed, the catalog reads
 // what was appended (see catalog.Current), which also keeps the index and
 // search current while the session is written.
@@ -51,7 +52,7 @@ func (s *server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	rc.Flush()
 
-	poll := time.NewTicker(pollEvery)
+	poll := time.NewTicker(cmp.Or(s.opt.FollowEvery, followEvery))
 	defer poll.Stop()
 	beat := time.NewTicker(heartbeatEvery)
 	defer beat.Stop()
@@ -101,9 +102,10 @@ func (s *server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// The event stream polls the file this often, and sends a comment this
-// often so that a closed connection is noticed.
-var (
-	pollEvery      = 500 * time.Millisecond
+// The event stream polls the file every followEvery (unless
+// Options.FollowEvery says otherwise), and sends a comment every
+// heartbeatEvery so that a closed connection is noticed.
+const (
+	followEvery    = 500 * time.Millisecond
 	heartbeatEvery = 15 * time.Second
 )

@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"strconv"
 	"sync"
-	"sync/atomic"
 
 	"github.com/piexport/piexport/catalog"
 	"github.com/piexport/piexport/page"
@@ -155,7 +154,6 @@ func isClientGone(r *http.Request) bool { return r.Context().Err() != nil }
 // it under key. A reader who leaves early does not stop it: the page is
 // finished for the next one.
 func (s *server) render(w http.ResponseWriter, r *http.Request, id, key string, links pageLinks) error {
-	renders.Add(1)
 	sess, info, err := s.cat.Load(id)
 	if err != nil {
 		s.answerError(w, r, err)
@@ -258,9 +256,6 @@ func (t teeWriter) Write(b []byte) (int, error) {
 	t.copy.Write(b[:n])
 	return n, err
 }
-
-// renders counts the pages rendered, for tests.
-var renders atomic.Int64
 
 // pageOut sends a page as it is written, flushing each piece the renderer
 // hands over (its buffer is 256 KB), so the browser starts drawing early.

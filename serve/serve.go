@@ -71,6 +71,9 @@ type Options struct {
 	PrepareText func(string) string
 	// Redacting says Prepare masks secrets: the index says so.
 	Redacting bool
+	// FollowEvery is how often a page's file is checked for what was
+	// written to it since; zero means every 500 ms.
+	FollowEvery time.Duration
 	// AllowHosts are host names requests may be addressed to, besides
 	// localhost, this machine's name and its addresses (see hostGuard).
 	AllowHosts []string

@@ -308,10 +308,8 @@ func TestTraversal(t *testing.T) {
 // A growing file sends an event, and the page then has the new entry; a
 // half-written last line is left out until it is complete.
 func TestFollow(t *testing.T) {
-	pollEvery = 20 * time.Millisecond
-	t.Cleanup(func() { pollEvery = 500 * time.Millisecond })
 	dir := project(t, "pi-v3-sdk-branches-labels.jsonl")
-	srv := start(t, Options{Paths: []string{dir}})
+	srv := start(t, Options{Paths: []string{dir}, FollowEvery: 20 * time.Millisecond})
 	id := ids(t, srv)["Health endpoint"]
 	res, _ := get(t, srv.url+"s/"+id)
 	version, _, _ := strings.Cut(strings.Trim(res.Header.Get("ETag"), `"`), ".")

@@ -24,8 +24,6 @@ func (zeros) Read(p []byte) (int, error) {
 // A line without end (a file of zeros) costs at most the line limit: it
 // is skipped with a warning, and the lines after it load.
 func TestLineLimit(t *testing.T) {
-	maxLine = 4 << 20
-	t.Cleanup(func() { maxLine = MaxLineBytes })
 	in := io.MultiReader(
 		strings.NewReader(hdr+"\n"+user("a", "", "before", 1)+"\n"),
 		io.LimitReader(zeros{}, 64<<20),
@@ -34,11 +32,16 @@ func TestLineLimit(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	s, err := Read(in, "f.jsonl")
+	l := loader{s: &Session{File: "f.jsonl"}, kinds: map[string]int{}, maxLine: 4 << 20}
+	err := l.readLines(bufioReader(in))
+	if err == nil {
+		err = l.finish()
+	}
 	runtime.ReadMemStats(&after)
 	if err != nil {
 		t.Fatal(err)
 	}
+	s := l.s
 	if got := texts(s); len(got) != 2 || got[0] != "before" || got[1] != "after" {
 		t.Errorf("entries %q, want the lines around the long one", got)
 	}

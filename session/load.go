@@ -3,6 +3,7 @@ package session
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -114,6 +115,8 @@ type loader struct {
 	// progress, when set, is told the bytes and lines read so far as
 	// each batch of lines is decoded (LoadOptions.Progress).
 	progress func(read int64, lines int)
+	// maxLine bounds a line (MaxLineBytes when zero).
+	maxLine int
 }
 
 func (l *loader) warn(kind string, line int, format string, args ...any) {
@@ -153,6 +156,8 @@ type batch struct {
 	size int
 	sum  uint64
 	lean bool
+	// maxLine is the loader's bound on a line.
+	maxLine int
 }
 
 type lineRef struct {
@@ -161,7 +166,7 @@ type lineRef struct {
 	at       int64
 	size     int
 	complete bool // the line ended in '\n'
-	tooLong  bool // the line passed MaxLineBytes and was skipped
+	tooLong  bool // the line passed the loader's bound and was skipped
 }
 
 type batchWarning struct {
@@ -186,9 +191,6 @@ const (
 // (tool output, images); decoding one costs a few times its size.
 const MaxLineBytes = 256 << 20
 
-// maxLine is MaxLineBytes, lowered by tests.
-var maxLine = MaxLineBytes
-
 // readLines reads r one line at a time. Lines can be tens of megabytes long
 // (tool output), so the reader's buffer is only a window: a line is
 // gathered into its batch piece by piece.
@@ -208,7 +210,7 @@ func (l *loader) readLines(r *bufio.Reader) error {
 	go func() {
 		defer close(work)
 		defer close(ordered)
-		readErr = readBatches(r, &lines, func(b *batch) {
+		readErr = readBatches(r, &lines, cmp.Or(l.maxLine, MaxLineBytes), func(b *batch) {
 			b.lean = l.lean
 			work <- b
 			ordered <- b
@@ -233,13 +235,14 @@ func (l *loader) readLines(r *bufio.Reader) error {
 }
 
 // readBatches splits r into batches of whole lines and hands each to send.
-// lines counts the lines read, for the error of a failed read.
-func readBatches(r *bufio.Reader, lines *int, send func(*batch)) error {
-	b := &batch{buf: getBatchBuffer(), done: make(chan struct{})}
+// lines counts the lines read, for the error of a failed read; a line
+// over maxLine bytes is skipped.
+func readBatches(r *bufio.Reader, lines *int, maxLine int, send func(*batch)) error {
+	b := &batch{buf: getBatchBuffer(), done: make(chan struct{}), maxLine: maxLine}
 	var at int64 // the file offset of the line being read
 	flush := func() {
 		send(b)
-		b = &batch{buf: getBatchBuffer(), done: make(chan struct{})}
+		b = &batch{buf: getBatchBuffer(), done: make(chan struct{}), maxLine: maxLine}
 	}
 	// The last batch is sent if it holds lines; its buffer goes back if
 	// not. (Taking a fresh buffer after it would drain the pool by one
@@ -305,7 +308,7 @@ func putBatchBuffer(b []byte) {
 func (b *batch) decode() {
 	for _, ref := range b.lines {
 		if ref.tooLong {
-			b.warn("long", ref.number, "the line is longer than %d MiB, piexport's limit for one line; skipped", maxLine>>20)
+			b.warn("long", ref.number, "the line is longer than %d MiB, piexport's limit for one line; skipped", b.maxLine>>20)
 			continue
 		}
 		b.at, b.size = ref.at, ref.size
