@@ -5,13 +5,11 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"io"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -90,166 +88,228 @@ func (c *Catalog) Search(ctx context.Context, q string, limit int) (Results, err
 func (c *Catalog) SearchPage(ctx context.Context, q string, offset, limit int) (Results, error) {
 	c.searches.enter()
 	defer c.searches.leave()
-	pq := parseQuery(q)
-	var res Results
-	for _, ts := range [][]queryTerm{pq.terms, pq.not} {
+	s := &searchRun{c: c, q: parseQuery(q)}
+	if err := s.expandPrefixes(ctx); err != nil {
+		return Results{}, err
+	}
+	if s.expr = s.q.expr(); s.expr == "" {
+		return s.res, nil
+	}
+	s.scope()
+	all := s.candidates(ctx)
+	if err := ctx.Err(); err != nil {
+		return Results{}, cmp.Or(s.failed, err)
+	}
+	all = s.rows(ctx, all, false)
+	if err := ctx.Err(); err != nil {
+		return Results{}, err
+	}
+	s.count(all)
+	s.rank(all)
+	s.res.Offset = max(offset, 0)
+	hits := slices.Clone(all[min(s.res.Offset, len(all)):min(s.res.Offset+max(limit, 0), len(all))])
+	hits = s.rows(ctx, hits, true)
+	if err := ctx.Err(); err != nil {
+		return Results{}, err
+	}
+	s.show(hits)
+	return s.res, s.failed
+}
+
+// A searchRun is one query's way through the shards, in stages: prefixes
+// expanded, the files and span of time it covers, the candidates of
+// every shard at once, their rows, ranking, and what the hits show. A
+// shard that fails leaves the others' hits: its error is kept in failed
+// and returned with them.
+type searchRun struct {
+	c      *Catalog
+	q      query
+	expr   string            // the FTS5 expression of q
+	files  map[int64]*record // the files searched, by gid
+	lo, hi int64             // the keys searched: [lo, hi)
+	shard  [shards]shardSearch
+	failed error
+	res    Results
+}
+
+// shardSearch is what a search found in one shard.
+type shardSearch struct {
+	cands []candidate
+	// more says that the shard holds more matches than cands; stopped,
+	// when not zero, is the key above which it looked through every
+	// entry before its deadline.
+	more    bool
+	stopped int64
+	figs    shardFigures
+	err     error
+}
+
+// expandPrefixes gives each prefix term (word*) the words it stands for,
+// and notes when they are only the commonest.
+func (s *searchRun) expandPrefixes(ctx context.Context) error {
+	for _, ts := range [][]queryTerm{s.q.terms, s.q.not} {
 		for i := range ts {
 			if !ts[i].prefix {
 				continue
 			}
-			cut, err := c.expand(ctx, &ts[i])
+			cut, err := s.c.expand(ctx, &ts[i])
 			if err != nil {
-				return Results{}, err
+				return err
 			}
 			if cut {
-				res.Notes = append(res.Notes, fmt.Sprintf("%s* stands for the %s that start with %q.",
+				s.res.Notes = append(s.res.Notes, fmt.Sprintf("%s* stands for the %s that start with %q.",
 					strings.Join(ts[i].words, " "), session.Count(maxExpansions, "commonest word", "commonest words"),
 					ts[i].words[len(ts[i].words)-1]))
 			}
 		}
 	}
-	expr := pq.expr()
-	if expr == "" {
-		return res, nil
-	}
-	for _, t := range pq.terms {
-		res.Words = append(res.Words, t.words...)
+	return nil
+}
+
+// scope sets the words the hits mark, the files searched and the keys of
+// the span of time the query names.
+func (s *searchRun) scope() {
+	for _, t := range s.q.terms {
+		s.res.Words = append(s.res.Words, t.words...)
 		if t.prefix {
-			res.Words[len(res.Words)-1] += "*"
+			s.res.Words[len(s.res.Words)-1] += "*"
 		}
 	}
-	files, unread := c.searchable(pq)
-	lo, hi := int64(0), int64(1<<63-1)
-	if !pq.after.IsZero() {
-		lo = keyBase(pq.after.UnixMilli(), 0)
+	s.files, s.res.Unread = s.c.searchable(s.q)
+	if s.res.Unread > 0 {
+		s.res.ReadBack = s.c.ReadBack()
 	}
-	if !pq.before.IsZero() {
-		hi = keyBase(pq.before.UnixMilli(), 0)
+	s.lo, s.hi = 0, 1<<63-1
+	if !s.q.after.IsZero() {
+		s.lo = keyBase(s.q.after.UnixMilli(), 0)
 	}
-	// The candidates of every shard, newest first, found at once, with
-	// what ranking needs of each shard; the newest maxCandidates of them
-	// all are ranked.
-	var cands [shards][]candidate
-	var more [shards]bool
-	var stopped [shards]int64
-	var figs [shards]shardFigures
-	var errs [shards]error
+	if !s.q.before.IsZero() {
+		s.hi = keyBase(s.q.before.UnixMilli(), 0)
+	}
+}
+
+// eachShard runs do for every shard at once, and joins their errors to
+// failed.
+func (s *searchRun) eachShard(do func(shard int) error) {
 	var wg sync.WaitGroup
-	deadline := time.Now().Add(c.walk.budget)
+	errs := [shards]error{}
 	for i := range shards {
 		wg.Go(func() {
 			defer recoverAs(&errs[i], "searching")
-			cands[i], more[i], stopped[i], errs[i] = c.candidates(ctx, i, expr, lo, hi, files, deadline)
-			if errs[i] == nil {
-				figs[i], errs[i] = c.figures(ctx, i, pq.terms)
-			}
+			errs[i] = do(i)
 		})
 	}
 	wg.Wait()
-	// A shard that fails leaves the others' hits, returned with its
-	// error.
-	failed := errors.Join(errs[:]...)
-	if err := ctx.Err(); err != nil {
-		return Results{}, cmp.Or(failed, err)
-	}
-	for i := range shards {
-		if errs[i] != nil {
-			cands[i], more[i], figs[i] = nil, false, shardFigures{}
+	for i, err := range errs {
+		if err != nil && s.shard[i].err == nil {
+			s.shard[i].err = err
 		}
 	}
-	all := slices.Concat(cands[:]...)
-	slices.SortFunc(all, func(a, b candidate) int { return cmp.Compare(b.rid, a.rid) })
-	res.Unread = unread
-	if unread > 0 {
-		res.ReadBack = c.ReadBack()
+	s.failed = errors.Join(s.failed, errors.Join(errs[:]...))
+}
+
+// candidates finds the candidates of every shard at once, newest first,
+// with what ranking needs of each shard, and returns the newest
+// maxCandidates of them all. When a shard stopped at its deadline, the
+// others' older candidates go too, so that the results cover one span of
+// time, which a note says.
+func (s *searchRun) candidates(ctx context.Context) []candidate {
+	deadline := time.Now().Add(s.c.walk.budget)
+	s.eachShard(func(i int) error {
+		sh := &s.shard[i]
+		var err error
+		if sh.cands, sh.more, sh.stopped, err = s.c.candidates(ctx, i, s.expr, s.lo, s.hi, s.files, deadline); err != nil {
+			return err
+		}
+		sh.figs, err = s.c.figures(ctx, i, s.q.terms)
+		return err
+	})
+	var all []candidate
+	var stop int64
+	for i := range s.shard {
+		sh := &s.shard[i]
+		if sh.err != nil {
+			*sh = shardSearch{err: sh.err}
+			continue
+		}
+		all = append(all, sh.cands...)
+		s.res.More = s.res.More || sh.more
+		stop = max(stop, sh.stopped)
 	}
-	res.More = slices.Contains(more[:], true) || len(all) > maxCandidates
+	slices.SortFunc(all, func(a, b candidate) int { return cmp.Compare(b.rid, a.rid) })
+	s.res.More = s.res.More || len(all) > maxCandidates
 	all = all[:min(len(all), maxCandidates)]
-	// A shard that stopped at its deadline looked through the keys above
-	// where it stopped: the others' older candidates go too, so that the
-	// results cover one span of time, which the last page says.
-	var stoppedAt time.Time // zero when the search looked through every key
-	if stop := slices.Max(stopped[:]); stop > 0 {
+	if stop > 0 {
 		// (A search stopped before its first window had no upper bound
 		// but now.)
 		stop = min(stop, keyBase(time.Now().Add(24*time.Hour).UnixMilli(), 0))
 		all = slices.DeleteFunc(all, func(k candidate) bool { return k.rid < stop })
-		res.More = true
-		stoppedAt = time.UnixMilli(stop >> keyShift)
+		s.res.More = true
+		at := time.UnixMilli(stop >> keyShift)
+		s.res.Oldest = at
+		s.res.Notes = append(s.res.Notes, "The search stopped at "+at.Format(time.DateOnly)+
+			": looking further back took too long; the last page links to the older matches.")
 	}
-	// Then the rows of those ranked, each shard's at once.
-	for i := range shards {
-		wg.Go(func() {
-			defer recoverAs(&errs[i], "searching")
-			errs[i] = c.entryRows(ctx, i, all, false)
-		})
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return Results{}, err
-	}
-	failed = errors.Join(failed, errors.Join(errs[:]...))
-	// An entry deleted since FTS5 listed it has no row; nor has one of
-	// a shard whose rows could not be read.
-	all = slices.DeleteFunc(all, func(k candidate) bool { return files[k.gid] == nil })
-	res.Total = len(all)
+	return all
+}
+
+// rows reads the rows of cands, each shard's at once: what ranking needs,
+// and with details what a hit shows. An entry deleted since FTS5 listed
+// it has no row, nor has one of a shard whose rows could not be read:
+// those go.
+func (s *searchRun) rows(ctx context.Context, cands []candidate, details bool) []candidate {
+	s.eachShard(func(i int) error { return s.c.entryRows(ctx, i, cands, details) })
+	return slices.DeleteFunc(cands, func(k candidate) bool { return s.files[k.gid] == nil })
+}
+
+// count says how many entries and sessions matched, and how far back.
+func (s *searchRun) count(all []candidate) {
+	s.res.Total = len(all)
 	sessions := map[int64]bool{}
 	for _, k := range all {
 		sessions[k.gid] = true
 	}
-	res.Sessions = len(sessions)
-	if len(all) > 0 {
-		res.Oldest = time.UnixMilli(all[len(all)-1].rid >> keyShift)
+	s.res.Sessions = len(sessions)
+	if len(all) > 0 && s.res.Oldest.IsZero() {
+		s.res.Oldest = time.UnixMilli(all[len(all)-1].rid >> keyShift)
 	}
-	if !stoppedAt.IsZero() {
-		res.Oldest = stoppedAt
-		res.Notes = append(res.Notes, "The search stopped at "+stoppedAt.Format(time.DateOnly)+
-			": looking further back took too long; the last page links to the older matches.")
-	}
+}
 
-	terms, avgdl := rankTerms(pq.terms, figs[:])
+// rank orders all best first (BM25 over the shards' figures); among
+// equals, the newer.
+func (s *searchRun) rank(all []candidate) {
+	figs := make([]shardFigures, len(s.shard))
+	for i := range s.shard {
+		figs[i] = s.shard[i].figs
+	}
+	terms, avgdl := rankTerms(s.q.terms, figs)
 	for i := range all {
 		all[i].score = score(terms, all[i].words, all[i].tf, avgdl)
 	}
-	// Best first; among equals, the newer.
 	slices.SortStableFunc(all, func(a, b candidate) int { return cmp.Compare(b.score, a.score) })
-	res.Offset = max(offset, 0)
-	hits := slices.Clone(all[min(res.Offset, len(all)):min(res.Offset+max(limit, 0), len(all))])
-	// And what the hits show.
-	for i := range shards {
-		wg.Go(func() {
-			defer recoverAs(&errs[i], "searching")
-			errs[i] = c.entryRows(ctx, i, hits, true)
-		})
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return Results{}, err
-	}
-	failed = errors.Join(failed, errors.Join(errs[:]...))
-	hits = slices.DeleteFunc(hits, func(k candidate) bool { return files[k.gid] == nil })
+}
 
-	res.Hits = make([]Hit, len(hits))
+// show makes the hits, each with its snippet. Each snippet reads a line
+// of a file, on one goroutine per core: one per hit would hold a reading
+// buffer per hit at once (megabytes each), where a few reuse theirs.
+func (s *searchRun) show(hits []candidate) {
+	s.res.Hits = make([]Hit, len(hits))
 	for i, k := range hits {
-		r := files[k.gid]
-		h := &res.Hits[i]
+		r := s.files[k.gid]
+		h := &s.res.Hits[i]
 		*h = Hit{Key: r.id, EntryID: k.id, Role: k.kind, Branch: k.branch, Line: k.line,
 			Time: time.UnixMilli(k.rid >> keyShift)}
 		if r.row != nil {
 			h.Branches = r.row.Branches
 		}
 	}
-	snippetTerms := pq.terms
-	// Each snippet reads a line of a file, on one goroutine per core: one
-	// per hit would hold a reading buffer per hit at once (megabytes
-	// each), where a few reuse theirs.
 	next := make(chan int)
-	wg = sync.WaitGroup{}
+	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(hits)) {
 		wg.Go(func() {
 			for i := range next {
 				k := hits[i]
-				res.Hits[i].Snippet, res.Hits[i].Marks = c.hitSnippetSafely(files[k.gid], k, snippetTerms)
+				s.res.Hits[i].Snippet, s.res.Hits[i].Marks = s.c.hitSnippetSafely(s.files[k.gid], k, s.q.terms)
 			}
 		})
 	}
@@ -258,264 +318,6 @@ func (c *Catalog) SearchPage(ctx context.Context, q string, offset, limit int) (
 	}
 	close(next)
 	wg.Wait()
-	return res, failed
-}
-
-// candidates returns the entries of shard that match expr, newest first,
-// at most maxCandidates of them, and whether there are more. It reads
-// only FTS5's lists: an entry's key tells most often whether its file is
-// searched (see fileSlots); the rows of the entries ranked are read after
-// (entryRows).
-func (c *Catalog) candidates(ctx context.Context, shard int, expr string, lo, hi int64, files map[int64]*record, deadline time.Time) ([]candidate, bool, int64, error) {
-	st, err := c.store(shard)
-	if err != nil {
-		return nil, false, 0, err
-	}
-	slots := c.fileSlots(shard, files)
-	// The newest key bounds the range: the first window (see
-	// spanCandidates) is the newest day of entries, not of time.
-	var newest sql.NullInt64
-	if err := st.r.QueryRowContext(ctx, `SELECT max(rid) FROM entries`).Scan(&newest); err != nil {
-		return nil, false, 0, c.checkStore(shard, err)
-	}
-	if !newest.Valid {
-		return nil, false, 0, nil
-	}
-	hi = min(hi, newest.Int64+1)
-	spans, err := c.spans(ctx, st, shard, files, lo, hi)
-	if err != nil {
-		return nil, false, 0, err
-	}
-	var out []candidate
-	for _, span := range spans {
-		more, stopped, err := c.spanCandidates(ctx, st, shard, expr, span[0], span[1], files, slots, deadline, &out)
-		if more || err != nil {
-			return out, more, stopped, err
-		}
-	}
-	return out, false, 0, nil
-}
-
-// A search looks through the keys newest first, a window at a time: the
-// newest few thousand entries, then more as the last took little time.
-// At its deadline (its budget after it began) it stops, and says how
-// far back it got; the results then link to the older matches. A
-// phrase of common words that seldom meet, say, would otherwise walk
-// every entry that holds them all, in the whole history. The first
-// window is always looked through, so that a search on a busy machine
-// still finds the newest matches.
-type searchWalk struct {
-	// budget is how long a search looks before it stops.
-	budget time.Duration
-	// firstWindow is how many entries the first window holds: the
-	// newest ones.
-	firstWindow int
-}
-
-// defaultWalk is the walk of every catalog: 40 ms answers within the
-// search targets on a 5 GB history with a busy machine's margin.
-var defaultWalk = searchWalk{budget: 40 * time.Millisecond, firstWindow: 4096}
-
-// spanCandidates adds to *out the entries of shard with keys in [lo, hi)
-// that match expr, newest first, until it holds maxCandidates; it
-// reports whether there are more. Past the deadline it stops, and
-// stopped is the key above which it looked through everything (there are
-// more then).
-func (c *Catalog) spanCandidates(ctx context.Context, st *store, shard int, expr string, lo, hi int64,
-	files map[int64]*record, slots *[1024]uint8, deadline time.Time, out *[]candidate) (more bool, stopped int64, err error) {
-	// The first window ends at the walk's firstWindow-th newest entry; the next
-	// ones span keys, as many again as the last or more.
-	var window int64
-	for first := true; hi > lo; first = false {
-		if !first && time.Now().After(deadline) {
-			return true, hi, nil
-		}
-		wlo := lo
-		if first {
-			var k sql.NullInt64
-			err := st.r.QueryRowContext(ctx, `SELECT rid FROM entries WHERE rid < ? AND rid >= ? ORDER BY rid DESC LIMIT 1 OFFSET ?`, hi, lo, c.walk.firstWindow).Scan(&k)
-			switch {
-			case err == nil && k.Int64 > lo:
-				wlo = k.Int64
-			case err != nil && !errors.Is(err, sql.ErrNoRows):
-				return false, 0, c.checkStore(shard, err)
-			}
-			window = hi - wlo
-		} else if hi-lo > window {
-			wlo = hi - window
-		}
-		began := time.Now()
-		wctx, cancel := ctx, context.CancelFunc(func() {})
-		if !first {
-			// A window cut short at the deadline still counts for the
-			// keys it looked through: hi says how far it got.
-			wctx, cancel = context.WithDeadline(ctx, deadline)
-		}
-		more, err := c.windowCandidates(wctx, st, shard, expr, wlo, &hi, files, slots, out)
-		cancel()
-		if err != nil && !first && wctx.Err() != nil && ctx.Err() == nil {
-			return true, hi, nil
-		}
-		if more || err != nil {
-			return more, 0, err
-		}
-		hi = wlo
-		switch took := time.Since(began); {
-		case took < 2*time.Millisecond:
-			window *= 4
-		case took < 8*time.Millisecond:
-			window *= 2
-		}
-	}
-	return false, 0, nil
-}
-
-// windowCandidates adds to *out the entries of shard with keys in [lo,
-// *hi) that match expr, newest first, until it holds maxCandidates; it
-// reports whether there are more. *hi goes down as keys are read, so that
-// it bounds what is left.
-func (c *Catalog) windowCandidates(ctx context.Context, st *store, shard int, expr string, lo int64, hi *int64,
-	files map[int64]*record, slots *[1024]uint8, out *[]candidate) (bool, error) {
-	// The keys come a chunk at a time, each chunk one row of text: a row
-	// per key would cost more to step through than FTS5 to find.
-	for {
-		var list sql.NullString
-		err := st.r.QueryRowContext(ctx, `SELECT group_concat(rowid) FROM (SELECT rowid FROM fts
-			WHERE fts MATCH ? AND rowid >= ? AND rowid < ? ORDER BY rowid DESC LIMIT ?)`, expr, lo, *hi, candidateChunk).Scan(&list)
-		if err != nil {
-			return false, c.checkStore(shard, err)
-		}
-		// group_concat keeps no order: the chunk is sorted here, newest
-		// first.
-		var chunk []int64
-		for f := range strings.SplitSeq(list.String, ",") {
-			if f == "" {
-				continue
-			}
-			rid, err := strconv.ParseInt(f, 10, 64)
-			if err != nil {
-				return false, fmt.Errorf("%w: a key of the index is %q", errCorrupt, f)
-			}
-			chunk = append(chunk, rid)
-		}
-		slices.Sort(chunk)
-		slices.Reverse(chunk)
-		for _, rid := range chunk {
-			k := candidate{shard: shard, rid: rid, gid: -1}
-			switch slots[k.rid>>10&0x3ff] {
-			case slotNone:
-				continue
-			case slotSome:
-				// Files searched and others share the key's bits: the row
-				// says which.
-				var fid int64
-				if err := st.r.QueryRowContext(ctx, `SELECT fid FROM entries WHERE rid = ?`, k.rid).Scan(&fid); err != nil {
-					return false, c.checkStore(shard, err)
-				}
-				if files[fid*shards+int64(shard)] == nil {
-					continue
-				}
-			}
-			if len(*out) == maxCandidates {
-				return true, nil
-			}
-			*out = append(*out, k)
-		}
-		if len(chunk) < candidateChunk {
-			return false, nil
-		}
-		*hi = chunk[len(chunk)-1]
-	}
-}
-
-// maxSpans is the most files a search narrows its key ranges to: a
-// filter that keeps a few sessions (a small project) is searched in their
-// key ranges alone, not through every match of the others.
-const maxSpans = 256
-
-// spans returns the key ranges within [lo, hi) that a search of files
-// looks through in shard, newest first: the whole range when files
-// holds many of the shard's files (more than maxSpans, or a quarter of
-// them), else the range of each file's keys, merged where they overlap.
-func (c *Catalog) spans(ctx context.Context, st *store, shard int, files map[int64]*record, lo, hi int64) ([][2]int64, error) {
-	whole := [][2]int64{{lo, hi}}
-	var fids []int64
-	total := 0
-	c.mu.RLock()
-	for _, row := range c.known {
-		if row.Shard == shard {
-			total++
-			if files[row.gid()] != nil {
-				fids = append(fids, row.FID)
-			}
-		}
-	}
-	c.mu.RUnlock()
-	if len(fids) > maxSpans || len(fids)*4 >= total {
-		return whole, nil
-	}
-	var out [][2]int64
-	for _, fid := range fids {
-		var first, last sql.NullInt64
-		if err := st.r.QueryRowContext(ctx, `SELECT min(rid), max(rid) FROM entries WHERE fid = ?`, fid).Scan(&first, &last); err != nil {
-			return nil, c.checkStore(shard, err)
-		}
-		if !first.Valid {
-			continue
-		}
-		if a, b := max(first.Int64, lo), min(last.Int64+1, hi); a < b {
-			out = append(out, [2]int64{a, b})
-		}
-	}
-	// Merged, newest first.
-	slices.SortFunc(out, func(a, b [2]int64) int { return cmp.Compare(b[1], a[1]) })
-	merged := out[:0]
-	for _, r := range out {
-		if n := len(merged); n > 0 && r[1] >= merged[n-1][0] {
-			merged[n-1][0] = min(merged[n-1][0], r[0])
-			continue
-		}
-		merged = append(merged, r)
-	}
-	return merged, nil
-}
-
-// candidateChunk is how many keys a query for candidates returns at once.
-const candidateChunk = 1024
-
-// The entry keys of a shard carry ten bits of their file's id (see
-// keyBase): a file slot, for each value of those bits, says whether the
-// shard's files with them are all searched, none, or some.
-const (
-	slotNone = iota
-	slotAll
-	slotSome
-)
-
-// fileSlots returns the file slots of shard for a search of files.
-func (c *Catalog) fileSlots(shard int, files map[int64]*record) *[1024]uint8 {
-	var searched, other [1024]bool
-	c.mu.RLock()
-	for _, row := range c.known {
-		if row.Shard == shard {
-			if files[row.gid()] != nil {
-				searched[row.FID&0x3ff] = true
-			} else {
-				other[row.FID&0x3ff] = true
-			}
-		}
-	}
-	c.mu.RUnlock()
-	var slots [1024]uint8
-	for i := range slots {
-		switch {
-		case searched[i] && other[i]:
-			slots[i] = slotSome
-		case searched[i]:
-			slots[i] = slotAll
-		}
-	}
-	return &slots
 }
 
 // entryRows fills in, for the candidates of shard among all, their file
