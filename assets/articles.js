@@ -19,6 +19,7 @@ class Articles {
     this.pathEl = pathEl;
     this.store = store;
     this.fold = new RegExp(Articles.literal(config.foldStart) + '([\\s\\S]*?)' + Articles.literal(config.foldEnd), 'g');
+    this.classes = config.highlight;
     /** @type {WeakMap<Element, string[]>} per article, the HTML of its folded lines */
     this.folds = new WeakMap();
     this.tmpl = doc.createElement('template');
@@ -61,7 +62,7 @@ class Articles {
       parts.push(inner);
       return '<span class="fold-slot" data-fold="' + (parts.length - 1) + '"></span>';
     });
-    this.tmpl.innerHTML = html;
+    this.tmpl.innerHTML = CodeBlocks.spans(html, this.classes);
     const el = /** @type {HTMLElement | null} */ (this.tmpl.content.firstElementChild);
     if (!el) return null;
     this.tmpl.content.textContent = '';
@@ -77,7 +78,7 @@ class Articles {
     const slots = el.querySelectorAll('.fold-slot');
     for (const slot of slots) {
       const t = this.doc.createElement('template');
-      t.innerHTML = parts[Number(slot.getAttribute('data-fold'))] || '';
+      t.innerHTML = CodeBlocks.spans(parts[Number(slot.getAttribute('data-fold'))] || '', this.classes);
       slot.replaceWith(t.content);
     }
     if (slots.length) this.code.decorate(el);
@@ -151,7 +152,7 @@ class Articles {
       let section = null;
       if (typeof html === 'string') {
         const t = this.doc.createElement('template');
-        t.innerHTML = html.replace(this.fold, '$1');
+        t.innerHTML = CodeBlocks.spans(html.replace(this.fold, '$1'), this.classes);
         section = t.content.firstElementChild;
       }
       if (!section) {

@@ -47,6 +47,7 @@
  * @property {string} groupType the type of a group's early copy
  * @property {string} toolCard starts a tool's card
  * @property {string} toolOutput starts a card's output
+ * @property {string[]} highlight the classes of highlighted code's runs, by letter (render.HighlightClasses)
  */
 
 /**

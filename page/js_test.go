@@ -6,13 +6,19 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf16"
+
+	xhtml "golang.org/x/net/html"
 
 	"github.com/piexport/piexport"
 	"github.com/piexport/piexport/humanize"
 	"github.com/piexport/piexport/internal/browsertest"
 	"github.com/piexport/piexport/internal/sessiongen"
+	"github.com/piexport/piexport/render"
 	"github.com/piexport/piexport/session"
 )
 
@@ -142,6 +148,87 @@ func TestTreeLayoutAgreesWithGo(t *testing.T) {
 					t.Fatalf("session %d (%s), round %d, row %d: the page draws %+v, session.Layout %q with %d forks", k, s.File, round, i, got[i], want, rows[i].Forks)
 				}
 			}
+		}
+	}
+}
+
+// TestHighlightRunsAgreeWithGo turns the runs of highlighted code, as
+// render writes them, into spans with the page's script (code.js), on
+// the code blocks of a generated code-heavy session and on text that
+// mixes one-, two- and four-byte characters with the ones the page
+// escapes: the spans hold the code's text, and read back as runs they are
+// the runs Go wrote.
+func TestHighlightRunsAgreeWithGo(t *testing.T) {
+	browsertest.Start(t)
+	t.Parallel()
+	var buf bytes.Buffer
+	if err := sessiongen.Write(&buf, sessiongen.Options{Seed: 4, TargetBytes: 400_000, Profile: sessiongen.ProfileCode}); err != nil {
+		t.Fatal(err)
+	}
+	// The fences as the file has them, in JSON strings.
+	fence := regexp.MustCompile("```([a-z]+)\\\\n(.*?)```")
+	var codes, langs []string
+	for _, m := range fence.FindAllStringSubmatch(buf.String(), -1) {
+		code, err := strconv.Unquote(`"` + m[2] + `"`)
+		if err != nil {
+			continue
+		}
+		codes, langs = append(codes, code), append(langs, m[1])
+	}
+	codes = append(codes, "// héllo 🙂 <b> & \"x\" \x01\nfunc f() string { return \"é🙂\" }\n", "x := `a\tb` + \"🙂🙂\"\n")
+	langs = append(langs, "go", "go")
+	if len(codes) < 50 {
+		t.Fatalf("%d code blocks in the generated session", len(codes))
+	}
+	var blocks []string
+	for k, code := range codes {
+		blocks = append(blocks, string(render.Highlight(code, langs[k])))
+	}
+	tb := browsertest.ScriptTab(t, piexport.Assets(), "code.js")
+	classes := render.HighlightClasses()
+	got := browsertest.Eval[[]string](tb, fmt.Sprintf(`%s.map(h => CodeBlocks.spans(h, %s))`, browsertest.JSON(t, blocks), browsertest.JSON(t, classes)))
+	letter := map[string]byte{}
+	for k, c := range classes {
+		letter[c] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"[k]
+	}
+	runsOf := regexp.MustCompile(`<code data-hl="([^"]*)">`)
+	for k, html := range got {
+		code := pageFindAll(parsePage(t, []byte(html)), func(n *xhtml.Node) bool { return n.Data == "code" })
+		if len(code) != 1 {
+			t.Fatalf("block %d: %d code elements", k, len(code))
+		}
+		var runs []byte
+		cur, n := byte('.'), 0
+		var text strings.Builder
+		for c := code[0].FirstChild; c != nil; c = c.NextSibling {
+			l, s := byte('.'), c.Data
+			if c.Type == xhtml.ElementNode {
+				cls, _ := pageAttr(c, "class")
+				if l = letter[cls]; l == 0 || c.Data != "span" {
+					t.Fatalf("block %d: a <%s class=%q> in the code", k, c.Data, cls)
+				}
+				s = pageText(c)
+			}
+			text.WriteString(s)
+			if l != cur && n > 0 {
+				runs = strconv.AppendInt(append(runs, cur), int64(n), 10)
+				n = 0
+			}
+			cur = l
+			n += len(utf16.Encode([]rune(s)))
+		}
+		if cur != '.' && n > 0 {
+			runs = strconv.AppendInt(append(runs, cur), int64(n), 10)
+		}
+		if want := strings.ReplaceAll(codes[k], "\r\n", "\n"); text.String() != want {
+			t.Errorf("block %d: the spans hold %q, want the code %q", k, text.String(), want)
+		}
+		m := runsOf.FindStringSubmatch(blocks[k])
+		if m == nil {
+			continue // not highlighted
+		}
+		if string(runs) != m[1] {
+			t.Errorf("block %d: the spans read back as the runs\n%s\nwant\n%s", k, runs, m[1])
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/piexport/piexport/insights"
+	"github.com/piexport/piexport/render"
 	"github.com/piexport/piexport/session"
 )
 
@@ -209,6 +210,9 @@ type scriptConfig struct {
 	// ToolCard starts a tool's card, ToolOutput its output (tools.go).
 	ToolCard   string `json:"toolCard"`
 	ToolOutput string `json:"toolOutput"`
+	// Highlight lists the classes of the runs of highlighted code, by
+	// letter (render.HighlightClasses).
+	Highlight []string `json:"highlight"`
 }
 
 // pageScriptConfig is the scriptConfig of every page.
@@ -220,6 +224,7 @@ var pageScriptConfig = &scriptConfig{
 	GroupType:   groupScriptType,
 	ToolCard:    toolCard,
 	ToolOutput:  toolOutput,
+	Highlight:   render.HighlightClasses(),
 }
 
 // newPageIndex makes the index of n entries, to be filled with set.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -131,13 +132,8 @@ func renderCodeNow(code string, l chroma.Lexer, firstLine int, lim limits) []byt
 	}
 
 	var b bytes.Buffer
-	// Highlighted code is about three times as long as the code; plain
-	// text little longer.
-	if l != nil && note == "" {
-		b.Grow(len(code)*3 + 256)
-	} else {
-		b.Grow(len(code) + len(code)/8 + 256)
-	}
+	// Highlighted code is its text and its runs, about a third more.
+	b.Grow(len(code) + len(code)/3 + 256)
 	if note != "" {
 		b.WriteString(`<p class="hl-note">`)
 		escapeHTMLTo(&b, note)
@@ -157,9 +153,8 @@ func renderCodeNow(code string, l chroma.Lexer, firstLine int, lim limits) []byt
 	if firstLine > 0 {
 		writeGutter(&b, code, firstLine)
 	}
-	b.WriteString("<code>")
-	writeTokens(&b, toks)
-	b.WriteString("</code></pre>")
+	writeCode(&b, toks)
+	b.WriteString("</pre>")
 	// The block may be kept a while (a repeated output, the block cache),
 	// and not with the room the estimate left unused.
 	if b.Cap() > b.Len()+b.Len()/4+4096 {
@@ -227,40 +222,79 @@ func tokenClass(t chroma.TokenType) string {
 	}
 }
 
-// writeTokens writes tokens as spans of chroma classes. Tokens whose
-// class no style colours (white space, most punctuation and names) are
-// written as bare text, and neighbours of one class share a span: on real
-// code that removes most of the markup, which is most of a page's bytes.
-func writeTokens(b *bytes.Buffer, toks []chroma.Token) {
-	spans := spanClasses()
-	open := ""
+// writeCode writes tokens as a <code> element: their text, and in its
+// data-hl attribute the runs of text each style colours (HighlightRuns
+// says how they read). Tokens whose class no style colours (white space,
+// most punctuation and names) are plain text, and neighbours of one style
+// share a run. Spans, one per run, would be most of a page's bytes (21
+// bytes of markup a run, against 3 or 4 here); the page's script makes
+// them from the runs when it draws the block, and a browser without it
+// shows the code uncoloured.
+func writeCode(b *bytes.Buffer, toks []chroma.Token) {
+	letters := runLetters()
+	var runs [256]byte
+	out := runs[:0]
+	cur, n := byte(0), 0
+	flush := func() {
+		if n == 0 {
+			return
+		}
+		if cur == 0 {
+			out = append(out, '.')
+		} else {
+			out = append(out, cur)
+		}
+		out = strconv.AppendInt(out, int64(n), 10)
+	}
+	styled := false
 	for _, t := range toks {
 		if t.Value == "" {
 			continue
 		}
-		cls := ""
-		if t.Type >= 0 && int(t.Type) < len(spans) {
-			cls = spans[t.Type]
-		} else if c := tokenClass(t.Type); styledClasses()[c] {
-			cls = c
+		l := byte(0)
+		if t.Type >= 0 && int(t.Type) < len(letters) {
+			l = letters[t.Type]
+		} else if c, ok := runClassLetters()[tokenClass(t.Type)]; ok {
+			l = c
 		}
-		if cls != open {
-			if open != "" {
-				b.WriteString("</span>")
-			}
-			if cls != "" {
-				// Classes are chroma's, letters and digits: no quotes.
-				b.WriteString(`<span class=`)
-				b.WriteString(cls)
-				b.WriteString(`>`)
-			}
-			open = cls
+		if l != cur {
+			flush()
+			cur, n = l, 0
 		}
+		styled = styled || l != 0
+		n += utf16Len(t.Value)
+	}
+	if cur != 0 {
+		flush() // a last plain run goes without saying
+	}
+	b.WriteString("<code")
+	if styled {
+		// Letters, digits and dots: nothing to escape.
+		b.WriteString(` data-hl="`)
+		b.Write(out)
+		b.WriteByte('"')
+	}
+	b.WriteByte('>')
+	for _, t := range toks {
 		escapeTextTo(b, t.Value)
 	}
-	if open != "" {
-		b.WriteString("</span>")
+	b.WriteString("</code>")
+}
+
+// utf16Len is the length of s in UTF-16 code units, as the page's script
+// counts the text of a <code> element.
+func utf16Len(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c < 0x80 || c >= 0xc0 && c < 0xf0:
+			n++ // ASCII, or a lead byte of a character in the BMP
+		case c >= 0xf0:
+			n += 2 // a lead byte of a surrogate pair
+		}
 	}
+	return n
 }
 
 // writeGutter writes the line numbers of code as one text block beside
@@ -278,20 +312,67 @@ func writeGutter(b *bytes.Buffer, code string, firstLine int) {
 	b.WriteString("</span>")
 }
 
-// spanClasses is, for each token type up to chroma's largest, the class
-// of its span, or "" for none: tokenClass and styledClasses once per
-// type, not per token (a page has millions).
-var spanClasses = sync.OnceValue(func() []string {
+// HighlightClasses lists the classes of the runs of highlighted code, in
+// the order of their letters, for the page's script. A highlighted <code>
+// element (writeCode) holds its text plain, cut into runs in its data-hl
+// attribute, one after another: each a character and a length in UTF-16
+// code units of the element's text, '.' for plain text, a letter for text
+// in the style of a class: 'a' for the first class listed here, 'z' for
+// the 26th, then 'A' to 'Z'. Text after the last run is plain. Of the
+// classes that look alike in both styles, the one listed stands for all
+// (chroma's stylesheet, CSS, styles each alike).
+func HighlightClasses() []string { return runClassList() }
+
+// runStyles groups the token classes that either style shows differently
+// from plain text by how they look in both (github and github-dark): of
+// chroma's 73 such classes, 37 looks. Each group's first class, in
+// sorted order, stands for it.
+var runStyles = sync.OnceValues(func() (list []string, letter map[string]byte) {
+	light, dark := styles.Get("github"), styles.Get("github-dark")
+	byLook := map[string]string{}
+	canon := map[string]string{}
+	var names []string
+	for t, cls := range chroma.StandardTypes {
+		if styledClasses()[cls] {
+			names = append(names, cls)
+			canon[cls] = light.Get(t).String() + "|" + dark.Get(t).String()
+		}
+	}
+	slices.Sort(names)
+	for _, cls := range names {
+		if _, ok := byLook[canon[cls]]; !ok {
+			byLook[canon[cls]] = cls
+			list = append(list, cls)
+		}
+	}
+	const alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	if len(list) > len(alphabet) {
+		panic(fmt.Sprintf("render: %d looks of highlighted code, more than run letters", len(list)))
+	}
+	letter = map[string]byte{}
+	for k, cls := range list {
+		letter[cls] = alphabet[k]
+	}
+	for _, cls := range names {
+		letter[cls] = letter[byLook[canon[cls]]]
+	}
+	return list, letter
+})
+
+func runClassList() []string           { l, _ := runStyles(); return l }
+func runClassLetters() map[string]byte { _, m := runStyles(); return m }
+
+// runLetters is, for each token type up to chroma's largest, the letter
+// of its run, or 0 for plain text: worked out once per type, not per
+// token (a page has millions).
+var runLetters = sync.OnceValue(func() []byte {
 	top := chroma.TokenType(0)
 	for t := range chroma.StandardTypes {
 		top = max(top, t)
 	}
-	styled := styledClasses()
-	out := make([]string, top+1)
+	out := make([]byte, top+1)
 	for t := range out {
-		if cls := tokenClass(chroma.TokenType(t)); styled[cls] {
-			out[t] = cls
-		}
+		out[t] = runClassLetters()[tokenClass(chroma.TokenType(t))]
 	}
 	return out
 })

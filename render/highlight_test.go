@@ -3,9 +3,11 @@ package render
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/alecthomas/chroma/v2"
 )
@@ -14,19 +16,19 @@ func TestHighlightKnownLanguages(t *testing.T) {
 	cases := []struct {
 		lang, code, wantLang, wantSpan string
 	}{
-		{"go", "func main() {}", "Go", `<span class=kd>func</span>`},
-		{"GO", "func main() {}", "Go", `<span class=kd>func</span>`},
-		{"golang", "func main() {}", "Go", `<span class=kd>func</span>`},
+		{"go", "func main() {}", "Go", `<span class=k>func</span>`},
+		{"GO", "func main() {}", "Go", `<span class=k>func</span>`},
+		{"golang", "func main() {}", "Go", `<span class=k>func</span>`},
 		{"python", "def f(): pass", "Python", `<span class=k>def</span>`},
 		{"py", "def f(): pass", "Python", `<span class=k>def</span>`},
-		{"ts", "const x: number = 1", "TypeScript", `<span class=kr>const</span>`},
-		{"typescript", "const x: number = 1", "TypeScript", `<span class=kr>const</span>`},
-		{"sh", "echo hi # c", "Bash", `<span class=c1># c</span>`},
+		{"ts", "const x: number = 1", "TypeScript", `<span class=k>const</span>`},
+		{"typescript", "const x: number = 1", "TypeScript", `<span class=k>const</span>`},
+		{"sh", "echo hi # c", "Bash", `<span class=c># c</span>`},
 		{"json", `{"a": 1}`, "JSON", `<span class=nt>"a"</span>`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.lang, func(t *testing.T) {
-			out := string(Highlight(tc.code, tc.lang))
+			out := withSpans(t, string(Highlight(tc.code, tc.lang)))
 			for _, want := range []string{`<pre class="chroma" data-lang="` + tc.wantLang + `"><code>`, tc.wantSpan} {
 				if !strings.Contains(out, want) {
 					t.Errorf("missing %q in %s", want, out)
@@ -98,7 +100,7 @@ func TestHighlightFile(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.path, func(t *testing.T) {
-			out := string(renderCode("x := 1\n", lexerForFile(tc.path), 0))
+			out := withSpans(t, string(renderCode("x := 1\n", lexerForFile(tc.path), 0)))
 			want := `<pre class="chroma"><code>`
 			if tc.wantLang != "" {
 				want = `<pre class="chroma" data-lang="` + tc.wantLang + `"><code>`
@@ -111,11 +113,11 @@ func TestHighlightFile(t *testing.T) {
 }
 
 func TestHighlightLines(t *testing.T) {
-	out := string(renderCode("a := 1\n\nb := 2\n", lexerForLang("go"), 98))
+	out := withSpans(t, string(renderCode("a := 1\n\nb := 2\n", lexerForLang("go"), 98)))
 	if want := `<pre class="chroma numbered" data-lang="Go"><span class="gutter" aria-hidden="true">98` + "\n99\n100</span><code>"; !strings.HasPrefix(out, want) {
 		t.Errorf("got %s\nwant prefix %s", out, want)
 	}
-	if !strings.Contains(out, `<span class=kd>:=</span>`) && !strings.Contains(out, `<span class=o>:=</span>`) {
+	if !strings.Contains(out, `<span class=k>:=</span>`) && !strings.Contains(out, `<span class=o>:=</span>`) {
 		t.Errorf("not highlighted: %s", out)
 	}
 
@@ -129,7 +131,7 @@ func TestHighlightLines(t *testing.T) {
 // TestHighlightMarkupIsLean checks that white space and tokens no style
 // colours carry no span, and that neighbours of one class share one.
 func TestHighlightMarkupIsLean(t *testing.T) {
-	out := string(Highlight("func f() {\n\treturn\n}\n", "go"))
+	out := withSpans(t, string(Highlight("func f() {\n\treturn\n}\n", "go")))
 	if strings.Contains(out, `class="w"`) || strings.Contains(out, `class="p"`) {
 		t.Errorf("spans for unstyled tokens: %s", out)
 	}
@@ -152,7 +154,7 @@ func TestHighlightSizeCap(t *testing.T) {
 	if !strings.HasPrefix(out, note) {
 		t.Errorf("no size note: %.200s", out)
 	}
-	if strings.Contains(out, `<span class=`) {
+	if strings.Contains(out, `data-hl=`) {
 		t.Errorf("highlighted above the cap")
 	}
 	if got := contentText(t, out); !strings.HasSuffix(got, code) {
@@ -168,7 +170,7 @@ func TestHighlightWorkLimitKeepsAllText(t *testing.T) {
 	if !strings.Contains(out, `<p class="hl-note">highlighting stopped part way`) {
 		t.Errorf("no note: %.300s", out)
 	}
-	if !strings.Contains(out, `<span class=`) {
+	if !strings.Contains(withSpans(t, out), `<span class=`) {
 		t.Errorf("nothing highlighted before the limit: %.300s", out)
 	}
 	if got := contentText(t, out); !strings.HasSuffix(got, code) {
@@ -300,5 +302,81 @@ func TestChromaCSSDarkOverridesLight(t *testing.T) {
 				t.Errorf("%s: dark rule %q does not set %s", sel, body, d.prop)
 			}
 		}
+	}
+}
+
+// withSpans writes the runs of highlighted code as the page's script does
+// (assets/code.js: CodeBlocks.spans): a span of its class around each
+// styled run. Lengths count UTF-16 code units of the element's text, a
+// character reference one.
+func withSpans(t *testing.T, out string) string {
+	t.Helper()
+	classes := HighlightClasses()
+	re := regexp.MustCompile(`<code data-hl="([.a-zA-Z0-9]*)">([^<]*)</code>`)
+	return re.ReplaceAllStringFunc(out, func(all string) string {
+		m := re.FindStringSubmatch(all)
+		runs, text := m[1], m[2]
+		var b strings.Builder
+		b.WriteString("<code>")
+		at := 0
+		for _, r := range regexp.MustCompile(`([.a-zA-Z])(\d+)`).FindAllStringSubmatch(runs, -1) {
+			n, _ := strconv.Atoi(r[2])
+			start := at
+			for ; n > 0 && at < len(text); n-- {
+				switch c := text[at]; {
+				case c == '&':
+					at += strings.IndexByte(text[at:], ';') + 1
+				case c >= 0xf0:
+					if n--; n == 0 {
+						t.Fatalf("a run ends inside a surrogate pair: %s", all)
+					}
+					at += 4
+				default:
+					_, size := utf8.DecodeRuneInString(text[at:])
+					at += size
+				}
+			}
+			piece := text[start:at]
+			if r[1] == "." {
+				b.WriteString(piece)
+				continue
+			}
+			k := int(r[1][0] - 'a')
+			if r[1][0] <= 'Z' {
+				k = int(r[1][0]-'A') + 26
+			}
+			if k >= len(classes) {
+				t.Fatalf("run letter %q names no class: %s", r[1], all)
+			}
+			b.WriteString("<span class=" + classes[k] + ">" + piece + "</span>")
+		}
+		return b.String() + text[at:] + "</code>"
+	})
+}
+
+// TestHighlightRuns: the runs of highlighted code cover its text exactly,
+// across characters of one, two and four bytes and the characters the
+// page escapes, each in the class of its look.
+func TestHighlightRuns(t *testing.T) {
+	code := "// héllo 🙂 <b> & \"x\"\nfunc f() string { return \"é🙂\" }\n"
+	out := string(Highlight(code, "go"))
+	if !strings.Contains(out, `<code data-hl="`) {
+		t.Fatalf("no runs: %s", out)
+	}
+	spans := withSpans(t, out)
+	if got := contentText(t, spans); got != code {
+		t.Errorf("text with spans = %q, want %q", got, code)
+	}
+	for _, want := range []string{"<span class=c>// héllo 🙂 &lt;b&gt; &amp; \"x\"</span>", "<span class=k>func</span>", "<span class=s>\"é🙂\"</span>"} {
+		if !strings.Contains(spans, want) {
+			t.Errorf("missing %s in %s", want, spans)
+		}
+	}
+	// Classes that look alike in both styles share a letter: kd and k.
+	if k, kd := runClassLetters()["k"], runClassLetters()["kd"]; k == 0 || k != kd {
+		t.Errorf("k and kd have the letters %q and %q", k, kd)
+	}
+	if n := len(HighlightClasses()); n > 52 || n < 20 {
+		t.Errorf("%d classes of runs", n)
 	}
 }

@@ -253,7 +253,7 @@ func TestRenderMarkdownGFM(t *testing.T) {
 		{"task list", "- [x] done\n- [ ] todo", []string{`<input checked="" disabled="" type="checkbox"`, `<input disabled="" type="checkbox"`}},
 		{"footnote", "a[^1]\n\n[^1]: b", []string{`class="footnotes"`, `href="#p-fn:1"`}},
 		{"wrapper", "x", []string{`<div class="markdown"><p>x</p>`}},
-		{"fenced go", "```go\nfunc f() {}\n```", []string{`<pre class="chroma" data-lang="Go"><code>`, `<span class=kd>func</span>`}},
+		{"fenced go", "```go\nfunc f() {}\n```", []string{`<pre class="chroma" data-lang="Go"><code>`, `<span class=k>func</span>`}},
 		{"fenced info words", "```python title=x.py\nx = 1\n```", []string{`data-lang="Python"`}},
 		{"fenced unknown", "```nosuchlang\n<b>\n```", []string{`<pre class="chroma"><code>&lt;b&gt;`}},
 		{"fence info escaped", "```\"><b>x\ny\n```", []string{`<pre class="chroma"><code>y`}},
@@ -261,7 +261,7 @@ func TestRenderMarkdownGFM(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			out := string(Markdown(tc.src, "p-"))
+			out := withSpans(t, string(Markdown(tc.src, "p-")))
 			for _, w := range tc.want {
 				if !strings.Contains(out, w) {
 					t.Errorf("missing %q in\n%s", w, out)
