@@ -32,6 +32,8 @@ Usage:
                                          gist (--shares lists, --unshare deletes)
   piexport --usage [flags] [PATH...]     tokens and cost of every session, per
                                          day, week, month, project or model
+  piexport --push URL [PATH...]          send the sessions, masked, to a team's
+                                         shared catalog on PostgreSQL
 
 Flags:
 `
@@ -51,6 +53,7 @@ func parseFlags(args []string, stdout io.Writer) (*options, error) {
 	fs.BoolVar(&opt.embedJSONL, "embed-jsonl", false, "let the page's reader download the session file, which the page then carries (as it is: up to twice the page)")
 	opt.redact.define(fs)
 	opt.sharing.define(fs)
+	opt.team.define(fs)
 	fs.BoolVar(&opt.serve, "serve", false, "serve the sessions under PATH (or the default session directories) on a local web server")
 	fs.StringVar(&opt.addr, "addr", "127.0.0.1:8080", "with --serve: the `address` to listen on (port 0 picks a free one)")
 	fs.StringArrayVar(&opt.allowHosts, "allow-host", nil, "with --serve: also answer requests addressed to the host `NAME` (repeatable; localhost, this machine's name and its addresses are always answered)")
@@ -94,8 +97,11 @@ func parseFlags(args []string, stdout io.Writer) (*options, error) {
 	if err := opt.docs.check(fs, opt); err != nil {
 		return nil, err
 	}
+	if err := opt.team.check(fs, opt); err != nil {
+		return nil, err
+	}
 	switch {
-	case opt.usage, opt.sharing.listing(), opt.sharing.share:
+	case opt.usage, opt.sharing.listing(), opt.sharing.share, opt.team.push != "", opt.team.init:
 	case opt.serve:
 		if opt.output != "" || opt.leaf != "" || opt.format != "html" {
 			return nil, usagef("--serve takes no -o, --leaf or --format")

@@ -17,6 +17,7 @@ import (
 
 	"github.com/piexport/piexport/internal/browsertest"
 	"github.com/piexport/piexport/internal/docsite"
+	"github.com/piexport/piexport/internal/pgtest"
 	"github.com/piexport/piexport/internal/testtool"
 	"github.com/piexport/piexport/session"
 )
@@ -35,11 +36,12 @@ func TestMain(m *testing.M) {
 	}
 	os.Setenv("PIEXPORT_CACHE_DIR", dir)
 	code := m.Run()
+	pgtest.Stop()
 	os.RemoveAll(dir)
 	if sitesDir != "" {
 		os.RemoveAll(sitesDir)
 	}
-	testtool.Report("piexport/cmd/piexport", append([]*testtool.Need{browsertest.Chromium}, docsite.Needs...)...)
+	testtool.Report("piexport/cmd/piexport", append([]*testtool.Need{browsertest.Chromium, pgtest.Postgres}, docsite.Needs...)...)
 	os.Exit(code)
 }
 

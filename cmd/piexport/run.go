@@ -58,6 +58,8 @@ type options struct {
 	sharing shareFlags
 	// docs shapes Markdown for a site, and cuts excerpts.
 	docs docFlags
+	// team holds --push, --catalog, --init and --visibility.
+	team teamFlags
 
 	// redactor masks each session as redact asks; nil for none.
 	redactor *redact.Redactor
@@ -94,6 +96,10 @@ func runUI(ctx context.Context, args []string, u *ui) error {
 		}
 	}
 	switch {
+	case opt.team.init:
+		return runInit(ctx, opt, u.out)
+	case opt.team.push != "":
+		return runPush(ctx, opt, u)
 	case opt.usage:
 		return runUsage(ctx, opt, u)
 	case opt.redact.report:

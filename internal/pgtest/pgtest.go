@@ -94,16 +94,22 @@ func Start(t testing.TB) *Cluster {
 // stops the cluster if one was started, and says what was skipped.
 func Main(m *testing.M, pkg string, needs ...*testtool.Need) {
 	code := m.Run()
+	Stop()
+	testtool.Report(pkg, append([]*testtool.Need{Postgres}, needs...)...)
+	os.Exit(code)
+}
+
+// Stop stops the package's cluster, if one was started: for a TestMain
+// that does more than Main.
+func Stop() {
 	mu.Lock()
+	defer mu.Unlock()
 	if running != nil {
 		if err := running.stop(); err != nil {
 			fmt.Fprintf(os.Stderr, "stopping the PostgreSQL cluster: %v\n", err)
 		}
 		running = nil
 	}
-	mu.Unlock()
-	testtool.Report(pkg, append([]*testtool.Need{Postgres}, needs...)...)
-	os.Exit(code)
 }
 
 func start(initdb string) (*Cluster, error) {

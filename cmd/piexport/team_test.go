@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/piexport/piexport/internal/fakesecret"
+	"github.com/piexport/piexport/internal/pgtest"
+)
+
+// fakeHome makes a home directory with n sessions where pi keeps them,
+// each holding a planted secret and the word given, and makes it the
+// home of the runs that follow.
+func fakeHome(t *testing.T, word string, n int, seed uint64) []fakesecret.Secret {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("PI_CODING_AGENT_DIR", "")
+	t.Setenv("PI_CODING_AGENT_SESSION_DIR", "")
+	dir := filepath.Join(home, ".pi", "agent", "sessions", "--work-"+word+"--")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var all []fakesecret.Secret
+	gen := fakesecret.New(seed)
+	for i := range n {
+		text, secrets := gen.Fill(fmt.Sprintf(`{"type":"session","version":3,"id":"%s-%d","timestamp":"2026-03-0%dT10:00:00Z","cwd":"/work/%s"}
+{"type":"message","id":"u1","parentId":null,"timestamp":"2026-03-0%dT10:00:01Z","message":{"role":"user","content":"%s asks: is {{github-pat}} the token?"}}
+`, word, i, i+1, word, i+1, word))
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("s%d.jsonl", i)), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, secrets...)
+	}
+	return all
+}
+
+// teamDatabase is a new database with the shared catalog made by its
+// owner, and the members alice and bob.
+func teamDatabase(t *testing.T) (*pgtest.Cluster, string) {
+	t.Helper()
+	c := pgtest.Start(t)
+	name := c.NewDatabase(t)
+	out, errOut, code := runCLI(t, "--catalog", c.URL(pgtest.Superuser, name), "--init")
+	if code != 0 || !strings.Contains(out, "made the shared catalog") {
+		t.Fatalf("--init: exit %d\n%s%s", code, out, errOut)
+	}
+	c.Exec(t, name, `DO $$ BEGIN
+		IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'alice') THEN CREATE ROLE alice LOGIN; END IF;
+		IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'bob') THEN CREATE ROLE bob LOGIN; END IF;
+	END $$`, "GRANT piexport_member TO alice", "GRANT piexport_member TO bob")
+	return c, name
+}
+
+func queryInt(t *testing.T, url, q string) int {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	var n int
+	if err := conn.QueryRow(context.Background(), q).Scan(&n); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	return n
+}
+
+// TestPushFromTwoHomes: alice and bob push the sessions of their homes;
+// each push is summed up in a line, a second sends nothing, and the
+// database holds all of them and none of the secrets.
+func TestPushFromTwoHomes(t *testing.T) {
+	c, name := teamDatabase(t)
+	secrets := fakeHome(t, "apollo", 2, 1)
+	_, errOut, code := runCLI(t, "--push", c.URL("alice", name))
+	if code != 0 || !strings.Contains(errOut, "pushed 2 sessions") || !strings.Contains(errOut, "2 new") {
+		t.Fatalf("alice's push: exit %d, %q", code, errOut)
+	}
+	_, errOut, code = runCLI(t, "--push", c.URL("alice", name))
+	if code != 0 || !strings.Contains(errOut, "pushed 0 sessions") || !strings.Contains(errOut, "2 unchanged") {
+		t.Fatalf("alice's second push: exit %d, %q", code, errOut)
+	}
+	secrets = append(secrets, fakeHome(t, "hermes", 1, 2)...)
+	_, errOut, code = runCLI(t, "-q", "--push", c.URL("bob", name), "--visibility", "private")
+	if code != 0 || errOut != "" {
+		t.Fatalf("bob's quiet push: exit %d, %q", code, errOut)
+	}
+	if n := queryInt(t, c.URL(pgtest.Superuser, name), `SELECT count(DISTINCT owner) * 10 + count(*) FROM piexport.sessions`); n != 23 {
+		t.Errorf("owners*10 + sessions = %d, want 23", n)
+	}
+	if n := queryInt(t, c.URL("alice", name), `SELECT count(*) FROM piexport.sessions`); n != 2 {
+		t.Errorf("alice reads %d sessions, bob's private one among them", n)
+	}
+	if leaks := fakesecret.Leaks(c.Dump(t, name), secrets); len(leaks) > 0 {
+		t.Errorf("the database holds %v", leaks)
+	}
+}
+
+// TestPushUnreachable: a database that cannot be reached is one sentence,
+// exit 1, and the password is nowhere in it.
+func TestPushUnreachable(t *testing.T) {
+	fakeHome(t, "zeus", 1, 3)
+	url := "postgres://alice:pw-9f8e7d6c@/team?host=" + t.TempDir()
+	out, errOut, code := runCLI(t, "--push", url)
+	if code != 1 || strings.Count(strings.TrimSpace(errOut), "\n") != 0 || !strings.Contains(errOut, "cannot be reached") {
+		t.Fatalf("exit %d, %q", code, errOut)
+	}
+	if strings.Contains(out+errOut, "pw-9f8e7d6c") {
+		t.Errorf("the password is shown: %q", errOut)
+	}
+}
+
+func TestTeamFlagsUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"--visibility", "private", "x.jsonl"},
+		{"--push", "postgres://x/y", "--visibility", "everyone"},
+		{"--push", "/tmp/dir"},
+		{"--init"},
+		{"--catalog", "postgres://x/y"},
+		{"--push", "postgres://x/y", "--serve"},
+		{"--push", "postgres://x/y", "--no-images"},
+	} {
+		if _, errOut, code := runCLI(t, args...); code != 2 {
+			t.Errorf("%q: exit %d, %q", args, code, errOut)
+		}
+	}
+}
