@@ -82,6 +82,11 @@ type Options struct {
 	// them. It is called at every view of a page, so it should answer
 	// from memory while what it reads has not changed.
 	Shared func(path string) []page.Related
+	// Source, when set, is what the server reads its sessions through
+	// instead of a catalog of Paths: a team's shared catalog. It is
+	// looked at again (Source.Refresh) as a catalog is, and closed when
+	// Run returns.
+	Source Source
 }
 
 // Timeouts of the http.Server: a client gets this long to send its request
@@ -123,7 +128,13 @@ func Run(ctx context.Context, opt Options) error {
 	defer ln.Close()
 	addr := ln.Addr().(*net.TCPAddr)
 
-	cat, notice, where, err := openCatalog(ctx, opt, logw)
+	var cat Source
+	var notice, where string
+	if opt.Source != nil {
+		cat, where = opt.Source, "the shared catalog"
+	} else {
+		cat, notice, where, err = openCatalog(ctx, opt, logw)
+	}
 	if ctx.Err() != nil {
 		// Stopped while cataloguing: not a failure.
 		return nil
@@ -139,7 +150,7 @@ func Run(ctx context.Context, opt Options) error {
 		notice = strings.TrimSpace(redactingNotice + " " + notice)
 	}
 	var pages *catalog.Pages
-	if opt.CacheDir != "" && opt.Prepare == nil {
+	if opt.CacheDir != "" && opt.Prepare == nil && opt.Source == nil {
 		if pages, err = catalog.OpenPages(opt.CacheDir, catalog.PagesBytes); err != nil {
 			// Pages are then kept in memory: a cache is never a reason
 			// not to serve.
@@ -165,9 +176,14 @@ func Run(ctx context.Context, opt Options) error {
 	refreshed := make(chan struct{})
 	go func() {
 		defer close(refreshed)
-		s.update(rctx, logw)
+		local, ok := cat.(*catalog.Catalog)
+		if !ok {
+			s.refreshLoop(rctx)
+			return
+		}
+		s.update(rctx, local, logw)
 		var tidied sync.WaitGroup
-		tidied.Go(func() { s.tidy(rctx) })
+		tidied.Go(func() { s.tidy(rctx, local) })
 		s.refreshLoop(rctx)
 		tidied.Wait()
 	}()
@@ -277,18 +293,18 @@ func warnExposed(logw *logger, hosts *hostGuard, addr *net.TCPAddr, where string
 
 // update reads the files the catalog lacks, telling opt.Progress how far
 // it is, and then logs the files that could not be read.
-func (s *server) update(ctx context.Context, logw *logger) {
+func (s *server) update(ctx context.Context, cat *catalog.Catalog, logw *logger) {
 	var err error
 	if s.opt.Progress != nil {
-		_, err = s.cat.UpdateTelling(ctx, progressEvery, s.opt.Progress)
+		_, err = cat.UpdateTelling(ctx, progressEvery, s.opt.Progress)
 	} else {
-		_, err = s.cat.Update(ctx)
+		_, err = cat.Update(ctx)
 	}
 	if ctx.Err() != nil {
 		return
 	}
 	if s.opt.Progress != nil {
-		s.opt.Progress(s.cat.Progress())
+		s.opt.Progress(cat.Progress())
 	}
 	if err != nil && !onlyCacheErrors(err) {
 		s.logf("warning: reading the sessions: %v", err)
@@ -310,8 +326,8 @@ func (s *server) update(ctx context.Context, logw *logger) {
 
 // tidy merges what a first reading left unmerged in the search index,
 // giving way to searches (see catalog.Tidy).
-func (s *server) tidy(ctx context.Context) {
-	if err := s.cat.Tidy(ctx); err != nil && ctx.Err() == nil && !onlyCacheErrors(err) {
+func (s *server) tidy(ctx context.Context, cat *catalog.Catalog) {
+	if err := cat.Tidy(ctx); err != nil && ctx.Err() == nil && !onlyCacheErrors(err) {
 		s.logf("warning: merging the search index: %v", err)
 	}
 }

@@ -18,11 +18,12 @@ import (
 	"github.com/piexport/piexport/catalog"
 	"github.com/piexport/piexport/internal/recovered"
 	"github.com/piexport/piexport/site"
+	"github.com/piexport/piexport/teamcatalog"
 )
 
 // server answers the routes of Run.
 type server struct {
-	cat    *catalog.Catalog
+	cat    Source
 	opt    Options
 	notice string
 	hosts  *hostGuard
@@ -57,7 +58,7 @@ type server struct {
 	cacheWarned atomic.Bool
 }
 
-func newServer(cat *catalog.Catalog, pages *catalog.Pages, opt Options, log *logger, notice string) *server {
+func newServer(cat Source, pages *catalog.Pages, opt Options, log *logger, notice string) *server {
 	js, err := fs.ReadFile(piexport.Assets(), "follow.js")
 	if err != nil {
 		// The file is embedded in the binary: missing, the build is broken.
@@ -313,6 +314,10 @@ func (s *server) serveSearch(w http.ResponseWriter, r *http.Request) {
 	opt := s.indexOptions()
 	if q != "" {
 		found, err := s.cat.SearchPage(r.Context(), q, res.Offset, maxHits)
+		if unavailable(err) {
+			s.answerError(w, r, err)
+			return
+		}
 		if err != nil && r.Context().Err() == nil {
 			s.logf("warning: search %q: %v", q, err)
 		}
@@ -409,9 +414,13 @@ func (s *server) answerError(w http.ResponseWriter, r *http.Request, err error) 
 	s.logf("error: %v", err)
 	opt := s.indexOptions()
 	opt.SearchURL = "/search" // the page can be at any depth
+	status, problem := http.StatusInternalServerError, "The server could not make this page: "
+	if unavailable(err) {
+		status, problem = http.StatusServiceUnavailable, "The shared catalog cannot be reached now; try again in a moment: "
+	}
 	var buf bytes.Buffer
-	if site.WriteProblem(&buf, "The server could not make this page: "+strings.TrimSuffix(s.publicError(err), ".")+".", "/", opt) != nil {
-		http.Error(w, s.publicError(err), http.StatusInternalServerError)
+	if site.WriteProblem(&buf, problem+strings.TrimSuffix(s.publicError(err), ".")+".", "/", opt) != nil {
+		http.Error(w, s.publicError(err), status)
 		return
 	}
 	h := w.Header()
@@ -419,7 +428,7 @@ func (s *server) answerError(w http.ResponseWriter, r *http.Request, err error) 
 	h.Set("Cache-Control", "no-cache")
 	h.Del("ETag")
 	h.Del("Content-Length")
-	w.WriteHeader(http.StatusInternalServerError)
+	w.WriteHeader(status)
 	if r == nil || r.Method != http.MethodHead {
 		w.Write(buf.Bytes())
 	}
@@ -430,6 +439,10 @@ func (s *server) answerError(w http.ResponseWriter, r *http.Request, err error) 
 func gone(err error) bool {
 	return errors.Is(err, catalog.ErrNotFound) || errors.Is(err, fs.ErrNotExist)
 }
+
+// unavailable reports whether err says the shared catalog cannot be
+// reached: the page is 503, to try again.
+func unavailable(err error) bool { return errors.Is(err, teamcatalog.ErrUnreachable) }
 
 // publicError is err as a response says it: masked when the server masks,
 // since it can name a session file.

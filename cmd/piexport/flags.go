@@ -34,6 +34,7 @@ Usage:
                                          day, week, month, project or model
   piexport --push URL [PATH...]          send the sessions, masked, to a team's
                                          shared catalog on PostgreSQL
+  piexport --serve --catalog URL         browse and search the shared catalog
 
 Flags:
 `

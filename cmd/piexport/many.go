@@ -17,6 +17,7 @@ import (
 	"github.com/piexport/piexport/internal/fileguard"
 	"github.com/piexport/piexport/serve"
 	"github.com/piexport/piexport/session"
+	"github.com/piexport/piexport/teamcatalog"
 )
 
 // isArchive says whether files asks for an archive: several files, a
@@ -192,6 +193,13 @@ func runServe(ctx context.Context, opt *options, u *ui) error {
 	if red := opt.redactor; red != nil {
 		sopt.Prepare = catalogMasking(red)
 		sopt.PrepareKey, sopt.PrepareText, sopt.Redacting = red.Key(), red.Text, opt.redact.masks()
+	}
+	if opt.team.catalog != "" {
+		shared, err := teamcatalog.Open(ctx, opt.team.catalog)
+		if err != nil {
+			return err
+		}
+		sopt.Source, sopt.Shared = shared, nil
 	}
 	err := serve.Run(ctx, sopt)
 	var oe *net.OpError

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -129,5 +130,53 @@ func TestTeamFlagsUsage(t *testing.T) {
 		if _, errOut, code := runCLI(t, args...); code != 2 {
 			t.Errorf("%q: exit %d, %q", args, code, errOut)
 		}
+	}
+}
+
+// TestServeSharedCatalog: bob's server lists and searches alice's team
+// sessions with his own, not her private one, renders a session from its
+// masked text, and answers 503 once the database is gone.
+func TestServeSharedCatalog(t *testing.T) {
+	c, name := teamDatabase(t)
+	secrets := fakeHome(t, "apollo", 1, 11)
+	if _, errOut, code := runCLI(t, "--push", c.URL("alice", name)); code != 0 {
+		t.Fatalf("alice's push: %s", errOut)
+	}
+	secrets = append(secrets, fakeHome(t, "secretproject", 1, 12)...)
+	if _, errOut, code := runCLI(t, "--push", c.URL("alice", name), "--visibility", "private"); code != 0 {
+		t.Fatalf("alice's private push: %s", errOut)
+	}
+	secrets = append(secrets, fakeHome(t, "hermes", 1, 13)...)
+	if _, errOut, code := runCLI(t, "--push", c.URL("bob", name)); code != 0 {
+		t.Fatalf("bob's push: %s", errOut)
+	}
+	srv := startServer(t, []string{"--serve", "--addr", "127.0.0.1:0", "--catalog", c.URL("bob", name)}, "")
+	index := srv.get("")
+	for _, want := range []string{"alice@", "bob@"} {
+		if !strings.Contains(string(index), want) {
+			t.Errorf("the index does not say %q pushed a session", want)
+		}
+	}
+	found := string(srv.get("search?q=asks"))
+	if !strings.Contains(found, "apollo") || !strings.Contains(found, "hermes") || strings.Contains(found, "secretproject") {
+		t.Errorf("the search finds neither both team sessions or finds the private one:\n%s", found)
+	}
+	pages := srv.sessionPages(index)
+	if leaks := fakesecret.Leaks(append(index, pages...), secrets); len(leaks) > 0 || !strings.Contains(string(pages), "REDACTED") {
+		t.Errorf("the pages show %v, or nothing masked", leaks)
+	}
+	if strings.Contains(string(index)+string(pages), "secretproject") {
+		t.Error("bob's server shows alice's private session")
+	}
+	// The database goes away: a page to make is 503.
+	c.Exec(t, "postgres", "DROP DATABASE "+name+" WITH (FORCE)")
+	c.Exec(t, "postgres", "CREATE DATABASE "+name) // for the test's cleanup to drop
+	resp, err := http.Get(srv.url + "search?q=asks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("a search with the database gone: %s", resp.Status)
 	}
 }
