@@ -30,6 +30,9 @@ type Record struct {
 	SubAgent bool `json:"-"`
 	// Project is the session's working directory, "" when it has none.
 	Project string `json:"-"`
+	// Person is who pushed the session to a shared catalog (its
+	// PostgreSQL role); "" for this machine's sessions.
+	Person string `json:"-"`
 	// Day is the UTC date, "2006-01-02".
 	Day string `json:"day"`
 	// Model is "provider/model" of the model that answered, or
@@ -52,10 +55,12 @@ const (
 	ByMonth   By = "month"
 	ByProject By = "project"
 	ByModel   By = "model"
+	// ByPerson groups a shared catalog's records by who pushed them.
+	ByPerson By = "person"
 )
 
 // Groupings lists every By, in the order a report shows them.
-var Groupings = []By{ByDay, ByWeek, ByMonth, ByProject, ByModel}
+var Groupings = []By{ByDay, ByWeek, ByMonth, ByProject, ByModel, ByPerson}
 
 // IsPeriod says whether b groups by time.
 func (b By) IsPeriod() bool { return b == ByDay || b == ByWeek || b == ByMonth }
@@ -169,6 +174,8 @@ func key(r Record, b By) string {
 		return r.Project
 	case ByModel:
 		return r.Model
+	case ByPerson:
+		return r.Person
 	}
 	return r.Day
 }

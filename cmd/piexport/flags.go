@@ -61,7 +61,7 @@ func parseFlags(args []string, stdout io.Writer) (*options, error) {
 	fs.BoolVar(&opt.open, "open", false, "with --serve: open the index in the web browser")
 	fs.BoolVar(&opt.usage, "usage", false, "print the tokens and cost of the sessions under PATH (or the default session directories), with totals")
 	fs.StringVar(&opt.since, "since", "", "with --usage: count the work from `DATE` on (2026-03-01, 2026-03 or 2026; days are UTC)")
-	fs.StringVar(&opt.by, "by", "month", "with --usage: group by `GROUP`: day, week, month, project or model")
+	fs.StringVar(&opt.by, "by", "month", "with --usage: group by `GROUP`: day, week, month, project, model, or person (with --catalog)")
 	fs.BoolVar(&opt.json, "json", false, "with --usage or --shares: print JSON")
 	fs.StringVar(&opt.cacheDir, "cache-dir", "", "keep the catalog of sessions and the rendered pages in `DIR` (default $PIEXPORT_CACHE_DIR, else piexport in the user's cache directory)")
 	fs.BoolVar(&opt.noCache, "no-cache", false, "keep no cache: read every session at every start")

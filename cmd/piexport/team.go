@@ -25,7 +25,7 @@ type teamFlags struct {
 
 func (f *teamFlags) define(fs *pflag.FlagSet) {
 	fs.StringVar(&f.push, "push", "", "send the sessions under PATH (or the default session directories), always masked as --redact masks them, to the shared catalog at `URL` (postgres://…)")
-	fs.StringVar(&f.catalog, "catalog", "", "with --serve or --init: the shared catalog at `URL` (postgres://…) instead of this machine's sessions")
+	fs.StringVar(&f.catalog, "catalog", "", "with --serve, --usage or --init: the shared catalog at `URL` (postgres://…) instead of this machine's sessions")
 	fs.BoolVar(&f.init, "init", false, "with --catalog, run by the database's owner: make or migrate the shared catalog's schema and the role piexport_member")
 	fs.StringVar(&f.visibility, "visibility", "team", "with --push: `WHO` reads the sessions pushed: team (every member) or private (you alone)")
 }
@@ -45,8 +45,8 @@ func (f *teamFlags) check(fs *pflag.FlagSet, opt *options) error {
 		return usagef("--init goes with --catalog URL")
 	case f.init && (opt.serve || opt.usage || len(opt.files) > 0):
 		return usagef("--init makes the shared catalog's schema and does nothing else; it takes no --serve, --usage or PATH")
-	case f.catalog != "" && !f.init && !opt.serve:
-		return usagef("--catalog goes with --serve or --init")
+	case f.catalog != "" && !f.init && !opt.serve && !opt.usage:
+		return usagef("--catalog goes with --serve, --usage or --init")
 	case f.catalog != "" && opt.redact.on():
 		return usagef("the shared catalog holds sessions masked when they were pushed; --redact and its flags do not go with --catalog")
 	case f.catalog != "" && len(opt.files) > 0:

@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -178,5 +180,63 @@ func TestServeSharedCatalog(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusServiceUnavailable {
 		t.Errorf("a search with the database gone: %s", resp.Status)
+	}
+}
+
+// TestUsageSharedCatalog: --usage --catalog sums the work of the sessions
+// a member may read, by person among other groupings: bob sees alice's
+// team session and his own private one, alice only hers.
+func TestUsageSharedCatalog(t *testing.T) {
+	c, name := teamDatabase(t)
+	for _, p := range []struct {
+		role, word, visibility string
+		output                 int
+	}{{"alice", "athena", "team", 1000}, {"bob", "hermes", "private", 3000}} {
+		fakeHome(t, p.word, 1, 4)
+		file := filepath.Join(os.Getenv("HOME"), ".pi", "agent", "sessions", "--work-"+p.word+"--", "s0.jsonl")
+		f, err := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(f, `{"type":"message","id":"a1","parentId":"u1","timestamp":"2026-03-01T10:00:05Z","message":{"role":"assistant","content":[{"type":"text","text":"no"}],"provider":"anthropic","model":"claude-sonnet-4-5","usage":{"input":10,"output":%d,"cacheRead":0,"cacheWrite":0,"totalTokens":%d,"cost":{"input":0,"output":0.5,"cacheRead":0,"cacheWrite":0,"total":0.5}},"stopReason":"stop"}}`+"\n", p.output, p.output+10)
+		f.Close()
+		if _, errOut, code := runCLI(t, "-q", "--push", c.URL(p.role, name), "--visibility", p.visibility); code != 0 {
+			t.Fatalf("%s's push: exit %d, %q", p.role, code, errOut)
+		}
+	}
+	byPerson := func(role string) map[string]int64 {
+		t.Helper()
+		out, errOut, code := runCLI(t, "--usage", "--catalog", c.URL(role, name), "--by", "person", "--json")
+		if code != 0 {
+			t.Fatalf("%s's --usage: exit %d, %q", role, code, errOut)
+		}
+		var rep struct {
+			By     string `json:"by"`
+			Groups []struct {
+				Key    string `json:"key"`
+				Output int64  `json:"output"`
+			} `json:"groups"`
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil || rep.By != "person" {
+			t.Fatalf("%s's --usage: %v, by %q\n%s", role, err, rep.By, out)
+		}
+		got := map[string]int64{}
+		for _, g := range rep.Groups {
+			got[g.Key] = g.Output
+		}
+		return got
+	}
+	if got, want := byPerson("bob"), map[string]int64{"alice": 1000, "bob": 3000}; !maps.Equal(got, want) {
+		t.Errorf("bob's usage by person: %v, want %v", got, want)
+	}
+	if got, want := byPerson("alice"), map[string]int64{"alice": 1000}; !maps.Equal(got, want) {
+		t.Errorf("alice's usage by person: %v, want %v (bob's session is private)", got, want)
+	}
+	out, errOut, code := runCLI(t, "--usage", "--catalog", c.URL("bob", name), "--by", "model")
+	if code != 0 || !strings.Contains(out, "of 2 sessions") || !strings.Contains(out, "claude-sonnet-4-5") {
+		t.Errorf("bob's usage by model: exit %d\n%s%s", code, out, errOut)
+	}
+	if _, errOut, code := runCLI(t, "--usage", "--by", "person"); code != 2 || !strings.Contains(errOut, "goes with --catalog") {
+		t.Errorf("--by person without --catalog: exit %d, %q", code, errOut)
 	}
 }

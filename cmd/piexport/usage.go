@@ -19,6 +19,7 @@ import (
 	"github.com/piexport/piexport/internal/progressline"
 	"github.com/piexport/piexport/internal/termsafe"
 	"github.com/piexport/piexport/session"
+	"github.com/piexport/piexport/teamcatalog"
 	"github.com/piexport/piexport/usage"
 )
 
@@ -37,7 +38,9 @@ func (opt *options) checkUsage(fs *pflag.FlagSet) error {
 	case opt.serve || opt.output != "" || opt.leaf != "" || fs.Changed("format") || opt.redact.report:
 		return usagef("--usage prints a report and writes nothing; it takes no --serve, -o, --leaf, --format or --redact-report")
 	case !slices.Contains(usage.Groupings, usage.By(opt.by)):
-		return usagef("--by must be day, week, month, project or model, not %q", opt.by)
+		return usagef("--by must be day, week, month, project, model or person, not %q", opt.by)
+	case opt.by == string(usage.ByPerson) && opt.team.catalog == "":
+		return usagef("--by person groups a shared catalog's usage by who pushed it: it goes with --catalog URL")
 	}
 	if opt.since != "" {
 		day, err := usage.ParseDate(opt.since)
@@ -53,6 +56,9 @@ func (opt *options) checkUsage(fs *pflag.FlagSet) error {
 // the default session directories. It reads them through the catalog, so
 // a second report costs a look at the files' stamps and one query.
 func runUsage(ctx context.Context, opt *options, u *ui) error {
+	if opt.team.catalog != "" {
+		return runTeamUsage(ctx, opt, u)
+	}
 	paths := opt.files
 	if len(paths) == 0 {
 		if paths = defaultRoots(u); len(paths) == 0 {
@@ -102,6 +108,32 @@ func runUsage(ctx context.Context, opt *options, u *ui) error {
 	if err != nil {
 		return err
 	}
+	sessions, agents, _ := catalog.Counted(list)
+	return writeUsage(opt, u, records, sessions, agents)
+}
+
+// runTeamUsage prints the usage report of a shared catalog: the sessions
+// every member may read, with who pushed each (--by person).
+func runTeamUsage(ctx context.Context, opt *options, u *ui) error {
+	shared, err := teamcatalog.Open(ctx, opt.team.catalog)
+	if err != nil {
+		return err
+	}
+	defer shared.Close()
+	records, people, err := shared.UsageByPerson(ctx, opt.since)
+	if err != nil {
+		return err
+	}
+	for i := range records {
+		records[i].Person = people[i]
+	}
+	sessions, agents, _ := catalog.Counted(shared.List())
+	return writeUsage(opt, u, records, sessions, agents)
+}
+
+// writeUsage groups records as --by asks and prints them, as text or
+// JSON; sessions and agents count the files they come from.
+func writeUsage(opt *options, u *ui, records []usage.Record, sessions, agents int) error {
 	rep := usage.NewReport(records, usage.By(opt.by))
 	if rep.By == usage.ByProject {
 		home, _ := os.UserHomeDir()
@@ -112,7 +144,6 @@ func runUsage(ctx context.Context, opt *options, u *ui) error {
 	if opt.json {
 		return writeUsageJSON(u.out, rep, opt.since)
 	}
-	sessions, agents, _ := catalog.Counted(list)
 	return writeUsageText(u.out, rep, opt.since, sessions, agents)
 }
 
