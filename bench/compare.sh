@@ -2,7 +2,7 @@
 # compare.sh: piexport side by side with pi's own `pi --export`, on
 # generated sessions of several shapes and sizes. See bench/README.md.
 #
-#   bench/compare.sh [--profiles "mixed chat code tools"] [--sizes "5MB 50MB 200MB"]
+#   bench/compare.sh [--profiles "mixed chat code tools linear"] [--sizes "5MB 50MB 200MB"]
 #                    [--runs 3] [--keep DIR] [--seed 1] [--export-timeout 900] [--page-timeout 300]
 #
 # For each profile, size and tool: export wall time, peak RSS and page size,
@@ -15,7 +15,7 @@ set -euo pipefail
 
 PI_VERSION=0.73.1
 PI_PACKAGE=@mariozechner/pi-coding-agent
-PROFILES="mixed chat code tools"
+PROFILES="mixed chat code tools linear"
 SIZES="5MB 50MB 200MB"
 RUNS=3
 KEEP=""
@@ -149,7 +149,12 @@ for size in $SIZES; do
 	# Generated afresh every time (a second or two), so a kept folder
 	# never holds a session of another seed or generator.
 	say "[$tag] generating $session (seed $SEED)"
-	timeout 900 "$WORK/bin/gensession" --seed "$SEED" --size "$size" --profile "$profile" --branches --images --compactions --labels -o "$session" 2>>"$WORK/logs/gensession.log" ||
+	# The linear profile is one long path as it is: its few branches are
+	# its own, and it takes no others.
+	shape="--branches --images --compactions --labels"
+	[ "$profile" = linear ] && shape="--labels"
+	# shellcheck disable=SC2086
+	timeout 900 "$WORK/bin/gensession" --seed "$SEED" --size "$size" --profile "$profile" $shape -o "$session" 2>>"$WORK/logs/gensession.log" ||
 		die "gensession --profile $profile --size $size failed"
 	bytes=$(stat -c %s "$session")
 	# The text to wait for: the start of the leaf's last message, as
