@@ -3,13 +3,17 @@
 // of its article), and a search hit's link adds the words it found
 // (?hl=words, folded as the index folds them; a prefix ends in *). The
 // page opens the entry the address names, follows links to entries
-// within it, and writes the entry the reader opens into the address
-// (without adding to the history).
+// within it, and writes the entry the reader opens into the address, as
+// an entry of the history of its own: Back and Forward go from one
+// entry the reader chose to another without leaving the page, and a
+// reload opens the one the address names.
 
 /** @typedef {{hash: boolean}} FollowHow hash: the link was followed in the page, so the address is to name its entry */
-/** @typedef {(i: number, how: FollowHow) => void} FollowHook */
+/** @typedef {(i: number, how: FollowHow) => void} FollowHook i: the entry to open; -1, the path the page opened with */
 
 class DeepLinks {
+  static STATE = 'piexportEntry'; // the key of the history states the page writes
+
   /**
    * @param {Window} win
    * @param {HTMLElement} pathEl links inside it to an entry are followed in the page
@@ -23,9 +27,15 @@ class DeepLinks {
     this.prefix = prefix;
     this.stop = new AbortController();
     const signal = this.stop.signal;
-    win.addEventListener('hashchange', () => {
+    // Back, Forward, and a fragment typed into the address (which is a
+    // step in the history too) all come here. A step to a history entry
+    // the page wrote (its state says so) goes to the entry it names, or
+    // to the path the page opened with; a fragment that names no entry
+    // (#main, the skip link's) is the browser's business.
+    win.addEventListener('popstate', (ev) => {
       const j = this.target();
-      if (j >= 0) follow(j, { hash: false });
+      const mine = ev.state && typeof ev.state === 'object' && DeepLinks.STATE in ev.state;
+      if (j >= 0 || mine) follow(j, { hash: false });
     }, { signal });
     // Links inside the conversation to another entry (a context edit's
     // target, a label's entry) are followed in the page.
@@ -77,9 +87,36 @@ class DeepLinks {
     return this.win.location.href.split('#')[0] + '#' + encodeURIComponent(id);
   }
 
-  /** set writes the entry whose id is id into the address; null, none. @param {string | null} id */
+  /**
+   * set writes the entry whose id is id into the address (null: none,
+   * the path the page opened with), as a new entry of the history: the
+   * reader chose it, and Back goes back to the one before. An address
+   * that does not change adds nothing.
+   * @param {string | null} id
+   */
   set(id) {
-    const url = this.win.location.href.split('#')[0];
-    try { this.win.history.replaceState(null, '', id === null ? url : url + '#' + encodeURIComponent(id)); } catch (e) { /* opaque origins */ }
+    const h = this.win.history;
+    const base = this.win.location.href.split('#')[0];
+    const url = id === null ? base : base + '#' + encodeURIComponent(id);
+    /** @type {Record<string, string | null>} */
+    const state = {};
+    state[DeepLinks.STATE] = id;
+    try {
+      if (url === this.win.location.href) {
+        h.replaceState(state, '', url);
+        return;
+      }
+      // The entry the reader leaves is marked as the page's, so that
+      // Back to it opens what it showed (the page as it opened, for the
+      // first).
+      if (!h.state || !(DeepLinks.STATE in h.state)) {
+        /** @type {Record<string, string | null>} */
+        const was = {};
+        const j = this.target();
+        was[DeepLinks.STATE] = j >= 0 ? this.win.location.hash.slice(1) : null;
+        h.replaceState(was, '', this.win.location.href);
+      }
+      h.pushState(state, '', url);
+    } catch (e) { /* opaque origins */ }
   }
 }

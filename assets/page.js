@@ -194,7 +194,8 @@ class SessionPage {
       // A new address: the words of the link that opened the page no
       // longer apply.
       if (!how.hash) this.linked = null;
-      this.open(i, { hash: how.hash, flash: true });
+      if (i < 0) this.reset(false);
+      else this.open(i, { hash: how.hash, flash: true });
     });
     this.copyLinks = new CopyLinks(doc, {
       url: (id) => links.url(id),
@@ -488,12 +489,17 @@ class SessionPage {
     });
   }
 
-  /** reset goes back to the path in view at load, at its end. */
-  reset() {
+  /**
+   * reset goes back to the path in view at load, at its end; write puts
+   * that in the address (false: the address already says so, Back led
+   * here).
+   * @param {boolean} [write]
+   */
+  reset(write) {
     const end = this.viewEnd;
     this.tree.select(end);
     this.tree.reveal(end, true);
-    this.links.set(null);
+    if (write !== false) this.links.set(null);
     if (!this.onPath[end] || this.pathList[this.pathList.length - 1] !== end) this.setPath(end);
     this.show(end);
   }

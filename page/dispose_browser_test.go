@@ -77,7 +77,7 @@ func TestBrowserPageTornDown(t *testing.T) {
 	tb := browsertest.OpenTab(t, browser)
 	openProbed(t, tb)
 	listening := browsertest.Eval[[]string](tb, `__listening()`)
-	for _, want := range []string{"keydown on document", "scroll on window", "click on button#theme-toggle", "input on input#tree-search", "beforeprint on window", "hashchange on window"} {
+	for _, want := range []string{"keydown on document", "scroll on window", "click on button#theme-toggle", "input on input#tree-search", "beforeprint on window", "popstate on window"} {
 		if !slices.Contains(listening, want) {
 			t.Fatalf("the probe does not see %q among the page's listeners %q", want, listening)
 		}
@@ -114,7 +114,7 @@ func TestBrowserPageTornDown(t *testing.T) {
 		search.dispatchEvent(new Event('input', {bubbles: true}));
 		window.scrollTo(0, 400);
 		tree.scrollTop = 200;
-		for (const type of ['resize', 'beforeprint', 'afterprint', 'hashchange']) window.dispatchEvent(new Event(type));
+		for (const type of ['resize', 'beforeprint', 'afterprint', 'hashchange', 'popstate']) window.dispatchEvent(new Event(type));
 	})()`))
 	// Long enough for a search's pause, a scheduled frame and a timer.
 	tb.Do(chromedp.Evaluate[chromedp.Void](`new Promise(done => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(done)), 300))`, chromedp.EvalAwaitPromise))
@@ -166,7 +166,7 @@ func TestBrowserModulesTornDown(t *testing.T) {
 		{"Printing", `(hook) => new Printing(window, document.getElementById('path'), {before: hook, after: hook})`,
 			`() => { dispatchEvent(new Event('beforeprint')); dispatchEvent(new Event('afterprint')); }`, true},
 		{"DeepLinks", `(hook) => new DeepLinks(window, document.getElementById('path'), new Map([['a', 0]]), 'e:', hook)`,
-			`() => { history.replaceState(null, '', '#e:a'); dispatchEvent(new HashChangeEvent('hashchange')); }`, true},
+			`() => { history.replaceState(null, '', '#e:a'); dispatchEvent(new PopStateEvent('popstate')); }`, true},
 		{"CopyLinks", `(hook) => new CopyLinks(document, {url: () => 'x', chosen: hook})`,
 			`() => document.querySelector('a[data-copy]').dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true}))`, true},
 		{"SearchUI", `(hook) => new SearchUI(document, {n: 1, matching: 0, hits: null, selected: -1, setHits() {}, passes: () => true}, null, {open: hook, cleared: hook})`,
