@@ -84,28 +84,11 @@ func TestBrowserStaticSearch(t *testing.T) {
 // around the match, marked, where the match is far into its entry, and
 // terminal output reads as the terminal showed it (issue 23.3).
 func TestBrowserStaticSearchPages(t *testing.T) {
-	src := filepath.Join(t.TempDir(), "--home-dev-proj--")
-	out := filepath.Join(t.TempDir(), "archive")
-	var b strings.Builder
-	b.WriteString(`{"type":"session","version":3,"id":"s","timestamp":"2026-03-01T09:00:00Z","cwd":"/w"}` + "\n")
-	parent := "null"
-	for i := range 120 {
-		fmt.Fprintf(&b, `{"type":"message","id":"e%03d","parentId":%s,"timestamp":"2026-03-01T09:%02d:%02dZ","message":{"role":"user","content":"wombat number %d"}}`+"\n",
-			i, parent, 1+i/60, i%60, i)
-		parent = fmt.Sprintf(`"e%03d"`, i)
-	}
-	out1, err := json.Marshal(strings.Repeat("lorem ipsum dolor ", 12) + "\x1b[36mvite v5.4.2 \x1b[32mbuilding quokkas for production\x1b[0m and more")
-	must(t, err)
-	fmt.Fprintf(&b, `{"type":"message","id":"t1","parentId":%s,"timestamp":"2026-03-01T11:00:00Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"bash","content":[{"type":"text","text":%s}]}}`+"\n", parent, out1)
-	must(t, os.MkdirAll(src, 0o755))
-	must(t, os.WriteFile(filepath.Join(src, "many.jsonl"), []byte(b.String()), 0o644))
-	_, err = Build(context.Background(), out, []string{filepath.Join(src, "many.jsonl")}, Options{})
-	must(t, err)
-
+	index := wombatArchive(t)
 	browser := browsertest.Start(t)
 	t.Parallel()
 	tb := browsertest.OpenTab(t, browser)
-	tb.Do(chromedp.Navigate((&url.URL{Scheme: "file", Path: filepath.Join(out, "index.html")}).String()))
+	tb.Do(chromedp.Navigate(index))
 	tb.WaitJS(`document.querySelectorAll('table.sessions tbody tr').length === 1`)
 	search := func(q string) {
 		t.Helper()
@@ -152,4 +135,29 @@ func TestBrowserStaticSearchPages(t *testing.T) {
 		strings.ContainsAny(link, "\x1b[") || marked != "quokkas" {
 		t.Errorf("preview %q, marked %q", link, marked)
 	}
+}
+
+// wombatArchive builds an archive of one session of 120 user messages
+// that say "wombat number N" and a tool's output, and returns its
+// index's file:// URL.
+func wombatArchive(t *testing.T) string {
+	t.Helper()
+	src := filepath.Join(t.TempDir(), "--home-dev-proj--")
+	out := filepath.Join(t.TempDir(), "archive")
+	var b strings.Builder
+	b.WriteString(`{"type":"session","version":3,"id":"s","timestamp":"2026-03-01T09:00:00Z","cwd":"/w"}` + "\n")
+	parent := "null"
+	for i := range 120 {
+		fmt.Fprintf(&b, `{"type":"message","id":"e%03d","parentId":%s,"timestamp":"2026-03-01T09:%02d:%02dZ","message":{"role":"user","content":"wombat number %d"}}`+"\n",
+			i, parent, 1+i/60, i%60, i)
+		parent = fmt.Sprintf(`"e%03d"`, i)
+	}
+	out1, err := json.Marshal(strings.Repeat("lorem ipsum dolor ", 12) + "\x1b[36mvite v5.4.2 \x1b[32mbuilding quokkas for production\x1b[0m and more")
+	must(t, err)
+	fmt.Fprintf(&b, `{"type":"message","id":"t1","parentId":%s,"timestamp":"2026-03-01T11:00:00Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"bash","content":[{"type":"text","text":%s}]}}`+"\n", parent, out1)
+	must(t, os.MkdirAll(src, 0o755))
+	must(t, os.WriteFile(filepath.Join(src, "many.jsonl"), []byte(b.String()), 0o644))
+	_, err = Build(context.Background(), out, []string{filepath.Join(src, "many.jsonl")}, Options{})
+	must(t, err)
+	return (&url.URL{Scheme: "file", Path: filepath.Join(out, "index.html")}).String()
 }

@@ -100,22 +100,42 @@ const archiveSearch = (() => {
     metaFile = meta.slice(base.length);
     let timer = 0;
     let serial = 0;
-    form.addEventListener('submit', (ev) => { ev.preventDefault(); run(); });
+    form.addEventListener('submit', (ev) => { ev.preventDefault(); run(0, 'replace'); });
     input.addEventListener('input', () => {
       clearTimeout(timer);
-      timer = setTimeout(run, 120);
+      timer = setTimeout(() => { run(0, 'replace'); }, 120);
     });
     input.addEventListener('keydown', (ev) => {
-      if (ev.key === 'Escape') { input.value = ''; run(); }
+      if (ev.key === 'Escape') { input.value = ''; run(0, 'replace'); }
     });
+    // The search is in the address (?q=words&page=2), so that Back from a
+    // hit, a reload or a bookmark finds it again.
+    const restore = () => {
+      const at = address.read();
+      input.value = at.q;
+      run(at.page, 'none');
+    };
+    window.addEventListener('popstate', restore);
+    if (address.read().q) restore();
 
-    function run() {
+    /**
+     * run searches for what the box holds and shows page n of its hits
+     * (from 0); write says how the address takes it: 'replace' it (typing
+     * refines a search), 'push' a new step of the history (another page
+     * of results), or 'none' (the address said it).
+     * @param {number} n @param {'replace' | 'push' | 'none'} write
+     * @returns {Promise<void>} settled once the results are shown
+     */
+    function run(n, write) {
       const results = /** @type {HTMLElement} */ (out);
       const q = /** @type {HTMLInputElement} */ (input).value.trim();
       const mine = ++serial;
-      if (!q) { results.hidden = true; results.textContent = ''; return; }
-      search(q).then((r) => {
-        if (mine === serial) return showPage(results, q, r, 0);
+      if (write !== 'none') address.write(q, n, write === 'push');
+      if (!q) { results.hidden = true; results.textContent = ''; return Promise.resolve(); }
+      return search(q).then((r) => {
+        if (mine !== serial) return;
+        const last = Math.max(0, Math.ceil(r.keys.length / SHOWN) - 1);
+        return showPage(results, q, r, Math.min(n, last), (to) => run(to, 'push'));
       }).then(null, (err) => {
         if (mine !== serial) return;
         results.hidden = false;
@@ -432,18 +452,60 @@ const archiveSearch = (() => {
     parent.appendChild(doc.createTextNode(text.slice(last)));
   }
 
+  // ---- the address ----------------------------------------------------------
+
+  const address = {
+    /**
+     * read is the search the address holds: its words (q) and its page
+     * of results, from 0 (the address counts from 1).
+     */
+    read() {
+      let q = '', page = 0;
+      try {
+        const p = new URLSearchParams(location.search);
+        q = p.get('q') || '';
+        page = Math.max(0, Math.floor(Number(p.get('page')) || 1) - 1);
+      } catch (e) { /* no query */ }
+      return { q, page };
+    },
+    /**
+     * write puts the search into the address, the other parameters and
+     * the fragment kept; push makes it a new step of the history.
+     * @param {string} q @param {number} page @param {boolean} push
+     */
+    write(q, page, push) {
+      let url;
+      try {
+        url = new URL(location.href);
+      } catch (e) { return; }
+      const p = url.searchParams;
+      if (q) p.set('q', q); else p.delete('q');
+      if (q && page > 0) p.set('page', String(page + 1)); else p.delete('page');
+      const next = url.href;
+      if (next === location.href) return;
+      try {
+        if (push) history.pushState(null, '', next);
+        else history.replaceState(null, '', next);
+      } catch (e) { /* opaque origins */ }
+    },
+  };
+
+  // ---- results ---------------------------------------------------------------
+
+  /** @typedef {(n: number) => Promise<void>} PageTurn goes to page n of the results */
+
   /**
    * showPage shows page n of the results (SHOWN hits each), once the
    * entries of its sessions are loaded.
-   * @param {HTMLElement} out @param {string} q @param {SearchResult} r @param {number} n
+   * @param {HTMLElement} out @param {string} q @param {SearchResult} r @param {number} n @param {PageTurn} turn
    */
-  function showPage(out, q, r, n) {
+  function showPage(out, q, r, n, turn) {
     const keys = r.keys.slice(n * SHOWN, (n + 1) * SHOWN);
-    return docsFor(r, keys).then(() => { show(out, q, r, n, keys); });
+    return docsFor(r, keys).then(() => { show(out, q, r, n, keys, turn); });
   }
 
-  /** @param {HTMLElement} out @param {string} q @param {SearchResult} r @param {number} page @param {number[]} shown */
-  function show(out, q, r, page, shown) {
+  /** @param {HTMLElement} out @param {string} q @param {SearchResult} r @param {number} page @param {number[]} shown @param {PageTurn} turn */
+  function show(out, q, r, page, shown, turn) {
     out.textContent = '';
     out.hidden = false;
     // What the results answer: typing outruns the search.
@@ -515,18 +577,19 @@ const archiveSearch = (() => {
     if (r.keys.length > SHOWN) {
       const nav = el('nav', 'search-pages');
       nav.setAttribute('aria-label', 'Pages of results');
-      if (page > 0) nav.appendChild(pageButton('← Previous page', out, q, r, page - 1));
-      if (last < r.keys.length) nav.appendChild(pageButton('Next page →', out, q, r, page + 1));
+      if (page > 0) nav.appendChild(pageButton('← Previous page', out, page - 1, turn));
+      if (last < r.keys.length) nav.appendChild(pageButton('Next page →', out, page + 1, turn));
       out.appendChild(nav);
     }
+    out.setAttribute('data-page', String(page + 1));
   }
 
-  /** @param {string} label @param {HTMLElement} out @param {string} q @param {SearchResult} r @param {number} n */
-  function pageButton(label, out, q, r, n) {
+  /** @param {string} label @param {HTMLElement} out @param {number} n @param {PageTurn} turn */
+  function pageButton(label, out, n, turn) {
     const b = el('button', 'btn', label);
     b.type = 'button';
     b.addEventListener('click', () => {
-      showPage(out, q, r, n).then(() => {
+      turn(n).then(() => {
         const s = out.querySelector('.index-summary');
         if (s) s.scrollIntoView({ block: 'start' });
       });
