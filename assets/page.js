@@ -175,6 +175,7 @@ class SessionPage {
         this.sidebar.close();
         this.open(i, { hash: true, flash: true });
       },
+      laidOut: () => { if (this.search) this.search.status(); },
     });
     this.sidebar = new Sidebar(doc, {
       opened: () => {

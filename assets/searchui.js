@@ -104,12 +104,20 @@ class SearchUI {
     } else {
       text = n(count) + ' of ' + n(this.n) + ' entries shown';
     }
-    if (this.note) text += ' · ' + this.note;
+    // The entry opened is shown though the filter hides it (see
+    // TreeView.select): say so first, as the line is cut to the
+    // sidebar's width, or the row would seem to break the filter.
+    let title = text;
+    if (tree.beyond >= 0) {
+      title = 'The row opened is shown though the filter hides it · ' + text;
+      text = 'opened row shown unfiltered · ' + text;
+    }
+    if (this.note) { text += ' · ' + this.note; title += ' · ' + this.note; }
     if (el.textContent !== text) {
       el.textContent = text;
       // The line is cut to the sidebar's width (page.css): the whole of it
       // shows on hover.
-      el.title = text;
+      el.title = title;
     }
   }
 

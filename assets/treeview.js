@@ -14,7 +14,11 @@
 // tree pattern). Nothing here recurses: trees reach tens of thousands of
 // rows.
 
-/** @typedef {{open: (i: number) => void}} TreeHooks open(i): the reader chose entry i's row */
+/**
+ * @typedef {object} TreeHooks
+ * @property {(i: number) => void} open the reader chose entry i's row
+ * @property {() => void} [laidOut] the rows shown have been worked out again
+ */
 
 class TreeView {
   static AROUND = 8; // rows drawn beyond the view
@@ -30,6 +34,10 @@ class TreeView {
     this.n = idx.ids.length;
     this.on = on;
     this.filter = 'default';
+    // An entry shown though the filter hides it: the one opened (a link
+    // to a thinking-and-tool-call message under the default filter), so
+    // that the tree can select it. -1 for none.
+    this.beyond = -1;
     /** @type {Uint8Array | null} which kinds the filter shows, by kind; null for a filter that goes by something else */
     this.shows = this.kindsShown(this.filter);
     /** @type {Uint8Array | null} the entries a search found; null without one */
@@ -139,12 +147,13 @@ class TreeView {
     const vis = new Uint8Array(n);
     let count = 0;
     for (let i = 0; i < n; i++) {
-      if (this.passes(i) && (!this.hits || this.hits[i])) { vis[i] = 1; count++; }
+      if ((this.passes(i) || i === this.beyond) && (!this.hits || this.hits[i])) { vis[i] = 1; count++; }
     }
     const lay = treeLayout.layout(n, this.idx.parents, vis);
     this.lay = lay;
     this.forks = lay.forks;
-    this.matching = count;
+    // The entry shown beyond the filter is not one the filter matches.
+    this.matching = this.beyond >= 0 && vis[this.beyond] ? count - 1 : count;
     const shown = new Int32Array(count);
     let m = 0;
     let foldAt = -1; // the depth of the folded branch point being passed
@@ -175,6 +184,7 @@ class TreeView {
 
     if (this.active >= 0 && this.rowOf[this.active] < 0) this.active = -1;
     this.draw();
+    if (this.on.laidOut) this.on.laidOut();
   }
 
   /** schedule draws the rows in view at the next frame. */
@@ -241,6 +251,7 @@ class TreeView {
     if (this.onPath[i]) cls += ' on';
     if (i === idx.leaf) cls += ' leaf';
     if (i === this.selected) { cls += ' sel'; a.setAttribute('aria-selected', 'true'); }
+    if (i === this.beyond) cls += ' beyond';
     if (i === this.active) cls += ' active';
     a.className = cls;
     const rails = treeLayout.rails(lay, i, TreeView.MAX_RAILS);
@@ -337,21 +348,28 @@ class TreeView {
   select(i) {
     const was = this.selected;
     this.selected = i;
-    if (i >= 0 && this.rowOf[i] < 0 && this.passes(i) && (!this.hits || this.hits[i])) {
-      let changed = false;
+    // An entry the filter hides is shown while it is the one selected.
+    const beyond = i >= 0 && !this.passes(i) && (!this.hits || this.hits[i]) ? i : -1;
+    let changed = beyond !== this.beyond;
+    this.beyond = beyond;
+    if (i >= 0 && this.rowOf[i] < 0 && (!this.hits || this.hits[i])) {
       for (let p = this.idx.parents[i], steps = 0; p >= 0 && steps < this.n; p = this.idx.parents[p], steps++) {
         if (this.folded[p]) { this.folded[p] = 0; changed = true; }
       }
-      if (changed) { this.apply(); return; }
     }
+    // Before the tree is first laid out, apply will find it so.
+    if (changed && this.lay) this.apply();
     if (was >= 0) this.refreshRow(was);
     if (i >= 0) this.refreshRow(i);
+    // The keyboard goes on from the row opened.
+    if (i >= 0 && this.rowOf[i] >= 0) this.activate(i, false);
   }
 
   /** setFilter shows the rows filter passes: a name of a filter button (data-filter). @param {string} filter */
   setFilter(filter) {
     this.filter = filter;
     this.shows = this.kindsShown(filter);
+    this.beyond = -1;
     this.apply();
   }
 
