@@ -139,6 +139,7 @@ class SessionPage {
     this.fetching = new Set();
     this.fetchTimer = 0;
     this.treeTimer = 0;
+    this.readingFrame = 0; // the frame that marks the entry in view in the tree
     this.wrap = 1; // how much more a line wraps than on a wide window
     this.firstScreen = -1; // the entry of the first screen, until it is painted (see painted)
     this.painting = false;
@@ -230,6 +231,10 @@ class SessionPage {
     const toLeaf = doc.getElementById('to-leaf');
     if (toLeaf) toLeaf.addEventListener('click', () => { this.sidebar.close(); this.reset(); }, { signal: this.stop.signal });
 
+    // The tree follows the reading: the entry at the top of the window is
+    // marked in it, once a frame at most.
+    window.addEventListener('scroll', () => { this.followSoon(); }, { passive: true, signal: this.stop.signal });
+
     store.onArrive((list) => {
       const first = this.firstView;
       if (first && (list === null || store.known(first.i))) {
@@ -295,6 +300,7 @@ class SessionPage {
       const at = this.target >= 0 ? this.target : this.viewEnd;
       this.tree.select(at);
       this.tree.reveal(at, true);
+      this.followSoon();
       if (window.performance && performance.mark) performance.mark('piexport:interactive');
     }, 0);
   }
@@ -359,9 +365,25 @@ class SessionPage {
     this.stop.abort();
     clearTimeout(this.fetchTimer);
     clearTimeout(this.treeTimer);
+    cancelAnimationFrame(this.readingFrame);
     for (const part of [this.keys, this.printing, this.theme, this.copyLinks, this.links, this.search, this.sidebar, this.tree, this.path, this.marks, this.articles, this.store, this.download]) {
       if (part) part.dispose();
     }
+  }
+
+  /**
+   * followSoon marks, at the next frame, the entry the reader is reading
+   * in the tree (TreeView.follow): the one at the top of the window.
+   */
+  followSoon() {
+    if (this.readingFrame || !this.treeDone) return;
+    this.readingFrame = requestAnimationFrame(() => {
+      this.readingFrame = 0;
+      if (!this.live) return;
+      const a = this.path.anchor();
+      const i = a ? this.pos.get(a.el.getAttribute('data-entry') || '') : undefined;
+      if (i !== undefined) this.tree.follow(i);
+    });
   }
 
   /** offset is the height the sticky bar covers at the top, px. */

@@ -48,6 +48,7 @@ class TreeView {
     /** @type {Uint8Array} */
     this.onPath = new Uint8Array(this.n);
     this.selected = -1;
+    this.current = -1; // the row of the entry the reader is reading (aria-current), as an entry index
     this.active = -1; // the row the keyboard is on, as an entry index
     /** @type {Int32Array} the entries shown, in order */
     this.shown = new Int32Array(0);
@@ -238,6 +239,7 @@ class TreeView {
     a.textContent = '';
     a.removeAttribute('aria-selected');
     a.removeAttribute('aria-expanded');
+    a.removeAttribute('aria-current');
     a.href = '#' + idx.config.entryPrefix + encodeURIComponent(idx.ids[i]);
     a.id = 'row-' + i;
     a.setAttribute('data-row', String(i));
@@ -252,6 +254,7 @@ class TreeView {
     if (i === idx.leaf) cls += ' leaf';
     if (i === this.selected) { cls += ' sel'; a.setAttribute('aria-selected', 'true'); }
     if (i === this.beyond) cls += ' beyond';
+    if (i === this.current) { cls += ' here'; a.setAttribute('aria-current', 'location'); }
     if (i === this.active) cls += ' active';
     a.className = cls;
     const rails = treeLayout.rails(lay, i, TreeView.MAX_RAILS);
@@ -322,12 +325,37 @@ class TreeView {
     const r = this.rowOf[i];
     if (r < 0) return;
     const row = this.rowHeight();
-    const top = r * row;
+    // The rows start below the tree's padding.
+    const top = r * row + this.sizer.offsetTop;
     const height = this.el.clientHeight;
     if (top < this.el.scrollTop || top + row > this.el.scrollTop + height) {
       this.el.scrollTop = center ? top - height / 3 : top < this.el.scrollTop ? top : top + row - height;
     }
     this.draw();
+  }
+
+  /**
+   * follow marks the row of entry i as the one the reader is reading
+   * (aria-current="location"), and scrolls it into the tree's view: the
+   * tree follows the conversation. An entry without a row of its own (the
+   * filter hides it, or a folded branch) is marked on the nearest row
+   * above it. The tree is scrolled only when the row comes to be marked,
+   * so a reader who scrolls the tree meanwhile keeps the place.
+   * @param {number} i
+   */
+  follow(i) {
+    for (let steps = 0; i >= 0 && this.rowOf[i] < 0 && steps < this.n; steps++) i = this.idx.parents[i];
+    if (i === this.current) return;
+    const was = this.current;
+    this.current = i;
+    if (was >= 0) this.refreshRow(was);
+    if (i < 0) return;
+    this.refreshRow(i);
+    // A row far from the tree's view (the reader jumped) comes to a third
+    // of it, with the rows around it; a near one just into it.
+    const y = this.rowOf[i] * this.rowHeight();
+    const h = this.el.clientHeight;
+    this.reveal(i, y < this.el.scrollTop - h || y > this.el.scrollTop + 2 * h);
   }
 
   /** setPath marks the rows of the path in view. @param {Uint8Array} onPath */
