@@ -266,11 +266,14 @@ class TreeView {
       span.innerHTML = treeLayout.railsHTML(rails, TreeView.MAX_RAILS);
       a.appendChild(span);
     }
+    // The marks are drawn for the eye; the row's name (aria-label, see
+    // name) says what they mean, in words.
     if (this.forks[i]) {
       a.setAttribute('aria-expanded', this.folded[i] ? 'false' : 'true');
       const fork = document.createElement('span');
       fork.className = 'fork';
       fork.title = this.forks[i] + ' branches';
+      fork.setAttribute('aria-hidden', 'true');
       fork.textContent = String(this.forks[i]);
       a.appendChild(fork);
       a.appendChild(document.createTextNode(' '));
@@ -279,6 +282,7 @@ class TreeView {
       const mark = document.createElement('span');
       mark.className = 'leaf-mark';
       mark.title = 'The session\u2019s leaf';
+      mark.setAttribute('aria-hidden', 'true');
       mark.textContent = '●';
       a.appendChild(mark);
       a.appendChild(document.createTextNode(' '));
@@ -300,7 +304,27 @@ class TreeView {
       a.appendChild(document.createTextNode(' '));
     }
     a.appendChild(document.createTextNode(idx.preview(i)));
+    a.setAttribute('aria-label', this.name(i));
     return a;
+  }
+
+  /**
+   * name is what a screen reader says of entry i's row: its role and
+   * text first, then what the marks drawn around them mean ("user: Add a
+   * /health endpoint…, 2 branches, label mux-version"). Its level, place
+   * and whether it is folded are the row's ARIA attributes.
+   * @param {number} i
+   */
+  name(i) {
+    const idx = this.idx;
+    const role = idx.roleNames[idx.roles[i]];
+    let name = (role ? role + ' ' : '') + idx.preview(i);
+    if (this.forks[i]) name += ', ' + this.forks[i] + ' branches';
+    const label = idx.labels[i];
+    if (label !== undefined) name += ', label ' + label;
+    if (i === idx.leaf) name += ', the session\u2019s leaf';
+    if (i === this.beyond) name += ', shown though the filter hides it';
+    return name;
   }
 
   /** rowElement is entry i's row element, if it is drawn. @param {number} i */
