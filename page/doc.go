@@ -92,7 +92,9 @@
 //     used: the page holds no second copy of the text for it.
 //
 // Without JavaScript the groups are the page: the path in view reads in
-// full, and prints. With JavaScript, printing first draws the whole path.
+// full, and prints. A group out of view is left out of layout until it
+// is seen (content-visibility), or the layout of a long path, redone as
+// the parser adds to it, keeps the page from ever finishing its load. With JavaScript, printing first draws the whole path.
 //
 // # Memory while exporting
 //
