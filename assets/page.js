@@ -223,7 +223,19 @@ class SessionPage {
       o: () => { articles.toggleAll('output'); },
     });
     this.printing = new Printing(window, this.pathEl, {
-      before: () => { path.drawAll(); },
+      entries: () => path.list.length,
+      screen: () => ({ from: path.first, to: path.last }),
+      at: () => {
+        const a = path.anchor();
+        return a ? Math.max(0, path.at(a.el)) : 0;
+      },
+      size: (from, to) => {
+        let sum = 0;
+        for (let k = from; k < to; k++) sum += store.length(path.list[k]);
+        return sum;
+      },
+      draw: (from, to) => this.drawForPrint(from, to),
+      drawNow: (from, to) => { path.drawRange(from, to); },
       after: () => { path.drawInView(); },
     });
     /** @type {SessionDownload | null} made once the file is whole */
@@ -384,6 +396,30 @@ class SessionPage {
       const i = a ? this.pos.get(a.el.getAttribute('data-entry') || '') : undefined;
       if (i !== undefined) this.tree.follow(i);
     });
+  }
+
+  /**
+   * drawForPrint draws positions from..to of the path for printing, a
+   * slice at a time: each slice's chunks are unpacked just before it is
+   * drawn (the store keeps only a few unpacked), and the page answers
+   * between slices.
+   * @param {number} from @param {number} to
+   * @returns {Promise<void>}
+   */
+  drawForPrint(from, to) {
+    const SLICE = 400;
+    const path = this.path;
+    /** @param {number} k @returns {Promise<void>} */
+    const step = (k) => {
+      if (!this.live || k >= to) return Promise.resolve();
+      const end = Math.min(to, k + SLICE);
+      return this.store.fetch(path.list.subarray(k, end)).then(() => {
+        if (!this.live) return;
+        path.drawRange(from, end);
+        return new Promise((done) => { setTimeout(done, 0); }).then(() => step(end));
+      });
+    };
+    return step(from);
   }
 
   /** offset is the height the sticky bar covers at the top, px. */

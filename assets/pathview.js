@@ -683,10 +683,22 @@ class PathView {
    * drawInView: for printing, which a scroll or a resize meanwhile must
    * not cut short.
    */
-  drawAll() {
+  drawAll() { this.drawRange(0, this.list.length); }
+
+  /**
+   * drawRange draws the entries of positions from..to of the path, and
+   * only them, until drawInView: for printing, which nothing meanwhile
+   * (a frame, a scroll, a resize, an article unpacked) may change. The
+   * spacers stand for nothing while it lasts (.printing).
+   * @param {number} from @param {number} to
+   */
+  drawRange(from, to) {
     this.whole = true;
+    cancelAnimationFrame(this.frame);
+    this.frame = 0;
+    this.el.classList.add('printing');
     const a = this.anchor();
-    const made = this.draw(0, this.list.length, null);
+    const made = this.draw(from, to, null);
     this.measure(made);
     this.hold(a);
     this.drawn(made);
@@ -695,6 +707,7 @@ class PathView {
   /** drawInView goes back to drawing the entries in and near the viewport. */
   drawInView() {
     this.whole = false;
+    this.el.classList.remove('printing');
     this.schedule();
   }
 }

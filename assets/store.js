@@ -103,6 +103,12 @@ class Store {
   /** known says whether entry i's block has arrived. @param {number} i */
   known(i) { return this.loc[i] !== undefined; }
 
+  /** length is the length of entry i's article, in characters or bytes; 0 before its block has arrived. @param {number} i */
+  length(i) {
+    const at = this.loc[i];
+    return at ? at.len : 0;
+  }
+
   /** ready says whether html(i) has the article now, without waiting. @param {number} i */
   ready(i) {
     const at = this.loc[i];

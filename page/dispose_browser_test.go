@@ -163,7 +163,7 @@ func TestBrowserModulesTornDown(t *testing.T) {
 			`() => document.dispatchEvent(new KeyboardEvent('keydown', {key: 't', bubbles: true}))`, true},
 		{"Sidebar", `(hook) => new Sidebar(document, {opened: hook, toggled: hook})`,
 			`() => document.getElementById('side-toggle').click()`, true},
-		{"Printing", `(hook) => new Printing(window, document.getElementById('path'), {before: hook, after: hook})`,
+		{"Printing", `(hook) => new Printing(window, document.getElementById('path'), {entries: () => 1, screen: () => ({from: 0, to: 1}), at: () => 0, size: () => 0, draw: () => Promise.resolve(), drawNow: hook, after: hook})`,
 			`() => { dispatchEvent(new Event('beforeprint')); dispatchEvent(new Event('afterprint')); }`, true},
 		{"DeepLinks", `(hook) => new DeepLinks(window, document.getElementById('path'), new Map([['a', 0]]), 'e:', hook)`,
 			`() => { history.replaceState(null, '', '#e:a'); dispatchEvent(new PopStateEvent('popstate')); }`, true},

@@ -94,7 +94,9 @@
 // Without JavaScript the groups are the page: the path in view reads in
 // full, and prints. A group out of view is left out of layout until it
 // is seen (content-visibility), or the layout of a long path, redone as
-// the parser adds to it, keeps the page from ever finishing its load. With JavaScript, printing first draws the whole path.
+// the parser adds to it, keeps the page from ever finishing its load. With JavaScript, printing first draws the whole path; on a
+// long path, Ctrl+P asks first whether to print the entries on screen,
+// the part around the entry in view, or everything.
 //
 // # Memory while exporting
 //
