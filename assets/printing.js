@@ -9,8 +9,9 @@
 // around the entry in view, or everything (the whole path in view). The
 // entries chosen are unpacked and drawn before the browser's print
 // dialog opens, and stay drawn until it closes (PathView: drawRange).
-// Printed from the browser's menu, which cannot be asked, a long path
-// prints the part around the entry in view.
+// Printed from the browser's menu, which cannot be asked, the path prints
+// whole unless it is so long that drawing it would not end (MENU_MOST):
+// then the part around the entry in view, which the printout says.
 
 /**
  * @typedef {object} PrintHooks
@@ -27,6 +28,7 @@ class Printing {
   static KEEP_PX = 480;
   static LONG = 400; // entries: a longer path asks what to print
   static AROUND = 50; // entries before and after the one in view, for the part around it
+  static MENU_MOST = 5000; // entries: a longer path printed from the menu prints the part around the entry in view
 
   /** @param {Window} win @param {HTMLElement} pathEl @param {PrintHooks} on */
   constructor(win, pathEl, on) {
@@ -39,6 +41,8 @@ class Printing {
     this.ready = false; // what to print has been chosen and drawn
     /** @type {HTMLDialogElement | null} */
     this.dialog = null;
+    /** @type {HTMLElement | null} what the printout says it left out */
+    this.note = null;
     this.stop = new AbortController();
     const signal = this.stop.signal;
     win.addEventListener('keydown', (ev) => {
@@ -50,8 +54,9 @@ class Printing {
     win.addEventListener('beforeprint', () => {
       if (!this.ready) {
         const n = this.on.entries();
-        const part = n <= Printing.LONG ? { from: 0, to: n } : this.around();
+        const part = n <= Printing.MENU_MOST ? { from: 0, to: n } : this.around();
         this.on.drawNow(part.from, part.to);
+        if (part.to - part.from < n) this.say(part, n);
       }
       for (const el of pathEl.querySelectorAll(':scope > article, :scope > article .tool')) {
         if (el.getBoundingClientRect().height < Printing.KEEP_PX) this.kept.push(el);
@@ -143,9 +148,24 @@ class Printing {
     });
   }
 
+  /**
+   * say puts at the top of the printout which part of the path it holds.
+   * @param {{from: number, to: number}} part @param {number} n
+   */
+  say(part, n) {
+    if (!this.note) {
+      this.note = this.doc.createElement('p');
+      this.note.className = 'print-note';
+      this.pathEl.before(this.note);
+    }
+    this.note.textContent = 'Entries ' + (part.from + 1) + ' to ' + part.to + ' of the ' + n +
+      ' of this path: Ctrl+P on the page offers to print all of them.';
+  }
+
   unkeep() {
     for (const el of this.kept) el.classList.remove('keep');
     this.kept = [];
+    if (this.note) { this.note.remove(); this.note = null; }
   }
 
   dispose() {
