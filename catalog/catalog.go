@@ -56,7 +56,7 @@ type Info struct {
 	Indexed bool
 	// Hash is the SHA-256 of the file's content as read, in hex; in a
 	// catalog that prepares sessions, of that and of the contents of the
-	// session's family, which what it shows depends on (see Preparer).
+	// session's family, which what it shows depends on (see session.Masker).
 	Hash string
 	// Cwd and SessionID come from the session header; "" without one.
 	Cwd       string
@@ -112,28 +112,25 @@ type Options struct {
 	// Workers bounds how many files are read at once. Zero means one per
 	// core.
 	Workers int
-	// Prepare, when set, prepares every session right after it is read,
-	// before it is summarised, indexed or handed out, with what was found
-	// in its whole family (see Preparer): the server masks secrets with
-	// it (package redact), so that nothing it lists, searches or shows
-	// holds them. PrepareKey names what Prepare does; the cache keeps
-	// what each key made apart.
+	// Mask, when set, masks every session right after it is read, before
+	// it is summarised, indexed or handed out, with what was found in its
+	// whole family (see session.Masker): the server masks secrets with it
+	// (package redact), so that nothing it lists, searches or shows holds
+	// them. The cache keeps what each Mask.Key made apart; Mask.Text masks
+	// the catalog's own text that is in no session: the error of a file
+	// that cannot be read.
 	//
 	// Masking looks at a whole session (a value found anywhere is masked
-	// everywhere), so with Prepare a file that grew is read whole, and
+	// everywhere), so with Mask a file that grew is read whole, and
 	// snippets are cut from the loaded session, not from the line.
-	Prepare    Preparer
-	PrepareKey string
-	// PrepareText, set with Prepare, masks the text of the catalog's own
-	// that is not in a session: the error of a file that cannot be read.
 	//
-	// A catalog that prepares sessions keeps nothing unprepared in its
-	// cache: each file is keyed by a digest of its path, not the path;
-	// the header line is not kept; an error is kept as PrepareText makes
-	// it; and what is deleted or replaced is scrubbed from the database
-	// and its write-ahead log (see store.scrub), so that a value found to
-	// be secret only once a file grew does not linger there.
-	PrepareText func(string) string
+	// A catalog that masks sessions keeps nothing unmasked in its cache:
+	// each file is keyed by a digest of its path, not the path; the
+	// header line is not kept; an error is kept masked; and what is
+	// deleted or replaced is scrubbed from the database and its
+	// write-ahead log (see store.scrub), so that a value found to be
+	// secret only once a file grew does not linger there.
+	Mask session.Masker
 }
 
 // Catalog is a set of session files, their summaries, a few whole sessions
@@ -256,7 +253,7 @@ func Open(ctx context.Context, paths []string, opt Options) (*Catalog, error) {
 		removeOldDBs(dir)
 	}
 	for i := range shards {
-		st, warning, err := openStore(ctx, dir, opt.PrepareKey, i)
+		st, warning, err := openStore(ctx, dir, c.maskKey(), i)
 		if err != nil {
 			c.Close()
 			return nil, &CacheError{Err: err}
@@ -329,19 +326,27 @@ func (c *Catalog) store(i int) (*store, error) {
 // the home directory, the user's name and the project's (pi names a
 // session's folder after its working directory).
 func (c *Catalog) rowKey(path string) string {
-	if c.opt.Prepare == nil {
+	if c.opt.Mask == nil {
 		return path
 	}
-	sum := sha256.Sum256([]byte(c.opt.PrepareKey + "\x00" + path))
+	sum := sha256.Sum256([]byte(c.maskKey() + "\x00" + path))
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-// prepareText masks s as Options.PrepareText says, if set.
+// prepareText masks s as Options.Mask masks text, if set.
 func (c *Catalog) prepareText(s string) string {
-	if c.opt.PrepareText == nil {
+	if c.opt.Mask == nil {
 		return s
 	}
-	return c.opt.PrepareText(s)
+	return c.opt.Mask.Text(s)
+}
+
+// maskKey is the key of Options.Mask, "" without one.
+func (c *Catalog) maskKey() string {
+	if c.opt.Mask == nil {
+		return ""
+	}
+	return c.opt.Mask.Key()
 }
 
 // idOf derives a file's id from its real path: stable across runs, and

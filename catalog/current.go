@@ -71,7 +71,7 @@ func (c *Catalog) store1(ctx context.Context, r *record, d *fileData) error {
 		}
 		d.row.Shard = shard
 		err = st.write(ctx, d)
-		if errors.Is(err, errChanged) && c.opt.Prepare != nil {
+		if errors.Is(err, errChanged) && c.opt.Mask != nil {
 			// Another process stored a later state of the file: its rows
 			// stand, and are read back from the store.
 			return nil

@@ -83,7 +83,7 @@ type fileData struct {
 	// In a catalog that prepares sessions: finding is what was found in
 	// the file, kept once its rows are stored; again says the file is as
 	// it was stored, and was prepared anew because its family changed.
-	finding Finding
+	finding session.Finding
 	again   bool
 }
 

@@ -24,7 +24,7 @@ import (
 // found in.
 type kept struct {
 	at stamp
-	f  Finding
+	f  session.Finding
 }
 
 // family returns the ids of the records of the family of the record id,
@@ -142,7 +142,7 @@ func (c *Catalog) familyDigest(id string) string {
 // of the file's content and of its family's (see familyDigest): a page
 // made for one is not the page of the other.
 func (c *Catalog) withFamily(i *Info) {
-	if c.opt.Prepare == nil || i.Hash == "" {
+	if c.opt.Mask == nil || i.Hash == "" {
 		return
 	}
 	if d := c.familyDigest(i.ID); d != "" {
@@ -160,7 +160,7 @@ type member struct {
 	s       *session.Session
 	t       *tracker
 	st      stamp
-	finding Finding
+	finding session.Finding
 	err     error
 }
 
@@ -180,10 +180,10 @@ func (c *Catalog) readFamily(ctx context.Context, stale []*record) []*readData {
 		}
 	}
 	c.mu.RUnlock()
-	prep := c.opt.Prepare
+	prep := c.opt.Mask
 	read := func(m *member) {
 		m.err = func() (err error) {
-			// A panic (of the loader, or of the Preparer) becomes the
+			// A panic (of the loader, or of the Masker) becomes the
 			// file's error, as readFileSafely has it.
 			defer recoverAs(&err, m.file.path+": reading it")
 			if m.s, m.t, m.st, err = c.readWhole(ctx, m.file); err == nil {
@@ -228,7 +228,7 @@ func (c *Catalog) readFamily(ctx context.Context, stale []*record) []*readData {
 			return nil
 		}
 	}
-	findings := make([]Finding, 0, len(ms))
+	findings := make([]session.Finding, 0, len(ms))
 	for _, m := range ms {
 		if m.finding != nil {
 			findings = append(findings, m.finding)
@@ -243,7 +243,7 @@ func (c *Catalog) readFamily(ctx context.Context, stale []*record) []*readData {
 		default:
 			err := func() (err error) {
 				defer recoverAs(&err, m.file.path+": reading it")
-				prep.Prepare(m.s, findings)
+				prep.Mask(m.s, findings)
 				return nil
 			}()
 			if err != nil {
@@ -305,9 +305,9 @@ func (c *Catalog) staleFamilies(stale []*record) [][]*record {
 // with its family's findings: each other member's as kept for its file
 // as it is now, else found by reading that file (and kept).
 func (c *Catalog) prepareLoaded(r *record, s *session.Session) {
-	prep := c.opt.Prepare
+	prep := c.opt.Mask
 	own := prep.Find(s)
-	var findings []Finding
+	var findings []session.Finding
 	for _, id := range c.family(r.id) {
 		if id == r.id {
 			findings = append(findings, own)
@@ -323,12 +323,12 @@ func (c *Catalog) prepareLoaded(r *record, s *session.Session) {
 			findings = append(findings, f)
 		}
 	}
-	prep.Prepare(s, findings)
+	prep.Mask(s, findings)
 }
 
 // findingOf returns what was found in r's file as it is now: kept from
 // before, or found by reading it; nil when it cannot be read.
-func (c *Catalog) findingOf(r *record) Finding {
+func (c *Catalog) findingOf(r *record) session.Finding {
 	c.mu.RLock()
 	f := r.f
 	c.mu.RUnlock()
@@ -349,7 +349,7 @@ func (c *Catalog) findingOf(r *record) Finding {
 	if err != nil {
 		return nil
 	}
-	found := c.opt.Prepare.Find(s).Kept()
+	found := c.opt.Mask.Find(s).Kept()
 	c.famMu.Lock()
 	c.seen[r.id] = kept{at, found}
 	c.famMu.Unlock()

@@ -12,21 +12,21 @@ import (
 	"github.com/piexport/piexport/session"
 )
 
-// countingPreparer is a Preparer that counts the files it looks at.
-type countingPreparer struct {
-	Preparer
+// countingMasker is a Masker that counts the files it looks at.
+type countingMasker struct {
+	session.Masker
 	mu    sync.Mutex
 	found map[string]int // by file name
 }
 
-func (p *countingPreparer) Find(s *session.Session) Finding {
+func (p *countingMasker) Find(s *session.Session) session.Finding {
 	p.mu.Lock()
 	p.found[filepath.Base(s.File)]++
 	p.mu.Unlock()
-	return p.Preparer.Find(s)
+	return p.Masker.Find(s)
 }
 
-func (p *countingPreparer) reset() map[string]int {
+func (p *countingMasker) reset() map[string]int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	was := p.found
@@ -66,8 +66,8 @@ func TestFamiliesMaskedTogether(t *testing.T) {
 
 	red, err := redact.New(redact.Options{Secrets: true})
 	must(t, err)
-	prep := &countingPreparer{Preparer: masking(red), found: map[string]int{}}
-	c, err := New(context.Background(), []string{src}, Options{Prepare: prep, PrepareKey: red.Key(), PrepareText: red.Text})
+	prep := &countingMasker{Masker: red, found: map[string]int{}}
+	c, err := New(context.Background(), []string{src}, Options{Mask: prep})
 	must(t, err)
 	defer c.Close()
 	ids := map[string]string{}

@@ -28,7 +28,7 @@ func (c *Catalog) Load(id string) (*session.Session, Info, error) {
 		return nil, info, pathError(r.f.path, err)
 	}
 	v := stampOf(fi).String()
-	if c.opt.Prepare != nil {
+	if c.opt.Mask != nil {
 		// Prepared with its family: kept while the family is as it was.
 		v += " " + c.familyVersion(id)
 	}
@@ -58,7 +58,7 @@ func (c *Catalog) Load(id string) (*session.Session, Info, error) {
 }
 
 // loadSafely is load where a panic (of the loader, or of
-// Options.Prepare) becomes an error: the callers waiting for this load
+// Options.Mask) becomes an error: the callers waiting for this load
 // are told, and the next load tries again.
 func (c *Catalog) loadSafely(r *record) (s *session.Session, info Info, err error) {
 	defer func() {
@@ -94,7 +94,7 @@ func (c *Catalog) load(r *record) (*session.Session, Info, error) {
 	if err != nil {
 		return nil, info, err
 	}
-	if c.opt.Prepare != nil {
+	if c.opt.Mask != nil {
 		c.prepareLoaded(r, s)
 	}
 	if st != info.stamp || !info.Indexed {

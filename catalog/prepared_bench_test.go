@@ -44,8 +44,7 @@ func BenchmarkPreparedCache(b *testing.B) {
 		name := "plain"
 		if masked {
 			name = "masked"
-			opt.Prepare = masking(red)
-			opt.PrepareKey, opt.PrepareText = red.Key(), red.Text
+			opt.Mask = red
 		}
 		b.Run(name+"/read", func(b *testing.B) {
 			b.SetBytes(size)

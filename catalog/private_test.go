@@ -15,7 +15,6 @@ import (
 
 	"github.com/piexport/piexport/internal/fakesecret"
 	"github.com/piexport/piexport/redact"
-	"github.com/piexport/piexport/session"
 )
 
 // cacheBytes returns every byte of every file under dir, their names
@@ -81,12 +80,6 @@ func ftsWords(t *testing.T, db string) []byte {
 	return out
 }
 
-// masking prepares a catalog's sessions as the server under --redact
-// does: each with what its family holds.
-func masking(red *redact.Redactor) Preparer {
-	return NewPreparer(red.Find, func(s *session.Session, g []*redact.Found) { red.Mask(s, g) }, (*redact.Found).Values, (*redact.Found).Same)
-}
-
 // TestPreparedCacheHoldsNothingUnmasked (issue 21, item 3): the cache of
 // a catalog that masks its sessions (the server under --redact) holds
 // nothing the masking hides, in any byte of its databases and their
@@ -138,7 +131,7 @@ func TestPreparedCacheHoldsNothingUnmasked(t *testing.T) {
 	cache := t.TempDir()
 	open := func() *Catalog {
 		c, err := New(context.Background(), []string{src}, Options{CacheDir: cache,
-			Prepare: masking(red), PrepareKey: red.Key(), PrepareText: red.Text})
+			Mask: red})
 		must(t, err)
 		return c
 	}

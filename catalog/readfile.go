@@ -36,7 +36,7 @@ func (c *Catalog) read(ctx context.Context, r *record) *fileData {
 // returns it; what the store holds of each is nil when reading was cut
 // short by ctx.
 func (c *Catalog) readRecords(ctx context.Context, rs []*record) []readResult {
-	if c.opt.Prepare == nil {
+	if c.opt.Mask == nil {
 		out := make([]readResult, len(rs))
 		for i, r := range rs {
 			out[i] = readResult{r: r, d: c.read(ctx, r)}

@@ -40,7 +40,7 @@ func (c *Catalog) find(ctx context.Context, lenient bool) error {
 	// What each file was forked from joins it to its family: read off
 	// the headers of the files that changed.
 	var froms []string
-	if c.opt.Prepare != nil {
+	if c.opt.Mask != nil {
 		froms = make([]string, len(found))
 		for k, f := range found {
 			c.mu.RLock()
@@ -74,7 +74,7 @@ func (c *Catalog) find(ctx context.Context, lenient bool) error {
 			c.records[id] = r
 			changed, relinked = true, true
 		}
-		if c.opt.Prepare != nil && (r.hidden == "" || r.f.path != f.path) {
+		if c.opt.Mask != nil && (r.hidden == "" || r.f.path != f.path) {
 			r.hidden = c.prepareText(f.path)
 		}
 		r.f = f
@@ -281,7 +281,7 @@ func (c *Catalog) checkStore(shard int, err error) error {
 	}
 	var st *store
 	if rerr == nil {
-		st, _, rerr = openStore(context.Background(), dir, c.opt.PrepareKey, shard)
+		st, _, rerr = openStore(context.Background(), dir, c.maskKey(), shard)
 	}
 	c.st[shard] = st
 	c.stMu.Unlock()

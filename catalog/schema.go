@@ -78,7 +78,7 @@ var schema = []string{
 //
 // Contentless: the text stays in the session files, which snippets are
 // cut from; the index alone is a fraction of their size. A catalog that
-// prepares sessions (Options.Prepare: the server under --redact) keeps
+// prepares sessions (Options.Mask: the server under --redact) keeps
 // the words in the table instead, with FTS5's secure-delete on: deleting
 // from a contentless table leaves the words in the index until its
 // segments are merged, and a value found to be secret only once a file

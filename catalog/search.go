@@ -466,7 +466,7 @@ func (c *Catalog) searchable(pq query) (map[int64]*record, int) {
 	for gid, r := range c.byGID {
 		row := r.row
 		where := r.f.path
-		if c.opt.Prepare != nil {
+		if c.opt.Mask != nil {
 			where = r.hidden // a masked word must not be confirmed
 		}
 		if row.Err != "" || !containsAll(strings.ToLower(row.Cwd+"\n"+where), pq.project) ||
@@ -503,7 +503,7 @@ func (c *Catalog) hitSnippet(r *record, k candidate, terms []queryTerm) (string,
 	if k.len <= 0 || k.len > maxSnippetLine {
 		return "", nil
 	}
-	if c.opt.Prepare != nil {
+	if c.opt.Mask != nil {
 		// Masking needs the whole session: a value found in one entry is
 		// masked in all.
 		s, _, err := c.Load(r.id)

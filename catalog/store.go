@@ -45,7 +45,7 @@ const schemaVersion = 4
 const shards = 2
 
 // dbName is the file name of a shard of the cache database. A catalog that
-// prepares sessions (see Options.Prepare) keeps its own.
+// prepares sessions (see Options.Mask) keeps its own.
 func dbName(prepareKey string, shard int) string {
 	if prepareKey == "" {
 		return fmt.Sprintf("catalog-v%d.%d.db", schemaVersion, shard)
@@ -108,7 +108,7 @@ type store struct {
 	// shard is the store's number among the catalog's.
 	shard int
 	// prepared says the store holds prepared sessions (see
-	// Options.Prepare): what it deletes is scrubbed.
+	// Options.Mask): what it deletes is scrubbed.
 	prepared bool
 	// path is the database file, "" for one held in memory.
 	path string

@@ -146,7 +146,7 @@ func (c *Catalog) maybeReopen(ctx context.Context) error {
 		if !st.replaced() {
 			continue
 		}
-		ns, warning, err := openStore(ctx, filepath.Dir(st.path), c.opt.PrepareKey, i)
+		ns, warning, err := openStore(ctx, filepath.Dir(st.path), c.maskKey(), i)
 		if err != nil {
 			return err
 		}
@@ -215,7 +215,7 @@ func (c *Catalog) Update(ctx context.Context) (bool, error) {
 		units = append(units, u)
 	}
 	// A family of a catalog that prepares sessions is read as one.
-	if c.opt.Prepare != nil {
+	if c.opt.Mask != nil {
 		for _, fam := range c.staleFamilies(jobs) {
 			add(fam)
 		}
@@ -295,7 +295,7 @@ type readResult struct {
 // files' sizes, or their families' in a catalog that prepares sessions.
 func (c *Catalog) unitBytes(u []*record) int64 {
 	var ids []string
-	if c.opt.Prepare != nil {
+	if c.opt.Mask != nil {
 		ids = c.family(u[0].id)
 	} else {
 		for _, r := range u {

@@ -35,8 +35,11 @@ type foundValue struct {
 	rule *rule
 }
 
-// Find searches s for what is to be masked in it, and changes nothing.
-func (r *Redactor) Find(s *session.Session) *Found {
+// Find searches s for what is to be masked in it, and changes nothing
+// (see session.Masker).
+func (r *Redactor) Find(s *session.Session) session.Finding { return r.find(s) }
+
+func (r *Redactor) find(s *session.Session) *Found {
 	if s.Lean() {
 		// Its text is in the file: masking the entries would mask nothing.
 		panic("redact: a session loaded lean cannot be masked")
@@ -82,17 +85,33 @@ func (r *Redactor) Find(s *session.Session) *Found {
 
 // Same says whether f and g found the same values, in the same order,
 // under the same rules: sessions masked with either are masked alike.
-func (f *Found) Same(g *Found) bool {
-	return slices.EqualFunc(f.values, g.values, func(a, b foundValue) bool { return a == b })
+func (f *Found) Same(g session.Finding) bool {
+	h, ok := g.(*Found)
+	return ok && slices.EqualFunc(f.values, h.values, func(a, b foundValue) bool { return a == b })
 }
 
-// Mask masks s in place with the values found in group, the Found of
-// every session of its group in an order that each of them is masked
-// with alike (the values are numbered in that order), s's own among them:
-// the Found that Find returned for s itself. It reports what it masked in
+// MaskAndReport masks s in place with the values found in family, the
+// findings of every session of its family in an order that each of them
+// is masked with alike (the values are numbered in that order), s's own
+// among them: the one Find returned for s itself. It reports what it masked in
 // s, and marks s as redacted (s.Redaction) even when nothing was found.
 // s's Found then keeps only the values.
-func (r *Redactor) Mask(s *session.Session, group []*Found) *Report {
+func (r *Redactor) MaskAndReport(s *session.Session, family []session.Finding) *Report {
+	group := make([]*Found, 0, len(family))
+	for _, f := range family {
+		if f, ok := f.(*Found); ok {
+			group = append(group, f)
+		}
+	}
+	return r.mask(s, group)
+}
+
+// Mask is MaskAndReport without the report (see session.Masker).
+func (r *Redactor) Mask(s *session.Session, family []session.Finding) {
+	r.MaskAndReport(s, family)
+}
+
+func (r *Redactor) mask(s *session.Session, group []*Found) *Report {
 	i := slices.IndexFunc(group, func(f *Found) bool { return f.s == s })
 	if i < 0 {
 		panic("redact: Mask is given a session whose Found is not in its group")
@@ -154,9 +173,11 @@ func (r *Redactor) Mask(s *session.Session, group []*Found) *Report {
 	return rep
 }
 
-// Values returns f without what it holds of where its values are: enough
+// Kept returns f without what it holds of where its values are: enough
 // to mask the other sessions of its group with, and no hold on its own.
-func (f *Found) Values() *Found { return &Found{values: f.values} }
+func (f *Found) Kept() session.Finding { return f.kept() }
+
+func (f *Found) kept() *Found { return &Found{values: f.values} }
 
 // Sessions masks ss, sessions that show together, as one group (see
 // Found), in the order given, and returns their reports in that order.
@@ -176,14 +197,14 @@ func (r *Redactor) Sessions(ss ...*session.Session) []*Report {
 func (r *Redactor) Shown(group []*session.Session, shown []bool) []*Report {
 	founds := make([]*Found, len(group))
 	for i, s := range group {
-		if founds[i] = r.Find(s); !shown[i] {
-			founds[i] = founds[i].Values()
+		if founds[i] = r.find(s); !shown[i] {
+			founds[i] = founds[i].kept()
 		}
 	}
 	var reports []*Report
 	for i, s := range group {
 		if shown[i] {
-			reports = append(reports, r.Mask(s, founds))
+			reports = append(reports, r.mask(s, founds))
 		}
 	}
 	return reports

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/piexport/piexport/catalog"
-	"github.com/piexport/piexport/session"
+	"github.com/piexport/piexport/internal/testtool"
 )
 
 // testServer is a server over dir's sessions, its pages cached in cache
@@ -21,7 +21,7 @@ import (
 // catalog reads the sessions before the server starts.
 func testServer(t *testing.T, dir, cache string, read bool, opt Options) (*server, *httptest.Server, *syncBuffer) {
 	t.Helper()
-	copt := catalog.Options{Prepare: opt.Prepare, PrepareKey: opt.PrepareKey, PrepareText: opt.PrepareText}
+	copt := catalog.Options{Mask: opt.Mask}
 	cat, err := catalog.Open(context.Background(), []string{dir}, copt)
 	must(t, err)
 	t.Cleanup(func() { cat.Close() })
@@ -165,7 +165,7 @@ func TestRedactingServerShowsNoPaths(t *testing.T) {
 	must(t, err)
 	writeFile(t, filepath.Join(proj, word+"-notes.jsonl"), b)
 	writeFile(t, filepath.Join(proj, "broken.jsonl"), []byte("not json\n"))
-	opt := Options{Prepare: catalog.Alone(func(*session.Session) {}), PrepareKey: "mask", PrepareText: mask}
+	opt := Options{Mask: testtool.EachMasker{Name: "mask", TextWith: mask}}
 	_, hs, _ := testServer(t, dir, "", false, opt)
 
 	// Nothing read yet: the index lists the files by their names.

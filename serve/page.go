@@ -87,10 +87,14 @@ func etag(hash, key string) string {
 // sessions.
 func (s *server) pageKey(hash string, links pageLinks) string {
 	o := s.opt
+	mask := ""
+	if o.Mask != nil {
+		mask = o.Mask.Key()
+	}
 	// page.Version: a page is made again by a build whose pages differ,
-	// and only then. PrepareKey: a page masked by --redact is never served
-	// unmasked, nor the other way round.
-	parts := []string{"serve", page.Version(), o.PrepareKey, o.Theme, o.Home, o.Generator, hash, links.parent.URL, links.parent.Title}
+	// and only then. The mask's key: a page masked by --redact is never
+	// served unmasked, nor the other way round.
+	parts := []string{"serve", page.Version(), mask, o.Theme, o.Home, o.Generator, hash, links.parent.URL, links.parent.Title}
 	// The page carries its sub-agents' transcripts: it is made again
 	// when one of them changes.
 	parts = append(parts, links.agents.states...)

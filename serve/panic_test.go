@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/piexport/piexport/catalog"
+	"github.com/piexport/piexport/internal/testtool"
 	"github.com/piexport/piexport/page"
 	"github.com/piexport/piexport/session"
 )
@@ -26,7 +26,7 @@ func TestPanicKeepsServing(t *testing.T) {
 			m["boom"]++
 		}
 	}
-	srv := start(t, Options{Paths: []string{dir}, Prepare: catalog.Alone(panicky), PrepareKey: "panicky", PrepareText: func(s string) string { return s }})
+	srv := start(t, Options{Paths: []string{dir}, Mask: testtool.EachMasker{Name: "panicky", Session: panicky}})
 	if _, index := get(t, srv.url); !strings.Contains(index, "pi-v3-earth0-tiny.jsonl: reading it failed: assignment to entry in nil map (at serve/panic_test.go:") {
 		t.Errorf("the index does not list the session that panicked as one that failed:\n%s", index)
 	}
@@ -57,7 +57,7 @@ func TestRequestPanic(t *testing.T) {
 		}
 		return nil
 	}
-	srv := start(t, Options{Paths: []string{dir}, Shared: shared, Prepare: catalog.Alone(panicky), PrepareKey: "panicky", PrepareText: func(s string) string { return s }})
+	srv := start(t, Options{Paths: []string{dir}, Shared: shared, Mask: testtool.EachMasker{Name: "panicky", Session: panicky}})
 	var health, tiny string
 	for title, id := range ids(t, srv) {
 		if title == "Health endpoint" {

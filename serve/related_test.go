@@ -9,9 +9,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/piexport/piexport/catalog"
+	"github.com/piexport/piexport/internal/testtool"
 	"github.com/piexport/piexport/page"
-	"github.com/piexport/piexport/session"
 )
 
 // omp's sub-agent transcripts are listed under their session, not as
@@ -81,8 +80,8 @@ func TestShared(t *testing.T) {
 		}
 		return []page.Related{{Label: "Shared", Links: slices.Clone(links)}}
 	}
-	masked := Options{Prepare: catalog.Alone(func(*session.Session) {}), PrepareKey: "masked",
-		PrepareText: func(s string) string { return strings.ReplaceAll(s, dir, "~") }}
+	masked := Options{Mask: testtool.EachMasker{Name: "masked",
+		TextWith: func(s string) string { return strings.ReplaceAll(s, dir, "~") }}}
 	for name, opt := range map[string]Options{"no cache": {}, "cache": {CacheDir: t.TempDir()}, "masked": masked} {
 		t.Run(name, func(t *testing.T) {
 			mu.Lock()

@@ -27,6 +27,7 @@ import (
 	"github.com/piexport/piexport/catalog"
 	"github.com/piexport/piexport/humanize"
 	"github.com/piexport/piexport/page"
+	"github.com/piexport/piexport/session"
 )
 
 // Options configure Run.
@@ -53,23 +54,18 @@ type Options struct {
 	// server can be reached beyond loopback.
 	Log   io.Writer
 	Quiet bool
-	// Prepare, when set, prepares every session as it is loaded, with
-	// what its family holds, before the server lists, searches or shows
-	// it (catalog.Options); PrepareKey names what it does.
+	// Mask, when set, masks every session as it is loaded, with what its
+	// family holds, before the server lists, searches or shows it
+	// (catalog.Options), and the server's own text that is in no session:
+	// the paths of session files, which the index shows for a file not
+	// read yet or that cannot be read, and errors.
 	//
-	// A server that prepares its sessions keeps the pages it renders in
+	// A server that masks its sessions keeps the pages it renders in
 	// memory, never in the page cache: a page of an earlier state of a
 	// session can show a value found to be secret only once the session
-	// grew. Its catalog keeps only what Prepare and PrepareText made
-	// (see catalog.Options).
-	Prepare    catalog.Preparer
-	PrepareKey string
-	// PrepareText, set with Prepare, masks the text of the server's own
-	// that is not in a session: the paths of session files, which the
-	// index shows for a file not read yet or that cannot be read, and
-	// errors.
-	PrepareText func(string) string
-	// Redacting says Prepare masks secrets: the index says so.
+	// grew. Its catalog keeps only what Mask made (see catalog.Options).
+	Mask session.Masker
+	// Redacting says Mask masks secrets: the index says so.
 	Redacting bool
 	// FollowEvery is how often a page's file is checked for what was
 	// written to it since; zero means every 500 ms.
@@ -150,7 +146,7 @@ func Run(ctx context.Context, opt Options) error {
 		notice = strings.TrimSpace(redactingNotice + " " + notice)
 	}
 	var pages *catalog.Pages
-	if opt.CacheDir != "" && opt.Prepare == nil && opt.Source == nil {
+	if opt.CacheDir != "" && opt.Mask == nil && opt.Source == nil {
 		if pages, err = catalog.OpenPages(opt.CacheDir, catalog.PagesBytes); err != nil {
 			// Pages are then kept in memory: a cache is never a reason
 			// not to serve.
@@ -235,8 +231,8 @@ const redactingNotice = "Secrets are masked: this server shows every session red
 func openCatalog(ctx context.Context, opt Options, logw *logger) (c *catalog.Catalog, notice, where string, err error) {
 	copt := catalog.Options{
 		CacheDir: opt.CacheDir,
-		Prepare:  opt.Prepare, PrepareKey: opt.PrepareKey, PrepareText: opt.PrepareText,
-		Warn: func(msg string) { logw.printf("warning: %s", msg) },
+		Mask:     opt.Mask,
+		Warn:     func(msg string) { logw.printf("warning: %s", msg) },
 	}
 	if len(opt.Paths) > 0 {
 		c, err := catalog.OpenOrInMemory(ctx, opt.Paths, copt)

@@ -219,9 +219,9 @@ func (s *server) info(id string) (catalog.Info, bool) {
 
 // shown masks what i says of its file, when the server masks.
 func (s *server) shown(i catalog.Info) catalog.Info {
-	if s.opt.PrepareText != nil {
-		i.Path = s.opt.PrepareText(i.Path)
-		i.ParentSession = s.opt.PrepareText(i.ParentSession)
+	if m := s.opt.Mask; m != nil {
+		i.Path = m.Text(i.Path)
+		i.ParentSession = m.Text(i.ParentSession)
 	}
 	return i
 }
@@ -447,8 +447,8 @@ func unavailable(err error) bool { return errors.Is(err, teamcatalog.ErrUnreacha
 // publicError is err as a response says it: masked when the server masks,
 // since it can name a session file.
 func (s *server) publicError(err error) string {
-	if s.opt.PrepareText != nil {
-		return s.opt.PrepareText(err.Error())
+	if s.opt.Mask != nil {
+		return s.opt.Mask.Text(err.Error())
 	}
 	return err.Error()
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/piexport/piexport/catalog"
 	"github.com/piexport/piexport/internal/fakesecret"
+	"github.com/piexport/piexport/internal/testtool"
 	"github.com/piexport/piexport/redact"
 	"github.com/piexport/piexport/session"
 )
@@ -73,7 +74,7 @@ func maskAnswers(s *session.Session) {
 // again when one of them changes.
 func TestSubAgentsInServedPage(t *testing.T) {
 	dir, main := ompProject(t)
-	srv := start(t, Options{Paths: []string{dir}, Prepare: catalog.Alone(maskAnswers), PrepareKey: "mask"})
+	srv := start(t, Options{Paths: []string{dir}, Mask: testtool.EachMasker{Name: "mask", Session: maskAnswers}})
 	id := ids(t, srv)["Refactor the parser"]
 	if id == "" {
 		t.Fatalf("the index does not list the session: %v", ids(t, srv))
@@ -106,12 +107,12 @@ func TestSubAgentsInServedPage(t *testing.T) {
 // transcript, masked as the catalog prepared it.
 func TestBrowserSubAgents(t *testing.T) {
 	dir, _ := ompProject(t)
-	cat, err := catalog.New(context.Background(), []string{dir}, catalog.Options{Prepare: catalog.Alone(maskAnswers), PrepareKey: "mask"})
+	cat, err := catalog.New(context.Background(), []string{dir}, catalog.Options{Mask: testtool.EachMasker{Name: "mask", Session: maskAnswers}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cat.Close()
-	s := newServer(cat, nil, Options{Home: "/home/dev", PrepareKey: "mask"}, &logger{}, "")
+	s := newServer(cat, nil, Options{Home: "/home/dev", Mask: testtool.EachMasker{Name: "mask", Session: maskAnswers}}, &logger{}, "")
 	hs := httptest.NewServer(s.handler())
 	defer hs.Close()
 	defer close(s.stopping)
@@ -140,11 +141,10 @@ func TestBrowserMaskedAgentID(t *testing.T) {
 	dir, main := ompProjectAs(t, id)
 	red, err := redact.New(redact.Options{Secrets: true})
 	must(t, err)
-	prep := catalog.NewPreparer(red.Find, func(s *session.Session, g []*redact.Found) { red.Mask(s, g) }, (*redact.Found).Values, (*redact.Found).Same)
-	cat, err := catalog.New(context.Background(), []string{dir}, catalog.Options{Prepare: prep, PrepareKey: red.Key(), PrepareText: red.Text})
+	cat, err := catalog.New(context.Background(), []string{dir}, catalog.Options{Mask: red})
 	must(t, err)
 	defer cat.Close()
-	s := newServer(cat, nil, Options{Home: "/home/dev", PrepareKey: red.Key(), PrepareText: red.Text}, &logger{}, "")
+	s := newServer(cat, nil, Options{Home: "/home/dev", Mask: red}, &logger{}, "")
 	hs := httptest.NewServer(s.handler())
 	defer hs.Close()
 	defer close(s.stopping)

@@ -191,8 +191,7 @@ func runServe(ctx context.Context, opt *options, u *ui) error {
 		},
 	}
 	if red := opt.redactor; red != nil {
-		sopt.Prepare = catalogMasking(red)
-		sopt.PrepareKey, sopt.PrepareText, sopt.Redacting = red.Key(), red.Text, opt.redact.masks()
+		sopt.Mask, sopt.Redacting = red, opt.redact.masks()
 	}
 	if opt.team.catalog != "" {
 		shared, err := teamcatalog.Open(ctx, opt.team.catalog)

@@ -156,19 +156,19 @@ func maskFamily(opt *options, s *session.Session, file string, u *ui) ([]*sessio
 // the others, and dropped; one that cannot be read has nothing to give.
 // It returns the reports of those masked, in the family's order.
 func maskMembers(red *redact.Redactor, members []string, shown map[string]*session.Session) groupReports {
-	founds := make([]*redact.Found, 0, len(members))
+	founds := make([]session.Finding, 0, len(members))
 	var masked []*session.Session
 	for _, m := range members {
 		if s := shown[m]; s != nil {
 			founds = append(founds, red.Find(s))
 			masked = append(masked, s)
 		} else if s, err := session.Load(m); err == nil {
-			founds = append(founds, red.Find(s).Values())
+			founds = append(founds, red.Find(s).Kept())
 		}
 	}
 	reports := make(groupReports, len(masked))
 	for i, s := range masked {
-		reports[i] = red.Mask(s, founds)
+		reports[i] = red.MaskAndReport(s, founds)
 	}
 	return reports
 }
@@ -191,13 +191,6 @@ func writeRedactReports(opt *options, reports groupReports, u *ui) error {
 		}
 	}
 	return nil
-}
-
-// catalogMasking prepares a catalog's sessions as --redact masks them:
-// each with what its whole family holds (see catalog.Preparer).
-func catalogMasking(red *redact.Redactor) catalog.Preparer {
-	return catalog.NewPreparer(red.Find, func(s *session.Session, family []*redact.Found) { red.Mask(s, family) },
-		(*redact.Found).Values, (*redact.Found).Same)
 }
 
 // groupReports are the reports of sessions masked as one group.

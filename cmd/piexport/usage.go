@@ -72,8 +72,7 @@ func runUsage(ctx context.Context, opt *options, u *ui) error {
 	if red := opt.redactor; red != nil {
 		// Masked before the catalog keeps anything, as the server's:
 		// projects, models, and the cache itself.
-		copt.Prepare = catalogMasking(red)
-		copt.PrepareKey, copt.PrepareText = red.Key(), red.Text
+		copt.Mask = red
 	}
 	c, err := catalog.OpenOrInMemory(ctx, paths, copt)
 	if err != nil {
