@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/piexport/piexport/internal/browsertest"
+	"github.com/piexport/piexport/internal/docsite"
 	"github.com/piexport/piexport/session"
 )
 
@@ -64,27 +65,25 @@ func turnsSession(t *testing.T, turns int) *session.Session {
 func TestBrowserEmbed(t *testing.T) {
 	s := turnsSession(t, 8)
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "embed.html"), exportPage(t, s, Options{Embed: true, EmbedLink: "https://example.com/full.html"}), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "session.html"), exportPage(t, s, Options{Embed: true, EmbedLink: "https://example.com/full.html"}), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "page.html"), exportPage(t, s, Options{}), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// The page around it: the README's listener, and a record of what
-	// each frame said.
-	parent := `<!DOCTYPE html><html><head><meta charset="utf-8"><style>body{margin:0;font:16px sans-serif} iframe{display:block;width:100%;height:600px;border:0}</style></head><body>
+	// The page around it: the README's snippet, which embeds
+	// session.html, beside a page not made to embed, and a record of
+	// what each frame said.
+	parent := `<!DOCTYPE html><html><head><meta charset="utf-8"><style>body{margin:0;font:16px sans-serif}</style></head><body>
 <p style="margin:8px">A page of documentation with a session in it.</p>
-<iframe id="embed" src="embed.html" title="A pi session"></iframe>
+` + docsite.Config(t, "../README.md", "embed.html") + `
 <iframe id="plain" src="page.html" style="height:200px" title="A page not made to embed"></iframe>
 <script>
 window.heights = {embed: [], plain: []};
 window.addEventListener('message', (e) => {
   if (!e.data || e.data.piexport !== 'height') return;
-  for (const f of document.querySelectorAll('iframe')) {
-    if (f.contentWindow !== e.source) continue;
-    window.heights[f.id].push(e.data.height);
-    if (f.id === 'embed') f.style.height = e.data.height + 'px';
-  }
+  const embedded = document.querySelector('iframe[src="session.html"]');
+  window.heights[e.source === embedded.contentWindow ? 'embed' : 'plain'].push(e.data.height);
 });
 </script></body></html>`
 	if err := os.WriteFile(filepath.Join(dir, "parent.html"), []byte(parent), 0o644); err != nil {
@@ -97,7 +96,7 @@ window.addEventListener('message', (e) => {
 		for _, width := range []int64{800, 1400} {
 			tb := browsertest.OpenTab(t, browser)
 			tb.Do(chromedp.EmulateViewport(width, 600))
-			tb.Navigate("file://" + filepath.Join(dir, "embed.html"))
+			tb.Navigate("file://" + filepath.Join(dir, "session.html"))
 			tb.WaitJS(`document.querySelector('#path > article[data-entry="u01"]') !== null`)
 			tb.Shot(fmt.Sprintf("embed-%d", width))
 			if top := browsertest.Eval[float64](tb, `document.querySelector('#path > article[data-entry="u01"]').getBoundingClientRect().top`); top < 0 || top > 120 {
@@ -126,19 +125,19 @@ window.addEventListener('message', (e) => {
 		tb := browsertest.OpenTab(t, browser)
 		tb.Do(chromedp.EmulateViewport(800, 600))
 		tb.Navigate("file://" + filepath.Join(dir, "parent.html"))
-		tb.WaitJS(`window.heights.embed.length > 0 && document.getElementById('embed').getBoundingClientRect().height > 1200`)
+		tb.WaitJS(`window.heights.embed.length > 0 && document.querySelector('iframe[src="session.html"]').getBoundingClientRect().height > 1200`)
 		tb.Shot("embed-parent-800")
 		first := browsertest.Eval[[]float64](tb, `window.heights.embed`)
 		// A narrower frame wraps the text on more lines: the page says
 		// it is taller, and the frame follows.
-		tb.Do(chromedp.Evaluate[chromedp.Void](`document.getElementById('embed').style.width = '420px'`))
+		tb.Do(chromedp.Evaluate[chromedp.Void](`document.querySelector('iframe[src="session.html"]').style.width = '420px'`))
 		last := first[len(first)-1]
 		tb.WaitJS(fmt.Sprintf(`window.heights.embed.at(-1) > %v`, last))
 		got := browsertest.Eval[[]float64](tb, `window.heights.embed`)
-		tb.WaitJS(fmt.Sprintf(`Math.abs(document.getElementById('embed').getBoundingClientRect().height - %v) < 1`, got[len(got)-1]))
+		tb.WaitJS(fmt.Sprintf(`Math.abs(document.querySelector('iframe[src="session.html"]').getBoundingClientRect().height - %v) < 1`, got[len(got)-1]))
 		// The figure is the page's own height: the frame, sized to it,
 		// shows the page whole, and the page does not grow with it.
-		tb.WaitJS(`(() => { const h = window.heights.embed; const f = document.getElementById('embed').getBoundingClientRect().height; return Math.abs(h.at(-1) - f) < 1; })()`)
+		tb.WaitJS(`(() => { const h = window.heights.embed; const f = document.querySelector('iframe[src="session.html"]').getBoundingClientRect().height; return Math.abs(h.at(-1) - f) < 1; })()`)
 		if n := browsertest.Eval[int](tb, `window.heights.embed.length`); n > 40 {
 			t.Errorf("the page posted its height %d times: %v", n, browsertest.Eval[[]float64](tb, `window.heights.embed`))
 		}
@@ -225,4 +224,54 @@ func TestBrowserRangeLink(t *testing.T) {
 			t.Errorf("shift+click marks %v", got)
 		}
 	})
+}
+
+// TestBrowserExcerptPage: a page of part of a path (session.Cut) says in
+// its header which entries of how long a path it holds, links nowhere
+// outside itself there, and its deep links, single and ranges, work.
+func TestBrowserExcerptPage(t *testing.T) {
+	s := turnsSession(t, 8)
+	part, err := s.Cut(s.Entry("u03"), s.Entry("a05"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := writeExport(t, part, Options{})
+	embedded := writeExport(t, part, Options{Embed: true})
+	browser := browsertest.Start(t)
+	t.Parallel()
+
+	tb := browsertest.OpenTab(t, browser)
+	tb.Do(chromedp.EmulateViewport(1400, 900))
+	tb.Navigate(url)
+	tb.Shot("excerpt-1400")
+	if got := browsertest.Eval[string](tb, `document.querySelector('.page-head .excerpt dd').textContent`); !strings.HasPrefix(got, "An excerpt: entries 5 to 10 of 16 on its path") {
+		t.Errorf("the header says %q", got)
+	}
+	if out := browsertest.Eval[[]string](tb, `Array.from(document.querySelectorAll('.page-head a[href]')).map(a => a.getAttribute('href')).filter(h => !h.startsWith('#'))`); len(out) != 0 {
+		t.Errorf("the header links outside the page: %v", out)
+	}
+	checkPathShown(tb, []string{"u03", "a03", "u04", "a04", "u05", "a05"})
+	// The header's link to the excerpt's last entry.
+	tb.Click(`.page-head .excerpt a[href$="a05"]`)
+	tb.WaitJS(`location.hash === '#a05' && Math.abs(document.getElementById('e:a05').getBoundingClientRect().top - document.querySelector('.topbar').getBoundingClientRect().bottom) < 2 || scrollY + innerHeight >= document.documentElement.scrollHeight - 1`)
+
+	for _, fragment := range []string{"#u04", "#e:u04", "#u04..a04"} {
+		tb := browsertest.OpenTab(t, browser)
+		tb.Do(chromedp.EmulateViewport(1400, 900))
+		tb.Navigate(url + fragment)
+		// In view, in the upper half of the window: the excerpt is
+		// too short for its fourth entry to reach the top.
+		if top := browsertest.Eval[float64](tb, `document.getElementById('e:u04').getBoundingClientRect().top`); top < 0 || top > 450 {
+			t.Errorf("%s: u04 is at %v px", fragment, top)
+		}
+	}
+
+	tb = browsertest.OpenTab(t, browser)
+	tb.Do(chromedp.EmulateViewport(800, 600))
+	tb.Navigate(embedded + "#u04..a04")
+	tb.WaitJS(`document.querySelectorAll('#path > article.in-range').length === 2`)
+	tb.Shot("excerpt-embed-800")
+	if got := browsertest.Eval[string](tb, `document.querySelector('.embed-head .excerpt-note').textContent`); got != "An excerpt: entries 5 to 10 of 16" {
+		t.Errorf("the embedded page's header says %q", got)
+	}
 }

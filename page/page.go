@@ -195,7 +195,9 @@ func NewPage(s *session.Session, opt Options) (*Page, error) {
 	}
 
 	sum := s.Summarize()
-	title := sum.Title
+	// A name is as the user typed it: the title, in a tab and a link's
+	// preview, is one line.
+	title := strings.Join(strings.Fields(sum.Title), " ")
 	if title == "" {
 		title = "pi session"
 	}
