@@ -15,11 +15,12 @@
 //   articles.js   what an article needs once made: folds, times, modes, sub-agents
 //   code.js       Copy buttons on code; the session file for download
 //   pathfacts.js  the header's tokens and the edit badges of the path in view
-//   deeplinks.js  the address: the entry it names, ?hl=, in-page links
+//   deeplinks.js  the address: the entry or range it names, ?hl=, in-page links
 //   clipboard.js  copying, and the links that copy an entry's address
 //   sidebar.js    the sidebar: shown, hidden, slid over, resized
 //   keys.js       the keyboard shortcuts
 //   printing.js   the whole path for a printout
+//   embed.js      a page inside another tells it its height
 //   prefs.js      the reader's stored choices, and the theme (shared with the index)
 //   times.js      times in the reader's zone (shared with the index)
 //   figures.js, fold.js  copies of Go's figures and of the index's words
@@ -70,7 +71,15 @@
  * @property {(i: number) => string} preview entry i's row's text, from its block of rows (set by SessionPage.read)
  */
 
-/** @typedef {{hash?: boolean, flash?: boolean, then?: (el: HTMLElement | null) => void}} OpenHow */
+/** @typedef {{hash?: boolean, flash?: boolean, range?: EntryRange, then?: (el: HTMLElement | null) => void}} OpenHow range: the address names this range (its first entry is the one opened), which is marked */
+
+/**
+ * @typedef {object} MarkedRange the range of entries the address names,
+ * marked on the path
+ * @property {Set<number>} owners the entries whose articles show it
+ * @property {number} first the article it starts in
+ * @property {number} last the article it ends in
+ */
 
 class SessionPage {
   static LINE_PX = 21; // a line of an article's text (content.css), for estimates
@@ -146,6 +155,10 @@ class SessionPage {
     /** @type {{i: number, show: () => void} | null} the first view, waiting for the block of entry i */
     this.firstView = null;
     this.target = -1; // the entry the address named at load, or -1
+    /** @type {MarkedRange | null} */
+    this.range = null;
+    this.rangeNote = doc.getElementById('range-note');
+    this.embedded = doc.documentElement.classList.contains('embed');
     this.rowsReady = false; // the rest of the index has come (indexRest)
     this.treeDone = false;
     this.stop = new AbortController();
@@ -165,6 +178,7 @@ class SessionPage {
       estimate: (i) => this.estimate(i),
       drawn: (i, el) => {
         this.facts.badges(el, this.onPath);
+        this.paintRange(i, el);
         articles.prepare(el);
         this.markLinked(i);
         if (i === this.firstScreen) this.painted();
@@ -197,13 +211,23 @@ class SessionPage {
       // longer apply.
       if (!how.hash) this.linked = null;
       if (i < 0) this.reset(false);
-      else this.open(i, { hash: how.hash, flash: true });
+      else this.open(i, { hash: how.hash, flash: !how.range, range: how.range });
     });
     this.copyLinks = new CopyLinks(doc, {
       url: (id) => links.url(id),
       chosen: (id) => {
         const j = this.pos.get(id);
-        if (j !== undefined) { tree.select(j); links.set(id); }
+        if (j !== undefined) { tree.select(j); links.set(id); this.setRange(null); }
+      },
+      range: (a, b) => {
+        const from = this.pos.get(a);
+        const to = this.pos.get(b);
+        if (from === undefined || to === undefined) return null;
+        const r = this.setRange({ from, to });
+        if (!r) return null;
+        const ends = links.ids(r);
+        links.setRange(ends);
+        return links.rangeURL(ends);
       },
     });
     this.theme = new ThemeToggle(doc.getElementById('theme-toggle'), root);
@@ -238,6 +262,7 @@ class SessionPage {
       drawNow: (from, to) => { path.drawRange(from, to); },
       after: () => { path.drawInView(); },
     });
+    this.embed = this.embedded ? new EmbedHeight(window) : null;
     /** @type {SessionDownload | null} made once the file is whole */
     this.download = null;
     const toLeaf = doc.getElementById('to-leaf');
@@ -270,13 +295,21 @@ class SessionPage {
 
     // The first view: the entry the address names, else the path in view.
     this.setPath(this.viewEnd);
-    const target = links.target();
+    const range = links.range();
+    const target = range ? range.from : links.target();
     this.target = target;
     this.firstScreen = this.ownerOf(target >= 0 ? target : this.viewEnd);
     if (target >= 0) {
       const words = links.words();
       if (words.length) this.linked = { i: target, words };
-      this.open(target, { flash: true, then: (el) => { if (el) this.markLinked(this.ownerOf(target)); } });
+      // As the end of the path below, once its article has arrived:
+      // a jump among placeholders lands where their estimates put it.
+      const go = () => {
+        if (!this.live) return;
+        this.open(target, { flash: !range, range: range || undefined, then: (el) => { if (el) this.markLinked(this.ownerOf(target)); } });
+      };
+      if (store.known(this.firstScreen)) go();
+      else this.firstView = { i: this.firstScreen, show: go };
     } else {
       // The end of the path comes in the file right after the index:
       // it is drawn once it has arrived, rather than first as
@@ -284,8 +317,9 @@ class SessionPage {
       const first = () => {
         if (!this.live) return;
         // A path that fits in a few screens opens at its start; a
-        // longer one at its end, where the session left off.
-        if (path.short()) path.update();
+        // longer one at its end, where the session left off, unless
+        // the page is shown inside another, which is read from the top.
+        if (path.short() || this.embedded) path.update();
         else this.show(this.viewEnd);
       };
       if (store.known(this.firstScreen)) first();
@@ -378,7 +412,7 @@ class SessionPage {
     clearTimeout(this.fetchTimer);
     clearTimeout(this.treeTimer);
     cancelAnimationFrame(this.readingFrame);
-    for (const part of [this.keys, this.printing, this.theme, this.copyLinks, this.links, this.search, this.sidebar, this.tree, this.path, this.marks, this.articles, this.store, this.download]) {
+    for (const part of [this.embed, this.keys, this.printing, this.theme, this.copyLinks, this.links, this.search, this.sidebar, this.tree, this.path, this.marks, this.articles, this.store, this.download]) {
       if (part) part.dispose();
     }
   }
@@ -536,6 +570,8 @@ class SessionPage {
    * @param {number} i @param {OpenHow} how
    */
   open(i, how) {
+    const r = this.setRange(how.range || null);
+    if (r) i = r.from; // the range's first entry, in path order
     this.tree.select(i);
     this.tree.reveal(i, true);
     if (how.hash) this.links.set(this.ids[i]);
@@ -555,12 +591,72 @@ class SessionPage {
    * @param {boolean} [write]
    */
   reset(write) {
+    this.setRange(null);
     const end = this.viewEnd;
     this.tree.select(end);
     this.tree.reveal(end, true);
     if (write !== false) this.links.set(null);
     if (!this.onPath[end] || this.pathList[this.pathList.length - 1] !== end) this.setPath(end);
     this.show(end);
+  }
+
+  /**
+   * setRange marks the entries on the path between r's ends, in either
+   * order, as the range the address names, and makes that path the one
+   * in view; null unmarks them. It returns the range with its ends in
+   * path order, or null when neither end is above the other (nothing is
+   * marked then).
+   * @param {EntryRange | null} r
+   * @returns {EntryRange | null}
+   */
+  setRange(r) {
+    const was = this.range;
+    this.range = null;
+    let ordered = null;
+    if (r) {
+      let { from, to } = r;
+      let up = this.pathTo(to);
+      let k = up.indexOf(from);
+      if (k < 0) {
+        up = this.pathTo(from);
+        k = up.indexOf(to);
+        [from, to] = [to, from];
+      }
+      if (k >= 0) {
+        const owners = new Set();
+        for (let m = k; m < up.length; m++) owners.add(this.ownerOf(up[m]));
+        this.range = { owners, first: this.ownerOf(from), last: this.ownerOf(to) };
+        ordered = { from, to };
+        if (!this.onPath[to]) this.setPath(this.newestLeaf(to));
+        if (this.rangeNote) {
+          const at = (/** @type {number} */ j) => this.pathList.indexOf(j) + 1;
+          this.rangeNote.textContent = 'The linked entries, ' + at(from) + ' to ' + at(to) + ' of the path, are marked.';
+        }
+      }
+    }
+    if (!this.range && this.rangeNote && was) this.rangeNote.textContent = '';
+    if (!was && !this.range) return ordered;
+    for (const j of this.path.drawnEntries()) {
+      const el = this.path.element(j);
+      if (el) this.paintRange(j, el);
+    }
+    return ordered;
+  }
+
+  /**
+   * paintRange marks entry i's article el as in the range the address
+   * names, or not: a band down its side (page.css), and a description
+   * a screen reader reads with it.
+   * @param {number} i @param {HTMLElement} el
+   */
+  paintRange(i, el) {
+    const r = this.range;
+    const on = !!r && r.owners.has(i);
+    el.classList.toggle('in-range', on);
+    el.classList.toggle('range-start', on && !!r && i === r.first);
+    el.classList.toggle('range-end', on && !!r && i === r.last);
+    if (on) el.setAttribute('aria-describedby', 'range-note');
+    else if (el.getAttribute('aria-describedby') === 'range-note') el.removeAttribute('aria-describedby');
   }
 
   /**

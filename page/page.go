@@ -3,7 +3,9 @@ package page
 import (
 	"fmt"
 	"io"
+	"net/url"
 	"slices"
+	"strings"
 
 	"github.com/piexport/piexport/humanize"
 	"github.com/piexport/piexport/insights"
@@ -55,6 +57,14 @@ type Options struct {
 	// IndexURL, when set, links the page's header to the index of the
 	// sessions it belongs to (an archive's or a server's).
 	IndexURL string
+	// Embed makes a page to show inside another, in an iframe: a
+	// one-line header in place of the facts and the charts, the tree
+	// closed, and the page's height posted to the page around it
+	// whenever it changes ({piexport: "height", height: N}).
+	// EmbedLink, when set, is where the header's "Open the full
+	// session" link goes.
+	Embed     bool
+	EmbedLink string
 }
 
 // Related is a kind of link between sessions ("Sub-agent of", "Forks")
@@ -68,6 +78,22 @@ type Related struct {
 // (empty: shown without a link).
 type Link struct {
 	Title, URL string
+}
+
+// WebLink says whether link can be Options.EmbedLink: an http or https
+// URL, or one relative to the page.
+func WebLink(link string) bool {
+	u, err := url.Parse(link)
+	if err != nil || strings.ContainsAny(link, " \t\n\r") {
+		return false
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "http", "https":
+		return u.Host != ""
+	case "":
+		return true
+	}
+	return false
 }
 
 // Themes lists the values Options.Theme accepts.
@@ -113,6 +139,12 @@ func NewPage(s *session.Session, opt Options) (*Page, error) {
 	}
 	if !slices.Contains(Themes, opt.Theme) {
 		return nil, fmt.Errorf("unknown theme %q (want auto, light or dark)", opt.Theme)
+	}
+	if opt.EmbedLink != "" && !opt.Embed {
+		return nil, fmt.Errorf("a link to the full session goes with an embedded page")
+	}
+	if opt.EmbedLink != "" && !WebLink(opt.EmbedLink) {
+		return nil, fmt.Errorf("the link to the full session must be an http or https URL or a relative one, not %q", opt.EmbedLink)
 	}
 	view := s.Leaf
 	if opt.Leaf != "" {
@@ -163,7 +195,9 @@ func NewPage(s *session.Session, opt Options) (*Page, error) {
 	}
 
 	sum := s.Summarize()
-	title := sum.Title
+	// A name is as the user typed it: the title, in a tab and a link's
+	// preview, is one line.
+	title := strings.Join(strings.Fields(sum.Title), " ")
 	if title == "" {
 		title = "pi session"
 	}
@@ -179,7 +213,11 @@ func NewPage(s *session.Session, opt Options) (*Page, error) {
 		IndexURL:  opt.IndexURL,
 		JSONLName: jsonlName,
 		Empty:     len(nodes) == 0,
+		Embed:     opt.Embed,
+		EmbedLink: opt.EmbedLink,
+		Excerpt:   excerptOf(s),
 	}
+	v.Description = description(s, sum)
 	v.Index = r.index(nodes, facts, view)
 	var pathIdx []int
 	for _, e := range path {

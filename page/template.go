@@ -17,7 +17,7 @@ import (
 // pageTemplate is parsed once; html/template is safe for concurrent use.
 // It writes the page around its entries: "page-start" up to the element
 // that holds them, "page-end" after it (see blocks.go for the entries).
-var pageTemplate = template.Must(template.New("page.html").Funcs(humanize.TemplateFuncs()).ParseFS(piexport.Templates(), "page.html", "insights.html"))
+var pageTemplate = template.Must(template.New("page.html").Funcs(humanize.TemplateFuncs()).Funcs(template.FuncMap{"entryHref": entryHref}).ParseFS(piexport.Templates(), "page.html", "insights.html"))
 
 // pageScripts are the page's scripts, in the order they are joined into
 // its one inline script: each declares its module, and page.js, last,
@@ -26,7 +26,7 @@ var pageTemplate = template.Must(template.New("page.html").Funcs(humanize.Templa
 var pageScripts = []string{
 	"prefs.js", "times.js", "figures.js", "fold.js", "clipboard.js",
 	"store.js", "pathview.js", "treelayout.js", "treeview.js", "treesearch.js", "searchui.js", "marks.js",
-	"code.js", "articles.js", "pathfacts.js", "deeplinks.js", "sidebar.js", "keys.js", "printing.js",
+	"code.js", "articles.js", "pathfacts.js", "deeplinks.js", "sidebar.js", "keys.js", "printing.js", "embed.js",
 	"page.js",
 }
 

@@ -77,6 +77,13 @@ type pageView struct {
 	// Insights are the charts of the path in view at load, under the
 	// header; nil when it has nothing to chart.
 	Insights *insights.Section
+	// Description is what a link to the page previews (meta.go).
+	Description string
+	// Excerpt is set when the page holds part of a path (session.Cut).
+	Excerpt *excerptView
+	// Embed and EmbedLink are Options.Embed and Options.EmbedLink.
+	Embed     bool
+	EmbedLink string
 }
 
 // headerView is the summary at the top of the page.

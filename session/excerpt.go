@@ -11,6 +11,11 @@ type Excerpt struct {
 	// Last their places on the path (1 for the root).
 	From, To    string
 	First, Last int
+	// Of is the length of the path the part was cut from, root to leaf:
+	// the session's leaf when its path runs through the part, else the
+	// newest leaf below the part's end. A reader of "entries 3 to 9 of
+	// 40" knows how much was left out.
+	Of int
 }
 
 // Cut returns a session that holds the part of the path to to that
@@ -63,7 +68,8 @@ func (s *Session) Cut(from, to *Entry) (*Session, error) {
 		last = next
 	}
 	ex := &Session{File: s.File, Header: s.Header, Name: s.Name, Redaction: s.Redaction, lean: s.lean,
-		Excerpt: &Excerpt{From: part[0].ID, To: part[len(part)-1].ID, First: start + 1, Last: start + len(part)}}
+		Excerpt: &Excerpt{From: part[0].ID, To: part[len(part)-1].ID, First: start + 1, Last: start + len(part),
+			Of: len(s.Path(s.leafThrough(part[len(part)-1])))}}
 	ex.Entries = make([]*Entry, len(part))
 	ex.byID = make(map[string]*Entry, len(part))
 	for i, e := range part {
@@ -80,4 +86,19 @@ func (s *Session) Cut(from, to *Entry) (*Session, error) {
 	ex.Leaf = ex.Entries[len(ex.Entries)-1]
 	ex.indexCalls()
 	return ex, nil
+}
+
+// leafThrough is the leaf whose path runs through e: the session's leaf
+// when it is below e, else the newest leaf below e (children are kept
+// oldest first).
+func (s *Session) leafThrough(e *Entry) *Entry {
+	for l := s.Leaf; l != nil; l = l.Parent {
+		if l == e {
+			return s.Leaf
+		}
+	}
+	for len(e.Children) > 0 {
+		e = e.Children[len(e.Children)-1]
+	}
+	return e
 }

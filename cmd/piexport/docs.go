@@ -9,11 +9,12 @@ import (
 
 	"github.com/piexport/piexport/gfm"
 	"github.com/piexport/piexport/internal/imagefiles"
+	"github.com/piexport/piexport/page"
 	"github.com/piexport/piexport/session"
 )
 
-// Sessions in a documentation site: the Markdown's engine and shape, and
-// excerpts of a session in any format.
+// Sessions in a documentation site: the Markdown's engine and shape, a
+// page to embed, and excerpts of a session in any format.
 
 // docFlags are the flags that shape a Markdown document for a site, and
 // the excerpt flags, which any format takes.
@@ -23,6 +24,10 @@ type docFlags struct {
 	headingOffset int
 	bodyOnly      bool
 	from, to      string
+	// embed makes a page for an iframe; embedLink is where its "Open the
+	// full session" goes.
+	embed     bool
+	embedLink string
 }
 
 func (d *docFlags) define(fs *pflag.FlagSet) {
@@ -30,6 +35,8 @@ func (d *docFlags) define(fs *pflag.FlagSet) {
 	fs.BoolVar(&d.frontMatter, "front-matter", false, "with --format md: start with YAML front matter (title, date, lastmod, session_id, project, models, cost, tokens, entries, parent), and leave the title heading to the engine")
 	fs.IntVar(&d.headingOffset, "heading-offset", 0, "with --format md: move every heading `N` levels down (0 to 4), for a page that includes the document under its own headings")
 	fs.BoolVar(&d.bodyOnly, "body-only", false, "with --format md: write the turns alone, without the title, the facts and the last line, for a page that includes the document")
+	fs.BoolVar(&d.embed, "embed", false, "make a page to show in an iframe: a one-line header instead of the facts and charts, the tree closed, and its height posted to the page around it (see the README)")
+	fs.StringVar(&d.embedLink, "embed-link", "", "with --embed: link the header to the full session at `URL` (http, https or relative)")
 	fs.StringVar(&d.from, "from", "", "export the part of the path that starts at the entry with this `ID` (or the start of one), in any format: an excerpt")
 	fs.StringVar(&d.to, "to", "", "export the part of the path that ends at the entry with this `ID` (or the start of one), with the results of its tool calls (default: the leaf)")
 }
@@ -50,6 +57,16 @@ func (d *docFlags) check(fs *pflag.FlagSet, opt *options) error {
 		return usagef("--from and --to name the part of a path to export; --leaf does not go with them (--to names where it ends)")
 	case (d.from != "" || d.to != "") && (opt.serve || opt.usage || opt.sharing.share):
 		return usagef("--from and --to go with one session's export, not --serve, --usage or --share")
+	case d.embedLink != "" && !d.embed:
+		return usagef("--embed-link goes with --embed")
+	case d.embed && opt.format != "html":
+		return usagef("--embed makes an HTML page for an iframe; it does not go with --format %s", opt.format)
+	case d.embed && (opt.serve || opt.usage || opt.sharing.share || opt.sharing.encrypt):
+		return usagef("--embed makes one page for an iframe; it does not go with --serve, --usage, --share or --encrypt")
+	case d.embed && opt.embedJSONL:
+		return usagef("--embed leaves out the header, where --embed-jsonl offers the session file; use one or the other")
+	case d.embedLink != "" && !page.WebLink(d.embedLink):
+		return usagef("--embed-link must be an http or https URL, or a relative one, not %q", d.embedLink)
 	}
 	if d.target == "hugo" && !fs.Changed("front-matter") && !d.bodyOnly {
 		d.frontMatter = true

@@ -28,6 +28,12 @@ func TestDocsFlags(t *testing.T) {
 		{"excerpt served", []string{"--serve", "--to", "a"}, "not --serve"},
 		{"body of an archive", []string{"-o", filepath.Join(dir, "site"), "--format", "md", "--body-only", tiny, corpus}, "do not go with an archive"},
 		{"excerpt from an unknown entry", []string{"--format", "md", "-o", "-", "--from", "nope", tiny}, `no entry has the id "nope"`},
+		{"embedded Markdown", []string{"--format", "md", "--embed", tiny}, "--embed makes an HTML page for an iframe; it does not go with --format md"},
+		{"embed link alone", []string{"--embed-link", "https://example.com/", tiny}, "--embed-link goes with --embed"},
+		{"embed link to a script", []string{"--embed", "--embed-link", "javascript:alert(1)", tiny}, `--embed-link must be an http or https URL, or a relative one, not "javascript:alert(1)"`},
+		{"embedded archive", []string{"-o", filepath.Join(dir, "site"), "--embed", tiny, corpus}, "does not go with an archive"},
+		{"embedded and encrypted", []string{"--embed", "--encrypt", tiny}, "does not go with --serve, --usage, --share or --encrypt"},
+		{"embedded with the file", []string{"--embed", "--embed-jsonl", tiny}, "--embed leaves out the header"},
 		{"excerpt backwards", []string{"--format", "md", "-o", "-", "--from", "6eea", "--to", "8940", corpus + "pi-v3-sdk-branches-labels.jsonl"}, "is not on the path to"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -111,4 +117,32 @@ func TestSingleDocumentForSites(t *testing.T) {
 	if strings.Count(out, "not included]_") != 3 {
 		t.Errorf("images written to standard output are not named")
 	}
+}
+
+// TestEmbedPage: --embed writes a page for an iframe, its link to the
+// full session as given; under --redact its link preview is masked with
+// the rest.
+func TestEmbedPage(t *testing.T) {
+	asAda(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "planted.jsonl")
+	secrets := plantedSession(t, file, 29)
+	out := filepath.Join(dir, "embed.html")
+	if _, errOut, code := runCLI(t, "-q", "--redact", "--embed", "--embed-link", "../full.html", "-o", out, file); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	page, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`<html lang="en" data-theme="auto" class="embed side-closed">`, `<a class="full-link" href="../full.html" target="_blank" rel="noopener">Open the full session</a>`, `<meta name="description" content="`} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("the page holds no %s", want)
+		}
+	}
+	if strings.Contains(string(page), `class="page-head"`) {
+		t.Error("the embedded page has the full header")
+	}
+	head := page[:strings.Index(string(page), "</head>")]
+	noLeaks(t, "the embedded page's head", head, secrets)
 }

@@ -55,6 +55,8 @@ func runArchive(ctx context.Context, opt *options, u *ui) error {
 		return usagef("--encrypt writes one page of one session; it does not go with an archive")
 	case opt.docs.from != "" || opt.docs.to != "":
 		return usagef("--from and --to name a part of one session; they do not go with an archive")
+	case opt.docs.embed:
+		return usagef("--embed makes one session's page for an iframe; it does not go with an archive")
 	case opt.docs.bodyOnly || opt.docs.headingOffset != 0:
 		return usagef("--body-only and --heading-offset shape one document to include in a page; they do not go with an archive")
 	}

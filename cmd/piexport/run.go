@@ -297,7 +297,7 @@ func exportWriter(ctx context.Context, opt *options, format string, s *session.S
 			paceCollector()
 		}
 		po := page.Options{Theme: opt.theme, Leaf: opt.leaf, Home: home, Generator: generator(), SubAgents: agents,
-			ParentPath: localParent(s, file, home, opt.redactor)}
+			ParentPath: localParent(s, file, home, opt.redactor), Embed: opt.docs.embed, EmbedLink: opt.docs.embedLink}
 		if opt.embedJSONL {
 			po.JSONL, po.JSONLName = raw, filepath.Base(file)
 		}
