@@ -37,27 +37,41 @@ func (c *config) pageViews(ctx context.Context, srv *server, h *history, log io.
 
 // viewTwice times the first and the cached view of one session file.
 func (c *config) viewTwice(ctx context.Context, srv *server, f string, log io.Writer) (string, float64, float64, error) {
-	snippet, err := c.pagetimeRun(ctx, "--snippet", f)
+	lines, err := c.viewLines(ctx, srv.url+"s/"+idOf(f), f, log)
 	if err != nil {
 		return f, 0, 0, err
+	}
+	var v [2]float64
+	for pass, line := range lines {
+		if v[pass], err = figure(line, "visible_ms"); err != nil {
+			return f, 0, 0, err
+		}
+	}
+	return f, v[0], v[1], nil
+}
+
+// viewLines opens the page u of session file f twice in pagetime, first
+// and cached view, each until the leaf's last message is drawn, and
+// returns pagetime's line of figures for each.
+func (c *config) viewLines(ctx context.Context, u, f string, log io.Writer) ([2]string, error) {
+	var lines [2]string
+	snippet, err := c.pagetimeRun(ctx, "--snippet", f)
+	if err != nil {
+		return lines, err
 	}
 	fi, err := os.Stat(f)
 	if err != nil {
-		return f, 0, 0, err
+		return lines, err
 	}
-	u := srv.url + "s/" + idOf(f)
-	var v [2]float64
-	for pass := range v {
+	for pass := range lines {
 		out, err := c.pagetimeRun(ctx, "--timeout", "120s", "--text", strings.TrimSpace(snippet), u)
 		if err != nil {
-			return f, 0, 0, err
+			return lines, err
 		}
-		if v[pass], err = figure(out, "visible_ms"); err != nil {
-			return f, 0, 0, err
-		}
+		lines[pass] = out
 		fmt.Fprintf(log, "  %s (%d MB), view %d: %s", filepath.Base(f), fi.Size()>>20, pass+1, out)
 	}
-	return f, v[0], v[1], nil
+	return lines, nil
 }
 
 // largeViews times the first and cached views of sessions of --large-size
@@ -72,14 +86,9 @@ func (c *config) largeViews(ctx context.Context, srv *server, h *history, log io
 	}
 	defer os.RemoveAll(dir)
 	for i := range c.pageRuns {
-		src := filepath.Join(c.dir, fmt.Sprintf("large-%s-%d.jsonl", c.largeSize, i+1))
-		if _, err := os.Stat(src); err != nil {
-			fmt.Fprintf(log, "generating %s\n", src)
-			if err := sessiongen.WriteFile(src, sessiongen.Options{Seed: int64(1000 + i), TargetBytes: c.largeBytes,
-				Profile: sessiongen.ProfileCode, Branches: true, Compactions: true, Labels: true,
-				Cwd: "/home/dev/projects/large"}); err != nil {
-				return nil, nil, err
-			}
+		src, err := c.largeSession(i, log)
+		if err != nil {
+			return nil, nil, err
 		}
 		f := filepath.Join(dir, filepath.Base(src))
 		if err := copyFile(f, src); err != nil {
@@ -106,6 +115,19 @@ func (c *config) largeViews(ctx context.Context, srv *server, h *history, log io
 		first, cached = append(first, c1), append(cached, c2)
 	}
 	return first, cached, nil
+}
+
+// largeSession returns the i-th (from 0) code-heavy session of
+// --large-size, generated into DIR on first use.
+func (c *config) largeSession(i int, log io.Writer) (string, error) {
+	src := filepath.Join(c.dir, fmt.Sprintf("large-%s-%d.jsonl", c.largeSize, i+1))
+	if _, err := os.Stat(src); err == nil {
+		return src, nil
+	}
+	fmt.Fprintf(log, "generating %s\n", src)
+	return src, sessiongen.WriteFile(src, sessiongen.Options{Seed: int64(1000 + i), TargetBytes: c.largeBytes,
+		Profile: sessiongen.ProfileCode, Branches: true, Compactions: true, Labels: true,
+		Cwd: "/home/dev/projects/large"})
 }
 
 // lastID returns the id of the last line of a session file, read from

@@ -50,8 +50,9 @@ const (
 )
 
 // makeHistory generates a history of about want bytes of the given shape
-// in dir, or reuses the one a run before left there.
-func makeHistory(dir string, want int64, shape string, log io.Writer) (*history, error) {
+// in dir, or reuses the one a run before left there. Its sessions' seeds
+// start after seed: histories of other seeds hold other sessions.
+func makeHistory(dir string, want int64, shape string, seed int64, log io.Writer) (*history, error) {
 	n := int((want + 5*sizeStep - 1) / (5 * sizeStep))
 	done := filepath.Join(dir, ".complete")
 	h := &history{dir: dir, projects: projects}
@@ -66,7 +67,7 @@ func makeHistory(dir string, want int64, shape string, log io.Writer) (*history,
 		if err := os.RemoveAll(dir); err != nil {
 			return nil, err
 		}
-		if err := generate(h.files, cwds, shapes[shape]); err != nil {
+		if err := generate(h.files, cwds, shapes[shape], seed); err != nil {
 			return nil, err
 		}
 		if err := os.WriteFile(done, []byte(strconv.Itoa(n)), 0o644); err != nil {
@@ -146,7 +147,7 @@ func (h *history) newest(size int64) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-func generate(files, cwds []string, shape func(*sessiongen.Options)) error {
+func generate(files, cwds []string, shape func(*sessiongen.Options), seed int64) error {
 	work := make(chan int)
 	errs := make(chan error, len(files))
 	var wg sync.WaitGroup
@@ -159,7 +160,7 @@ func generate(files, cwds []string, shape func(*sessiongen.Options)) error {
 					continue
 				}
 				opt := sessiongen.Options{
-					Seed:        int64(i + 1),
+					Seed:        seed + int64(i+1),
 					TargetBytes: int64(1+i*5%9) * sizeStep,
 					Compactions: true,
 					Cwd:         cwds[i],

@@ -114,7 +114,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			if err != nil {
 				return fmt.Errorf("--sizes: %w", err)
 			}
-			h, err := makeHistory(c.historyDir(size), n, c.shape, stderr)
+			h, err := makeHistory(c.historyDir(size), n, c.shape, 0, stderr)
 			if err != nil {
 				return fmt.Errorf("%s: %w", size, err)
 			}
@@ -178,7 +178,7 @@ const newestSize = 1 << 30
 
 // measure takes every figure of one history size.
 func (c *config) measure(ctx context.Context, size string, bytes int64, res *results, stdout, stderr io.Writer) error {
-	h, err := makeHistory(c.historyDir(size), bytes, c.shape, stderr)
+	h, err := makeHistory(c.historyDir(size), bytes, c.shape, 0, stderr)
 	if err != nil {
 		return err
 	}

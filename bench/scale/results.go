@@ -11,9 +11,11 @@ import (
 // results collects figures: printed as a table per history, and appended
 // to a TSV file, one line per figure, with the time and the machine's load.
 type results struct {
-	path    string
-	f       *os.File
-	size    string
+	path string
+	f    *os.File
+	size string
+	// loads shows, in the table, the load average beside each figure.
+	loads   bool
 	lines   []string
 	targets []string
 }
@@ -29,7 +31,11 @@ func newResults(path string) (*results, error) {
 func (r *results) add(what string, v float64, unit string) {
 	load, _ := os.ReadFile("/proc/loadavg")
 	fmt.Fprintf(r.f, "%s\t%s\t%s\t%.3f\t%s\t%s\n", time.Now().Format(time.RFC3339), r.size, what, v, unit, strings.Join(strings.Fields(string(load))[:min(3, len(strings.Fields(string(load))))], " "))
-	r.lines = append(r.lines, fmt.Sprintf("| %s | %s |", what, format(v, unit)))
+	line := fmt.Sprintf("| %s | %s |", what, format(v, unit))
+	if r.loads {
+		line += fmt.Sprintf(" %.2f |", loadAverage())
+	}
+	r.lines = append(r.lines, line)
 }
 
 func format(v float64, unit string) string {
@@ -59,7 +65,11 @@ func (r *results) target(what string, v float64, op string, want float64, unit s
 
 func (r *results) print(w io.Writer) {
 	load, _ := os.ReadFile("/proc/loadavg")
-	fmt.Fprintf(w, "\n%s history (load average now: %s)\n\n| figure | value |\n| --- | --- |\n%s\n", r.size, strings.TrimSpace(string(load)), strings.Join(r.lines, "\n"))
+	head := "| figure | value |\n| --- | --- |"
+	if r.loads {
+		head = "| figure | value | load (1 min) |\n| --- | --- | --- |"
+	}
+	fmt.Fprintf(w, "\n%s history (load average now: %s)\n\n%s\n%s\n", r.size, strings.TrimSpace(string(load)), head, strings.Join(r.lines, "\n"))
 	if len(r.targets) > 0 {
 		fmt.Fprintf(w, "\n| target | value | wanted | |\n| --- | --- | --- | --- |\n%s\n", strings.Join(r.targets, "\n"))
 	}

@@ -38,12 +38,20 @@ type server struct {
 	done       chan struct{}
 }
 
-// startServer launches piexport --serve on a free port, and times its
-// first index page and its memory from then on.
+// startServer launches piexport --serve of the sessions in dir on a free
+// port, and times its first index page and its memory from then on.
 func (c *config) startServer(ctx context.Context, cache, dir string, log io.Writer) (*server, error) {
+	env := slices.DeleteFunc(os.Environ(), func(e string) bool { return strings.HasPrefix(e, "GOMEMLIMIT=") })
+	return c.launchServer(ctx, env, log, "--cache-dir", cache, dir)
+}
+
+// launchServer launches piexport --serve with args on a free port, in the
+// environment env, and times its first index page and its memory from
+// then on.
+func (c *config) launchServer(ctx context.Context, env []string, log io.Writer, args ...string) (*server, error) {
 	s := &server{client: &http.Client{Timeout: 5 * time.Minute}, done: make(chan struct{})}
-	cmd := exec.CommandContext(ctx, c.piexport, "--serve", "--addr", "127.0.0.1:0", "--cache-dir", cache, dir)
-	cmd.Env = slices.DeleteFunc(os.Environ(), func(e string) bool { return strings.HasPrefix(e, "GOMEMLIMIT=") })
+	cmd := exec.CommandContext(ctx, c.piexport, append([]string{"--serve", "--addr", "127.0.0.1:0"}, args...)...)
+	cmd.Env = env
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
