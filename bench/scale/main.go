@@ -7,6 +7,12 @@
 //
 //	scale [--dir DIR] [--sizes "1.4GB 5GB"] [--queries 200] [--views 1000]
 //
+// With --team it measures a team's shared catalog instead (team.go): the
+// histories of --machines machines pushed into a throwaway PostgreSQL
+// cluster, and a member's server reading it.
+//
+//	scale --team [--machines 10] [--sizes 5GB] [--dir DIR]
+//
 // It prints one table per history and writes every figure to
 // DIR/results.tsv. See bench/README.md.
 package main
@@ -56,6 +62,10 @@ type config struct {
 	shape string
 	// generateOnly stops once the histories are made.
 	generateOnly bool
+	// team measures a team's shared catalog on PostgreSQL, pushed from
+	// this many machines, instead of one person's server.
+	team     bool
+	machines int
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -75,13 +85,24 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&c.keepCache, "keep-cache", false, "start from the cache of an earlier run instead of an empty one")
 	fs.StringVar(&c.shape, "shape", "mixed", "the sessions of the histories: mixed (branches, compactions) or code-linear (code-heavy, one path)")
 	fs.BoolVar(&c.generateOnly, "generate-only", false, "make the histories (or find them made) and stop")
+	fs.BoolVar(&c.team, "team", false, "measure a team's shared catalog: --machines push histories of SIZE in all into a throwaway PostgreSQL cluster, and a member's server reads it (default --sizes 5GB)")
+	fs.IntVar(&c.machines, "machines", 10, "with --team: how many machines push, each its own role")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return nil
 		}
 		return err
 	}
+	if c.team && !fs.Changed("sizes") {
+		sizes = "5GB"
+	}
 	c.sizes = strings.Fields(sizes)
+	if c.machines < 1 {
+		return fmt.Errorf("--machines: %d is not a number of machines", c.machines)
+	}
+	if fs.Changed("machines") && !c.team {
+		return errors.New("--machines goes with --team")
+	}
 	if shapes[c.shape] == nil {
 		return fmt.Errorf("--shape: %q is not mixed or code-linear", c.shape)
 	}
@@ -103,6 +124,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
+		// The team run's PostgreSQL cluster, in it, runs as the
+		// postgres user when this runs as root: it must get in.
+		if err := os.Chmod(d, 0o755); err != nil {
+			return err
+		}
 		c.dir = d
 	}
 	if err := os.MkdirAll(c.dir, 0o755); err != nil {
@@ -113,6 +139,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			n, err := sessiongen.ParseSize(size)
 			if err != nil {
 				return fmt.Errorf("--sizes: %w", err)
+			}
+			if c.team {
+				ms, all, err := c.teamMachines(size, n, stderr)
+				if err != nil {
+					return fmt.Errorf("%s: %w", size, err)
+				}
+				fmt.Fprintf(stdout, "team %s: %d machines, %d sessions, %d MB, in %s\n", size, len(ms), len(all.files), all.bytes>>20, filepath.Dir(ms[0].home))
+				continue
 			}
 			h, err := makeHistory(c.historyDir(size), n, c.shape, 0, stderr)
 			if err != nil {
@@ -135,7 +169,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("--sizes: %w", err)
 		}
-		if err := c.measure(ctx, size, n, res, stdout, stderr); err != nil {
+		measure := c.measure
+		if c.team {
+			measure = c.measureTeam
+		}
+		if err := measure(ctx, size, n, res, stdout, stderr); err != nil {
 			return fmt.Errorf("%s: %w", size, err)
 		}
 	}
