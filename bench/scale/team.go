@@ -150,6 +150,8 @@ func (c *config) measureTeam(ctx context.Context, size string, bytes int64, res 
 		res.add("server RSS after the searches", float64(srv.rss())/1e6, "MB")
 		appended, err = c.teamAppend(ctx, cluster, srv, member, res, stderr)
 	}
+	// The page views measure their own peak: the run's is kept apart.
+	peak := srv.maxRSS()
 	if err == nil && !c.skip["views"] {
 		err = c.teamViews(ctx, cluster, srv, member, res)
 	}
@@ -157,7 +159,7 @@ func (c *config) measureTeam(ctx context.Context, size string, bytes int64, res 
 	if err == nil && !c.skip["browser"] && c.largeBytes > 0 {
 		firstViews, err = c.teamLargeViews(ctx, cluster, srv, member, res, stderr)
 	}
-	maxRSS := srv.maxRSS()
+	maxRSS := max(peak, srv.maxRSS(), srv.rss())
 	srv.stop()
 	if err != nil {
 		return err
