@@ -334,7 +334,15 @@ func writeArticle(h *render.Builder, v *entryView) {
 	h.Raw(` <a class="permalink"`)
 	h.Attr("href", "#"+elementID(v.ID))
 	h.Attr("data-copy", v.ID)
-	h.Raw(` title="Copy a link to this entry (Shift+click: to the entries from the one copied last to this one)" aria-label="Copy a link to this entry">#</a></div><div class="entry-body">`)
+	h.Raw(` title="Copy a link to this entry (Shift+click: to the entries from the one copied last to this one)" aria-label="Copy a link to this entry">#</a>`)
+	if bareAnchor(v.ID) {
+		// page.html#d0c5a006 names the entry as session.md#d0c5a006
+		// does, also for a browser without the script.
+		h.Raw(`<span class="entry-anchor"`)
+		h.Attr("id", v.ID)
+		h.Raw(`></span>`)
+	}
+	h.Raw(`</div><div class="entry-body">`)
 	h.Append(v.Body)
 	h.Raw(`</div>`)
 	if v.Foot != "" {

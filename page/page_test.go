@@ -496,3 +496,33 @@ func TestLeanNoticesAChangedFile(t *testing.T) {
 		t.Error("the page shows text of the changed file")
 	}
 }
+
+// An entry's own id names it in the page, as an anchor of its head, also
+// without the script: page.html#d0c5a006 and session.md#d0c5a006 name the
+// same entry. An id that could name one of the page's own elements gets
+// no anchor (only its e: element id).
+func TestBareEntryAnchors(t *testing.T) {
+	s := loadCorpus(t, "pi-v3-sdk-branches-labels.jsonl")
+	root := parseNoScript(t, exportPage(t, s, Options{}))
+	ids := map[string]int{}
+	for _, n := range pageFindAll(root, func(n *html.Node) bool { _, ok := pageAttr(n, "id"); return ok }) {
+		id, _ := pageAttr(n, "id")
+		ids[id]++
+	}
+	articles := pageFindAll(root, func(n *html.Node) bool { return n.Data == "article" })
+	if len(articles) < 5 {
+		t.Fatalf("%d articles in the page without the script", len(articles))
+	}
+	for _, n := range articles {
+		id, _ := pageAttr(n, "data-entry")
+		if ids[id] != 1 {
+			t.Errorf("entry %s: %d elements with its id, want 1", id, ids[id])
+		}
+	}
+	for id, want := range map[string]bool{"6eea0e7d": true, "0195c0de-0000-7000-8000-0000000000b2": true,
+		"main": false, "tree": false, "e-1": false, "pack-0": false, "-abc": false, "DEADBEEF": false, "ab": false} {
+		if got := bareAnchor(id); got != want {
+			t.Errorf("bareAnchor(%q) = %v, want %v", id, got, want)
+		}
+	}
+}

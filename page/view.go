@@ -35,6 +35,23 @@ import (
 // script knows it too, and takes a link to a bare entry id as well.
 const entryIDPrefix = "e:"
 
+// bareAnchor says whether the entry id can also be an element id of its
+// own (an anchor in the entry's head): an id as pi and omp write them,
+// hexadecimal digits and dashes, which no id the page gives its own
+// elements is, nor a heading's ("e-…").
+func bareAnchor(id string) bool {
+	if len(id) < 4 || strings.HasPrefix(id, "e-") {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || c == '-' && i > 0) {
+			return false
+		}
+	}
+	return true
+}
+
 // elementID is the element id of the entry whose id is id.
 func elementID(id string) string { return entryIDPrefix + id }
 
