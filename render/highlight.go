@@ -16,6 +16,7 @@ import (
 	"github.com/alecthomas/chroma/v2/styles"
 
 	"github.com/piexport/piexport/render/internal/fastlex"
+	"github.com/piexport/piexport/session"
 )
 
 const (
@@ -347,7 +348,7 @@ var runStyles = sync.OnceValues(func() (list []string, letter map[string]byte) {
 	}
 	const alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 	if len(list) > len(alphabet) {
-		panic(fmt.Sprintf("render: %d looks of highlighted code, more than run letters", len(list)))
+		panic("render: " + session.Count(len(list), "look", "looks") + " of highlighted code, more than run letters")
 	}
 	letter = map[string]byte{}
 	for k, cls := range list {

@@ -179,7 +179,8 @@ func TestHugoSite(t *testing.T) {
 // the site, from its file name.
 func checkSite(t *testing.T, site string, pages map[string]siteSource, url func(name string) string, toc string) {
 	t.Helper()
-	tab := browsertest.OpenTab(t, browsertest.Start(t))
+	// One tab for every page: 41 pages took 2 minutes at load 20.
+	tab := browsertest.OpenTabFor(t, browsertest.Start(t), 10*time.Minute)
 	base := docsite.Serve(t, site)
 	names := slices.Sorted(func(yield func(string) bool) {
 		for k := range pages {

@@ -27,7 +27,15 @@ type Tab struct {
 // time, and a busy machine may take long over a 30,000-entry page.
 func OpenTab(t testing.TB, browser context.Context) *Tab {
 	t.Helper()
-	return &Tab{T: t, Ctx: NewTab(t, browser, 2*time.Minute)}
+	return OpenTabFor(t, browser, 2*time.Minute)
+}
+
+// OpenTabFor is OpenTab for a tab that lives up to limit: one that
+// checks many pages in turn (a built site's) needs longer on a busy
+// machine than one page does.
+func OpenTabFor(t testing.TB, browser context.Context, limit time.Duration) *Tab {
+	t.Helper()
+	return &Tab{T: t, Ctx: NewTab(t, browser, limit)}
 }
 
 // Do runs actions in the tab.
