@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/piexport/piexport/session"
 )
 
 // Superuser is the name of the cluster's superuser.
@@ -113,7 +114,7 @@ func Start(initdb string, opt Options) (*Cluster, error) {
 	}
 	if n := len(filepath.Join(dir, socketName)); n > maxSocketPath {
 		os.RemoveAll(dir)
-		return nil, fmt.Errorf("%s: the cluster's socket would have a path of %d bytes, longer than a Unix socket's %d: choose a shorter directory", dir, n, maxSocketPath)
+		return nil, fmt.Errorf("%s: the cluster's socket would have a path of %s, longer than a Unix socket's %d: choose a shorter directory", dir, session.Count(n, "byte", "bytes"), maxSocketPath)
 	}
 	c := &Cluster{Dir: dir, bin: filepath.Dir(initdb), done: make(chan struct{})}
 	if os.Geteuid() == 0 {
