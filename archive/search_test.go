@@ -367,3 +367,70 @@ func TestSearchSegments(t *testing.T) {
 		t.Errorf("after the merge, the changed sessions' word is found %d times", len(got))
 	}
 }
+
+// A segment that reads as sound (its shards of the sizes the meta file
+// says) but holds garbage is found out when it is merged: the build then
+// reads every session's words again into an index made anew, and makes
+// again only the pages of the sessions that changed.
+func TestSearchRebuiltWhenSegmentUnreadable(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "--w--")
+	out := t.TempDir()
+	line := func(id, text string) string {
+		return fmt.Sprintf(`{"type":"message","id":%q,"parentId":null,"timestamp":"2026-03-01T10:00:00.000Z","message":{"role":"user","content":%q}}`+"\n", id, text)
+	}
+	var files []string
+	for i := range 4 {
+		p := filepath.Join(src, fmt.Sprintf("s%d.jsonl", i))
+		must(t, os.MkdirAll(src, 0o755))
+		must(t, os.WriteFile(p, []byte(`{"type":"session","version":3,"id":"s","timestamp":"2026-03-01T10:00:00.000Z","cwd":"/w"}`+"\n"+
+			line("a0000001", fmt.Sprintf("session%d speaks", i))), 0o644))
+		files = append(files, p)
+	}
+	build := func() Result {
+		t.Helper()
+		res, err := Build(context.Background(), out, files, Options{})
+		must(t, err)
+		return res
+	}
+	build()
+	m, err := readManifest(out)
+	must(t, err)
+	first := readSearchMeta(out, m)
+	if first == nil || len(first.Segments) != 1 {
+		t.Fatalf("a first build makes %+v, want one segment", first)
+	}
+	g := first.Segments[0]
+	for k := range g.Shards {
+		p := filepath.Join(out, segmentDir(g.ID), fmt.Sprintf("t%d.js", k))
+		fi, err := os.Stat(p)
+		must(t, err)
+		must(t, os.WriteFile(p, []byte(strings.Repeat("x", int(fi.Size()))), 0o644))
+	}
+	// Three sessions of four change: the first segment is mostly dead,
+	// and is merged.
+	for i := range 3 {
+		f, err := os.OpenFile(files[i], os.O_APPEND|os.O_WRONLY, 0)
+		must(t, err)
+		_, err = f.WriteString(line("a0000002", fmt.Sprintf("later%d", i)))
+		must(t, err)
+		must(t, f.Close())
+	}
+	res := build()
+	if want := files[:3]; !slices.Equal(res.Rendered, want) || res.Unchanged != 1 {
+		t.Errorf("rendered %q and %d unchanged, want %q and 1", res.Rendered, res.Unchanged, want)
+	}
+	m, err = readManifest(out)
+	must(t, err)
+	meta := readSearchMeta(out, m)
+	if meta == nil || len(meta.Segments) != 1 {
+		t.Fatalf("after a damaged segment, the index has %+v, want one segment", meta)
+	}
+	for i := range 4 {
+		if got := find(t, out, fmt.Sprintf("session%d", i)); len(got) != 1 {
+			t.Errorf("session%d is found %d times, want once", i, len(got))
+		}
+	}
+	if got := find(t, out, "later1"); len(got) != 1 {
+		t.Errorf("a changed session's new word is found %d times, want once", len(got))
+	}
+}
