@@ -185,7 +185,7 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 		opt.tracker = &tracker{tell: opt.Progress, p: Progress{Started: time.Now()}}
 	}
 	next := &manifest{Version: manifestVersion, Fingerprint: fingerprint, Format: f.name, Index: f.index, Sessions: map[string]*entry{}}
-	sameOptions := old.Fingerprint == fingerprint && !opt.Force
+	b := &builder{dir: dir, opt: opt, f: f, old: old, next: next, sameOptions: old.Fingerprint == fingerprint && !opt.Force}
 
 	// Names first: every name the old manifest gave stays reserved, so a
 	// new source never takes the name of a page about to be removed.
@@ -194,9 +194,7 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 		names.reserve(e.Stem)
 	}
 	stemOf := agentStems(files, old, names, opt.hide)
-	var jobs []*job
-	var order []string
-	abs := map[string]string{}
+	b.abs = map[string]string{}
 	for _, p := range files {
 		a, err := filepath.Abs(p)
 		if err != nil {
@@ -206,7 +204,7 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 		if next.Sessions[key] != nil {
 			continue
 		}
-		abs[key] = a
+		b.abs[key] = a
 		oe := old.Sessions[key]
 		e := &entry{Path: p}
 		if oe != nil && opt.hide(oe.Stem) == oe.Stem {
@@ -215,7 +213,7 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 			e.Stem = stemOf(a)
 		}
 		next.Sessions[key] = e
-		order = append(order, key)
+		b.order = append(b.order, key)
 
 		fi, err := os.Stat(p)
 		if err != nil {
@@ -227,13 +225,13 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 		// what it was forked from. (Read at every build: the manifest
 		// does not keep the path.)
 		from := session.ForkedFrom(p)
-		if sameOptions && oe != nil && oe.Size == e.Size && oe.ModTime == e.ModTime && pageExists(dir, oe, f) {
+		if b.sameOptions && oe != nil && oe.Size == e.Size && oe.ModTime == e.ModTime && pageExists(dir, oe, f) {
 			*e = *oe
 			e.Path, e.ParentSession = p, from
 			continue
 		}
 		e.ParentSession = from
-		jobs = append(jobs, &job{key: key, path: p, old: oe, e: e, page: true})
+		b.jobs = append(b.jobs, &job{key: key, path: p, old: oe, e: e, page: true})
 	}
 	if err := refuseInputs(dir, files, next, old, f); err != nil {
 		return res, err
@@ -244,91 +242,90 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 
 	// Links, then the pages they changed: a session whose fork or
 	// sub-agent appeared links to it.
-	lk := linkSessions(next, order, abs, opt.hide)
-	queued := map[string]*job{}
-	for _, j := range jobs {
-		queued[j.key] = j
+	b.lk = linkSessions(next, b.order, b.abs, opt.hide)
+	b.queued = map[string]*job{}
+	for _, j := range b.jobs {
+		b.queued[j.key] = j
 	}
-	var families map[string][]string
 	if opt.Prepare != nil {
 		// A family is prepared together: when one of its sessions
 		// changed, what the others must mask may have too.
-		families = lk.families(order, abs)
-		for _, j := range slices.Clone(jobs) {
-			for _, key := range families[j.key] {
-				if e := next.Sessions[key]; queued[key] == nil && e.Error == "" {
+		b.families = b.lk.families(b.order, b.abs)
+		for _, j := range slices.Clone(b.jobs) {
+			for _, key := range b.families[j.key] {
+				if e := next.Sessions[key]; b.queued[key] == nil && e.Error == "" {
 					k := &job{key: key, path: e.Path, old: old.Sessions[key], e: e, page: true}
-					jobs = append(jobs, k)
-					queued[key] = k
+					b.jobs = append(b.jobs, k)
+					b.queued[key] = k
 				}
 			}
 		}
 	}
-	related := map[string][]page.Related{}
-	parents := map[string]page.Link{}
-	docs := map[string]pageDocs{}
-	for _, key := range order {
+	b.related = map[string][]page.Related{}
+	b.parents = map[string]page.Link{}
+	b.docs = map[string]pageDocs{}
+	for _, key := range b.order {
 		e := next.Sessions[key]
 		if e.Error != "" {
 			continue
 		}
-		related[key] = opt.shared(lk.pageRelated(next, key, f.pageURL), e.Path)
-		parents[key] = lk.parentLink(next, key, f.pageURL)
-		docs[key] = pageDocs{index: f.toIndex(), agents: lk.agentLinks(next, key, f.pageURL)}
-		rk := relatedKey(parents[key], related[key])
-		if queued[key] == nil && rk != e.Related {
+		b.related[key] = opt.shared(b.lk.pageRelated(next, key, f.pageURL), e.Path)
+		b.parents[key] = b.lk.parentLink(next, key, f.pageURL)
+		b.docs[key] = pageDocs{index: f.toIndex(), agents: b.lk.agentLinks(next, key, f.pageURL)}
+		rk := relatedKey(b.parents[key], b.related[key])
+		if b.queued[key] == nil && rk != e.Related {
 			j := &job{key: key, path: e.Path, old: old.Sessions[key], e: e, page: true, relink: true}
-			jobs = append(jobs, j)
-			queued[key] = j
+			b.jobs = append(b.jobs, j)
+			b.queued[key] = j
 		}
 		e.Related = rk
 	}
 
 	// The search index: sessions keep their words from the last build's
 	// unless they are read again; one it lacks is read for its words.
-	var sb *searchBuild
-	var num map[string]int
-	var prev *searchMeta
 	if f.name == "html" {
-		prev = readSearchMeta(dir, old)
-		sb, err = newSearchBuild(dir)
+		b.prev = readSearchMeta(dir, old)
+		b.sb, err = newSearchBuild(dir)
 		if err != nil {
 			return res, err
 		}
-		defer sb.abort()
-		num = assignSlots(prev, next, order, f.ext)
-		for _, key := range order {
+		defer func() { b.sb.abort() }()
+		b.num = assignSlots(b.prev, next, b.order, f.ext)
+		for _, j := range b.jobs {
+			j.words = true
+		}
+		for _, key := range b.order {
 			e := next.Sessions[key]
-			if e.Error != "" || queued[key] != nil {
+			if e.Error != "" || b.queued[key] != nil {
 				continue
 			}
-			if prev == nil || !prev.has(e.Stem+f.ext, e.Doc) {
-				j := &job{key: key, path: e.Path, old: old.Sessions[key], e: e}
-				jobs = append(jobs, j)
-				queued[key] = j
+			if b.prev == nil || !b.prev.has(e.Stem+f.ext, e.Doc) {
+				j := &job{key: key, path: e.Path, old: old.Sessions[key], e: e, words: true}
+				b.jobs = append(b.jobs, j)
+				b.queued[key] = j
 			}
 		}
 	}
 
-	if err := runJobs(ctx, dir, jobs, next, families, opt, f, sameOptions, related, parents, docs, sb, num, prev); err != nil {
+	if err := b.run(ctx, b.jobs); err != nil {
 		return res, err
 	}
 	// A new session's title is known once it is read: the pages that
 	// link to one are made again with it.
 	var relink []*job
-	for _, key := range order {
+	for _, key := range b.order {
 		e := next.Sessions[key]
 		if e.Error != "" {
 			continue
 		}
-		related[key] = opt.shared(lk.pageRelated(next, key, f.pageURL), e.Path)
-		parents[key] = lk.parentLink(next, key, f.pageURL)
-		docs[key] = pageDocs{index: f.toIndex(), agents: lk.agentLinks(next, key, f.pageURL)}
-		if rk := relatedKey(parents[key], related[key]); rk != e.Related {
+		b.related[key] = opt.shared(b.lk.pageRelated(next, key, f.pageURL), e.Path)
+		b.parents[key] = b.lk.parentLink(next, key, f.pageURL)
+		b.docs[key] = pageDocs{index: f.toIndex(), agents: b.lk.agentLinks(next, key, f.pageURL)}
+		if rk := relatedKey(b.parents[key], b.related[key]); rk != e.Related {
 			e.Related = rk
 			j := &job{key: key, path: e.Path, old: e, e: e, page: true, relink: true}
-			if q := queued[key]; q != nil {
-				j.words = q.words // already added
+			if q := b.queued[key]; q != nil {
+				j.indexed = q.indexed // already added
 			}
 			relink = append(relink, j)
 		}
@@ -336,17 +333,17 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 	if opt.tracker != nil {
 		opt.tracker.relinking = true
 	}
-	if err := runJobs(ctx, dir, relink, next, families, opt, f, false, related, parents, docs, nil, num, prev); err != nil {
+	if err := b.run(ctx, relink); err != nil {
 		return res, err
 	}
 	for _, j := range relink {
-		if q := queued[j.key]; q == nil || !q.rendered {
-			queued[j.key] = j
+		if q := b.queued[j.key]; q == nil || !q.rendered {
+			b.queued[j.key] = j
 		}
 	}
-	for _, key := range order {
+	for _, key := range b.order {
 		e := next.Sessions[key]
-		j := queued[key]
+		j := b.queued[key]
 		switch {
 		case e.Error != "":
 			res.Failed = append(res.Failed, Failure{Path: e.Path, Err: errors.New(e.Error)})
@@ -358,7 +355,7 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 	}
 	slices.Sort(res.Rendered)
 	slices.SortFunc(res.Failed, func(a, b Failure) int { return strings.Compare(a.Path, b.Path) })
-	for _, key := range order {
+	for _, key := range b.order {
 		if e := next.Sessions[key]; e.Error == "" && len(e.Warnings) > 0 {
 			res.Warned = append(res.Warned, Warned{Path: e.Path, Warnings: e.Warnings})
 		}
@@ -366,33 +363,30 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 	slices.SortFunc(res.Warned, func(a, b Warned) int { return strings.Compare(a.Path, b.Path) })
 
 	iopt := site.IndexOptions{Title: opt.Title, Theme: opt.Theme, Home: opt.Home, Generator: opt.Generator, Notice: opt.Notice}
-	if sb != nil {
-		gen, err := writeSearch(dir, old, next, order, queued, num, prev, sb, f.ext, lk, opt.Home)
+	if b.sb != nil {
+		gen, err := b.writeSearch()
 		if errors.Is(err, errOldSearch) {
 			// The last index cannot be read: every session's words are
 			// read again, into an index made anew.
+			var sb *searchBuild
 			if sb, err = newSearchBuild(dir); err != nil {
 				return res, err
 			}
-			defer sb.abort()
+			b.sb.abort()
+			b.sb, b.prev = sb, nil
 			var more []*job
-			rendered := map[string]bool{}
-			for _, key := range order {
+			for _, key := range b.order {
 				if e := next.Sessions[key]; e.Error == "" {
-					rendered[key] = queued[key] != nil && queued[key].rendered
-					j := &job{key: key, path: e.Path, old: old.Sessions[key], e: e}
+					j := &job{key: key, path: e.Path, old: old.Sessions[key], e: e, words: true}
 					more = append(more, j)
-					queued[key] = j
+					b.queued[key] = j
 				}
 			}
 			if opt.tracker != nil {
 				opt.tracker.relinking = false // every file is read again
 			}
-			if err = runJobs(ctx, dir, more, next, families, opt, f, sameOptions, related, parents, docs, sb, num, nil); err == nil {
-				gen, err = writeSearch(dir, old, next, order, queued, num, nil, sb, f.ext, lk, opt.Home)
-			}
-			for _, j := range more {
-				j.rendered = j.rendered || rendered[j.key]
+			if err = b.run(ctx, more); err == nil {
+				gen, err = b.writeSearch()
 			}
 		}
 		if err != nil {
@@ -405,10 +399,10 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 	// The index, then removals, then the manifest: a build stopped in
 	// between leaves an old manifest whose sources a next build re-checks.
 	var items []site.IndexItem
-	for _, key := range order {
+	for _, key := range b.order {
 		e := next.Sessions[key]
 		e.Error = opt.hide(e.Error) // it is in the index and the manifest
-		_, agent := lk.parent[key]
+		_, agent := b.lk.parent[key]
 		if e.Error == "" {
 			for _, r := range e.Usage {
 				r.Session, r.Project, r.SubAgent = key, e.Cwd, agent
@@ -424,10 +418,10 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 			it.Err = errors.New(e.Error)
 		} else {
 			it.URL = f.indexURL(e.Stem)
-			it.Related = lk.siteRelated(next, key, f.indexURL)
+			it.Related = b.lk.siteRelated(next, key, f.indexURL)
 			if f.ext == ".md" {
 				// The index lists sub-agents of sub-agents too.
-				lk.allAgents(next, key, f.indexURL, it.Related)
+				b.lk.allAgents(next, key, f.indexURL, it.Related)
 			}
 			it.Related = append(it.Related, toSiteRelated(opt.shared(nil, e.Path))...)
 		}

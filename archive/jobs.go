@@ -5,36 +5,35 @@ import (
 	"runtime"
 	"sync"
 	"time"
-
-	"github.com/piexport/piexport/page"
 )
 
-// job is a source to read: to make its page (page), or only for its
-// words (an unchanged session the search index lacks).
+// job is a source to read: to make its page (page), to add its words to
+// the search index (words), or both. An unchanged session the search
+// index lacks is read for its words only; a page made again once every
+// source is read, for its links, adds no words (they are added already).
 type job struct {
-	key, path string
-	old, e    *entry
-	page      bool
+	key, path   string
+	old, e      *entry
+	page, words bool
 	// relink: the source is unchanged, but its links are not.
 	relink bool
-	// rendered says the page was written, words that its words were
+	// rendered says the page was written, indexed that its words were
 	// added to the search index.
-	rendered, words bool
+	rendered, indexed bool
 }
 
-// runJobs reads the sources of jobs on every core, a family's together
-// under Prepare (families set; see unitsOf); the calling goroutine
-// reports progress. A source that fails to load is recorded in its entry;
-// a failure to write stops the build.
-func runJobs(ctx context.Context, dir string, jobs []*job, next *manifest, families map[string][]string, opt Options, f format, sameOptions bool,
-	related map[string][]page.Related, parents map[string]page.Link, docs map[string]pageDocs, sb *searchBuild, num map[string]int, prev *searchMeta) error {
+// run reads the sources of jobs on every core, a family's together
+// under Prepare (see unitsOf); the calling goroutine reports progress. A
+// source that fails to load is recorded in its entry; a failure to write
+// stops the build.
+func (b *builder) run(ctx context.Context, jobs []*job) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	workers := opt.Workers
+	workers := b.opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	units := unitsOf(jobs, families)
+	units := unitsOf(jobs, b.families)
 	type outcome struct {
 		u   unit
 		err error // writing failed: the build stops
@@ -45,7 +44,7 @@ func runJobs(ctx context.Context, dir string, jobs []*job, next *manifest, famil
 	for range min(workers, max(1, len(units))) {
 		wg.Go(func() {
 			for u := range work {
-				err := renderUnit(ctx, dir, u, next, opt, f, sameOptions, parents, related, docs, sb, num, prev)
+				err := b.renderUnit(ctx, u)
 				done <- outcome{u, err}
 			}
 		})
@@ -64,7 +63,7 @@ func runJobs(ctx context.Context, dir string, jobs []*job, next *manifest, famil
 		wg.Wait()
 		close(done)
 	}()
-	opt.tracker.begin(jobs)
+	b.opt.tracker.begin(jobs)
 	var writeErr error
 	for o := range done {
 		if o.err != nil && writeErr == nil {
@@ -72,7 +71,7 @@ func runJobs(ctx context.Context, dir string, jobs []*job, next *manifest, famil
 			cancel()
 		}
 		for _, j := range o.u.jobs {
-			opt.tracker.did(j)
+			b.opt.tracker.did(j)
 		}
 	}
 	if writeErr != nil {

@@ -16,7 +16,6 @@ import (
 	"github.com/piexport/piexport/internal/atomicfile"
 	"github.com/piexport/piexport/internal/fileguard"
 	"github.com/piexport/piexport/internal/imagefiles"
-	"github.com/piexport/piexport/page"
 	"github.com/piexport/piexport/session"
 	"github.com/piexport/piexport/usage"
 )
@@ -33,7 +32,7 @@ type unit struct {
 // holds of each up to date (see renderJob). A load error is recorded in
 // the job's entry; err is kept for failures to write. Reading stops when
 // ctx is done.
-func renderUnit(ctx context.Context, dir string, u unit, next *manifest, opt Options, f format, sameOptions bool, parents map[string]page.Link, related map[string][]page.Related, docs map[string]pageDocs, sb *searchBuild, num map[string]int, prev *searchMeta) error {
+func (b *builder) renderUnit(ctx context.Context, u unit) error {
 	data := map[string][]byte{}
 	for _, j := range u.jobs {
 		b, err := fileguard.ReadInput(ctx, j.path)
@@ -45,16 +44,16 @@ func renderUnit(ctx context.Context, dir string, u unit, next *manifest, opt Opt
 		j.e.SHA256 = hex.EncodeToString(sum[:])
 		data[j.key] = b
 	}
-	if opt.Prepare != nil {
+	if b.opt.Prepare != nil {
 		// What a page shows depends on its whole family.
-		group := familyDigest(u.family, next)
+		group := familyDigest(u.family, b.next)
 		for _, j := range u.jobs {
 			j.e.Group = group
 		}
 	}
 	var todo []*job
 	for _, j := range u.jobs {
-		if data[j.key] != nil && !keep(dir, j, f, sameOptions && !j.relink, sb, prev) {
+		if data[j.key] != nil && !b.keep(j) {
 			todo = append(todo, j)
 		}
 	}
@@ -70,7 +69,7 @@ func renderUnit(ctx context.Context, dir string, u unit, next *manifest, opt Opt
 		}
 		sessions[j.key] = s
 	}
-	if opt.Prepare != nil {
+	if b.opt.Prepare != nil {
 		// The rest of the family is read for what it has to mask in
 		// these; one that cannot be read has nothing to give.
 		var group []*session.Session
@@ -78,7 +77,7 @@ func renderUnit(ctx context.Context, dir string, u unit, next *manifest, opt Opt
 		for _, key := range u.family {
 			s := sessions[key]
 			if s == nil {
-				path := next.Sessions[key].Path
+				path := b.next.Sessions[key].Path
 				b := data[key]
 				if b == nil {
 					b, _ = fileguard.ReadInput(ctx, path)
@@ -91,14 +90,14 @@ func renderUnit(ctx context.Context, dir string, u unit, next *manifest, opt Opt
 			group = append(group, s)
 			shown = append(shown, sessions[key] == s)
 		}
-		opt.Prepare(group, shown)
+		b.opt.Prepare(group, shown)
 	}
 	for _, j := range todo {
 		s := sessions[j.key]
 		if s == nil {
 			continue
 		}
-		rendered, err := renderJob(dir, j, data[j.key], s, opt, f, parents[j.key], related[j.key], docs[j.key], sb, num)
+		rendered, err := b.renderJob(j, data[j.key], s)
 		j.rendered = rendered
 		if err != nil {
 			return err
@@ -108,14 +107,15 @@ func renderUnit(ctx context.Context, dir string, u unit, next *manifest, opt Opt
 }
 
 // keep says whether the job's source, read, was touched and not changed:
-// its page, and the words the search index holds, stay.
-func keep(dir string, j *job, f format, sameOptions bool, sb *searchBuild, prev *searchMeta) bool {
+// its page, and the words the search index holds, stay. A page made
+// again for its links is never kept.
+func (b *builder) keep(j *job) bool {
 	e, old := j.e, j.old
-	if !j.page || !sameOptions || old == nil || old.SHA256 != e.SHA256 || old.Group != e.Group || old.Error != "" || old.Related != e.Related || !pageExists(dir, old, f) {
+	if !j.page || !b.sameOptions || j.relink || old == nil || old.SHA256 != e.SHA256 || old.Group != e.Group || old.Error != "" || old.Related != e.Related || !pageExists(b.dir, old, b.f) {
 		return false
 	}
 	j.page = false
-	if sb == nil || prev.has(old.Stem+f.ext, old.Doc) {
+	if !j.words || b.prev.has(old.Stem+b.f.ext, old.Doc) {
 		size, mtime, rel, from := e.Size, e.ModTime, e.Related, e.ParentSession
 		*e = *old
 		e.Path, e.Size, e.ModTime, e.Related, e.ParentSession = j.path, size, mtime, rel, from
@@ -126,9 +126,9 @@ func keep(dir string, j *job, f format, sameOptions bool, sb *searchBuild, prev 
 
 // renderJob brings what the archive holds of the job's source up to date
 // from its session s, read from data and prepared: its entry in the
-// manifest, its page (when the job asks for it), and its words in the
-// search index (when sb is set). It reports whether it wrote the page.
-func renderJob(dir string, j *job, data []byte, s *session.Session, opt Options, f format, parent page.Link, related []page.Related, docs pageDocs, sb *searchBuild, num map[string]int) (rendered bool, err error) {
+// manifest, its page and its words in the search index (each when the
+// job asks for it). It reports whether it wrote the page.
+func (b *builder) renderJob(j *job, data []byte, s *session.Session) (rendered bool, err error) {
 	e := j.e
 	e.Error = ""
 	e.Warnings = nil
@@ -146,23 +146,24 @@ func renderJob(dir string, j *job, data []byte, s *session.Session, opt Options,
 		}
 	}
 	e.Usage = usage.Tally(s.Entries, began)
-	if sb != nil {
-		if err := addDoc(dir, e, s, sb, num[j.key], opt); err != nil {
+	if j.words {
+		if err := b.addWords(j, s); err != nil {
 			return false, err
 		}
-		j.words = true
+		j.indexed = true
 	}
 	if !j.page {
 		return false, nil
 	}
 
-	key := catalog.PageKey("archive", opt.fingerprint, e.SHA256, e.Related)
+	key := catalog.PageKey("archive", b.opt.fingerprint, e.SHA256, e.Related)
 	var out bytes.Buffer
-	if f.ext == ".md" {
+	docs := b.docs[j.key]
+	if b.f.ext == ".md" {
 		// Its images are written as it is: it is made every time.
-		docs.images = &imagefiles.Dir{Path: filepath.Join(dir, assetsDir), Link: f.assetsLink()}
+		docs.images = &imagefiles.Dir{Path: filepath.Join(b.dir, assetsDir), Link: b.f.assetsLink()}
 	}
-	if p := opt.Pages; p != nil && docs.images == nil {
+	if p := b.opt.Pages; p != nil && docs.images == nil {
 		if cp, err := p.Open(key); err == nil {
 			_, err = cp.WriteTo(&out)
 			cp.Close()
@@ -173,8 +174,8 @@ func renderJob(dir string, j *job, data []byte, s *session.Session, opt Options,
 	}
 	if out.Len() == 0 {
 		out.Grow(len(data) + 64<<10)
-		docs.progress = opt.tracker.writing(j)
-		warnings, err := f.page(&out, s, data, opt, parent, related, docs)
+		docs.progress = b.opt.tracker.writing(j)
+		warnings, err := b.f.page(&out, s, data, b.opt, b.parents[j.key], b.related[j.key], docs)
 		if err != nil {
 			// A session that loads but does not render is listed like one
 			// that does not load.
@@ -184,14 +185,14 @@ func renderJob(dir string, j *job, data []byte, s *session.Session, opt Options,
 		for _, w := range warnings {
 			e.Warnings = append(e.Warnings, w.String())
 		}
-		if p := opt.Pages; p != nil && docs.images == nil {
+		if p := b.opt.Pages; p != nil && docs.images == nil {
 			if pw, err := p.Create(key); err == nil {
 				pw.Write(out.Bytes())
 				pw.Commit()
 			}
 		}
 	}
-	if err := atomicfile.WriteFile(filepath.Join(dir, e.Stem+f.ext), out.Bytes()); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(b.dir, e.Stem+b.f.ext), out.Bytes()); err != nil {
 		return false, err
 	}
 	if docs.images != nil {
@@ -200,13 +201,15 @@ func renderJob(dir string, j *job, data []byte, s *session.Session, opt Options,
 	return true, nil
 }
 
-// addDoc writes the file of a session's entries for the search index,
-// unless it is there already, and adds its words under number num.
-func addDoc(dir string, e *entry, s *session.Session, sb *searchBuild, num int, opt Options) error {
+// addWords writes the file of the job's session's entries for the search
+// index, unless it is there already, and adds its words under the
+// session's slot.
+func (b *builder) addWords(j *job, s *session.Session) error {
+	e := j.e
 	d := docOf(s)
-	sum := sha256.Sum256([]byte(e.SHA256 + opt.fingerprint + e.Group))
+	sum := sha256.Sum256([]byte(e.SHA256 + b.opt.fingerprint + e.Group))
 	e.Doc = e.Stem + "-" + hex.EncodeToString(sum[:6]) + ".js"
-	path := filepath.Join(dir, searchDir, docsDir, e.Doc)
+	path := filepath.Join(b.dir, searchDir, docsDir, e.Doc)
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		script, err := jsCall("doc", e.Doc, d.entries)
 		if err != nil {
@@ -219,5 +222,5 @@ func addDoc(dir string, e *entry, s *session.Session, sb *searchBuild, num int, 
 			return err
 		}
 	}
-	return sb.addSession(num, d)
+	return b.sb.addSession(b.num[j.key], d)
 }

@@ -120,53 +120,53 @@ func (m *searchMeta) has(page, doc string) bool {
 }
 
 // writeSearch writes the next generation of the search index: the words
-// of the sessions read in this build (sb holds them) as a new segment,
-// the sessions of the last generation that did not change pointing where
-// they did, segments merged where there are too many or one is mostly
-// dead, and the meta file. It returns the new meta file, relative to dir.
-func writeSearch(dir string, old, next *manifest, order []string, queued map[string]*job, num map[string]int,
-	prev *searchMeta, sb *searchBuild, ext string, lk *links, home string) (string, error) {
+// of the sessions read in this build (b.sb holds them) as a new segment,
+// the sessions of the last generation (b.prev) that did not change
+// pointing where they did, segments merged where there are too many or
+// one is mostly dead, and the meta file. It returns the new meta file,
+// relative to the archive.
+func (b *builder) writeSearch() (string, error) {
 	size := 0
-	for _, n := range num {
+	for _, n := range b.num {
 		size = max(size, n+1)
 	}
 	meta := searchMeta{Version: searchVersion, Sessions: make([]*searchSession, size)}
 	newID := 1
-	if prev != nil {
-		for _, g := range prev.Segments {
+	if b.prev != nil {
+		for _, g := range b.prev.Segments {
 			newID = max(newID, g.ID+1)
 		}
 	}
-	for _, key := range order {
-		n, ok := num[key]
-		e := next.Sessions[key]
+	for _, key := range b.order {
+		n, ok := b.num[key]
+		e := b.next.Sessions[key]
 		if !ok || e.Error != "" {
 			continue // a slot left empty: the session failed to load
 		}
 		s := &searchSession{
-			Page: e.Stem + ext, Title: lk.searchTitle(next, key), Doc: e.Doc,
-			Project: session.ShortenHome(e.Cwd, session.HomeOf(e.Cwd, home)),
+			Page: e.Stem + b.f.ext, Title: b.lk.searchTitle(b.next, key), Doc: e.Doc,
+			Project: session.ShortenHome(e.Cwd, session.HomeOf(e.Cwd, b.opt.Home)),
 		}
 		if !e.Summary.Start.IsZero() {
 			s.Start = e.Summary.Start.Unix()
 		}
 		switch {
-		case queued[key] != nil && queued[key].words:
-			s.Seg, s.Keys = newID, sb.keys[n]
-		case prev != nil && n < len(prev.Sessions) && prev.Sessions[n] != nil && prev.Sessions[n].Doc == e.Doc:
-			s.Seg, s.Keys = prev.Sessions[n].Seg, prev.Sessions[n].Keys
+		case b.queued[key] != nil && b.queued[key].indexed:
+			s.Seg, s.Keys = newID, b.sb.keys[n]
+		case b.prev != nil && n < len(b.prev.Sessions) && b.prev.Sessions[n] != nil && b.prev.Sessions[n].Doc == e.Doc:
+			s.Seg, s.Keys = b.prev.Sessions[n].Seg, b.prev.Sessions[n].Keys
 		default:
 			return "", fmt.Errorf("%w: %s has no words in it", errOldSearch, s.Page)
 		}
 		meta.Sessions[n] = s
 	}
-	fresh, err := sb.finish(newID)
+	fresh, err := b.sb.finish(newID)
 	if err != nil {
 		return "", err
 	}
 	var segs []searchSegment
-	if prev != nil {
-		segs = slices.Clone(prev.Segments)
+	if b.prev != nil {
+		segs = slices.Clone(b.prev.Segments)
 	}
 	if fresh.Keys > 0 {
 		segs = append(segs, fresh)
@@ -180,7 +180,7 @@ func writeSearch(dir string, old, next *manifest, order []string, queued map[str
 	// A segment with no live key goes; those to merge are the smallest
 	// past maxSegments, and any mostly dead.
 	segs = slices.DeleteFunc(segs, func(g searchSegment) bool { return live[g.ID] == 0 })
-	slices.SortStableFunc(segs, func(a, b searchSegment) int { return cmp.Compare(a.Keys, b.Keys) })
+	slices.SortStableFunc(segs, func(x, y searchSegment) int { return cmp.Compare(x.Keys, y.Keys) })
 	var merge, keep []searchSegment
 	for i, g := range segs {
 		if len(segs)-i > maxSegments/2 && len(segs) > maxSegments || live[g.ID]*2 < g.Keys {
@@ -190,13 +190,13 @@ func writeSearch(dir string, old, next *manifest, order []string, queued map[str
 		}
 	}
 	if len(merge) > 0 {
-		mb, err := newSearchBuild(dir)
+		mb, err := newSearchBuild(b.dir)
 		if err != nil {
 			return "", err
 		}
 		mergedID := newID + 1
 		for _, g := range merge {
-			if err := mb.addLive(dir, g, &meta); err != nil {
+			if err := mb.addLive(b.dir, g, &meta); err != nil {
 				mb.abort()
 				return "", fmt.Errorf("%w: %v", errOldSearch, err)
 			}
@@ -218,18 +218,18 @@ func writeSearch(dir string, old, next *manifest, order []string, queued map[str
 			keep = append(keep, merged)
 		}
 	}
-	slices.SortFunc(keep, func(a, b searchSegment) int { return cmp.Compare(a.ID, b.ID) })
+	slices.SortFunc(keep, func(x, y searchSegment) int { return cmp.Compare(x.ID, y.ID) })
 	meta.Segments = keep
-	if prev != nil && fresh.Keys == 0 && len(merge) == 0 && slices.EqualFunc(prev.Sessions, meta.Sessions, sameSession) &&
-		slices.Equal(prev.Segments, meta.Segments) {
-		return old.Search, nil // nothing changed
+	if b.prev != nil && fresh.Keys == 0 && len(merge) == 0 && slices.EqualFunc(b.prev.Sessions, meta.Sessions, sameSession) &&
+		slices.Equal(b.prev.Segments, meta.Segments) {
+		return b.old.Search, nil // nothing changed
 	}
-	name := metaName(searchGen(old.Search) + 1)
+	name := metaName(searchGen(b.old.Search) + 1)
 	script, err := jsCall("meta", meta)
 	if err != nil {
 		return "", err
 	}
-	if err := atomicfile.WriteFile(filepath.Join(dir, name), script); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(b.dir, name), script); err != nil {
 		return "", err
 	}
 	return name, nil
