@@ -185,7 +185,8 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 		opt.tracker = &tracker{tell: opt.Progress, p: Progress{Started: time.Now()}}
 	}
 	next := &manifest{Version: manifestVersion, Fingerprint: fingerprint, Format: f.name, Index: f.index, Sessions: map[string]*entry{}}
-	b := &builder{dir: dir, opt: opt, f: f, old: old, next: next, sameOptions: old.Fingerprint == fingerprint && !opt.Force}
+	b := &builder{dir: dir, opt: opt, f: f, old: old, next: next, sameOptions: old.Fingerprint == fingerprint && !opt.Force,
+		parents: map[string]page.Link{}, related: map[string][]page.Related{}, docs: map[string]pageDocs{}}
 
 	// Names first: every name the old manifest gave stays reserved, so a
 	// new source never takes the name of a page about to be removed.
@@ -261,24 +262,13 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 			}
 		}
 	}
-	b.related = map[string][]page.Related{}
-	b.parents = map[string]page.Link{}
-	b.docs = map[string]pageDocs{}
-	for _, key := range b.order {
-		e := next.Sessions[key]
-		if e.Error != "" {
-			continue
-		}
-		b.related[key] = opt.shared(b.lk.pageRelated(next, key, f.pageURL), e.Path)
-		b.parents[key] = b.lk.parentLink(next, key, f.pageURL)
-		b.docs[key] = pageDocs{index: f.toIndex(), agents: b.lk.agentLinks(next, key, f.pageURL)}
-		rk := relatedKey(b.parents[key], b.related[key])
-		if b.queued[key] == nil && rk != e.Related {
+	for _, key := range b.linkPages() {
+		if b.queued[key] == nil {
+			e := next.Sessions[key]
 			j := &job{key: key, path: e.Path, old: old.Sessions[key], e: e, page: true, relink: true}
 			b.jobs = append(b.jobs, j)
 			b.queued[key] = j
 		}
-		e.Related = rk
 	}
 
 	// The search index: sessions keep their words from the last build's
@@ -313,22 +303,13 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 	// A new session's title is known once it is read: the pages that
 	// link to one are made again with it.
 	var relink []*job
-	for _, key := range b.order {
+	for _, key := range b.linkPages() {
 		e := next.Sessions[key]
-		if e.Error != "" {
-			continue
+		j := &job{key: key, path: e.Path, old: e, e: e, page: true, relink: true}
+		if q := b.queued[key]; q != nil {
+			j.indexed = q.indexed // already added
 		}
-		b.related[key] = opt.shared(b.lk.pageRelated(next, key, f.pageURL), e.Path)
-		b.parents[key] = b.lk.parentLink(next, key, f.pageURL)
-		b.docs[key] = pageDocs{index: f.toIndex(), agents: b.lk.agentLinks(next, key, f.pageURL)}
-		if rk := relatedKey(b.parents[key], b.related[key]); rk != e.Related {
-			e.Related = rk
-			j := &job{key: key, path: e.Path, old: e, e: e, page: true, relink: true}
-			if q := b.queued[key]; q != nil {
-				j.indexed = q.indexed // already added
-			}
-			relink = append(relink, j)
-		}
+		relink = append(relink, j)
 	}
 	if opt.tracker != nil {
 		opt.tracker.relinking = true

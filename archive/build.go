@@ -44,3 +44,25 @@ type builder struct {
 	num  map[string]int
 	prev *searchMeta
 }
+
+// linkPages works out what each page links (b.parents, b.related,
+// b.docs) from the links between the sessions and their titles as
+// b.next has them so far, and returns the sessions whose pages link
+// otherwise than their entries' Related say: those pages are to be made
+// again, and Related now says how.
+func (b *builder) linkPages() (changed []string) {
+	for _, key := range b.order {
+		e := b.next.Sessions[key]
+		if e.Error != "" {
+			continue
+		}
+		b.related[key] = b.opt.shared(b.lk.pageRelated(b.next, key, b.f.pageURL), e.Path)
+		b.parents[key] = b.lk.parentLink(b.next, key, b.f.pageURL)
+		b.docs[key] = pageDocs{index: b.f.toIndex(), agents: b.lk.agentLinks(b.next, key, b.f.pageURL)}
+		if rk := relatedKey(b.parents[key], b.related[key]); rk != e.Related {
+			e.Related = rk
+			changed = append(changed, key)
+		}
+	}
+	return changed
+}
