@@ -18,10 +18,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -29,10 +27,8 @@ import (
 	"github.com/piexport/piexport/gfm"
 	"github.com/piexport/piexport/internal/atomicfile"
 	"github.com/piexport/piexport/internal/fileguard"
-	"github.com/piexport/piexport/internal/imagefiles"
 	"github.com/piexport/piexport/page"
 	"github.com/piexport/piexport/session"
-	"github.com/piexport/piexport/site"
 )
 
 // Options say how an archive is built.
@@ -148,316 +144,56 @@ const ManifestName = ".piexport-manifest.json"
 // at a time writes dir: another waits a few seconds for the lock, then
 // fails with ErrBusy.
 func Build(ctx context.Context, dir string, files []string, opt Options) (Result, error) {
-	res := Result{}
 	f, err := formatOf(opt.Format, opt.MarkdownTarget)
 	if err != nil {
-		return res, err
+		return Result{}, err
 	}
 	if opt.EmbedJSONL && opt.Prepare != nil {
 		// The file as it is would carry what Prepare masks.
-		return res, errors.New("the pages cannot carry their session files as they are and prepared sessions both")
+		return Result{}, errors.New("the pages cannot carry their session files as they are and prepared sessions both")
 	}
-	res.Index = filepath.Join(dir, f.index)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return res, err
-	}
-	// Before the lock is taken: it is removed when the build ends.
-	if err := refuseHousekeeping(dir, files); err != nil {
-		return res, err
-	}
-	unlock, err := lockDir(ctx, dir)
+	b := &builder{dir: dir, opt: opt, f: f, res: Result{Index: filepath.Join(dir, f.index)}}
+	unlock, err := b.lock(ctx, files)
 	if err != nil {
-		return res, err
+		return b.res, err
 	}
 	defer unlock()
-	removeStaleTemps(dir)
-
-	old, err := readManifest(dir)
-	if err != nil {
-		return res, err
+	defer b.abortSearch()
+	// The phases (see build.go): planning changes nothing the archive
+	// shows; then the pages are written, the index and the manifest
+	// last, so that a build stopped anywhere leaves the last archive
+	// readable.
+	if err := b.start(); err != nil {
+		return b.res, err
 	}
-	fingerprint, err := fingerprintOf(opt, f.name)
-	if err != nil {
-		return res, err
+	if err := b.findSources(files); err != nil {
+		return b.res, err
 	}
-	opt.fingerprint = fingerprint
-	if opt.Progress != nil {
-		opt.tracker = &tracker{tell: opt.Progress, p: Progress{Started: time.Now()}}
+	b.planFamilies()
+	b.planLinks()
+	if err := b.planSearch(); err != nil {
+		return b.res, err
 	}
-	next := &manifest{Version: manifestVersion, Fingerprint: fingerprint, Format: f.name, Index: f.index, Sessions: map[string]*entry{}}
-	b := &builder{dir: dir, opt: opt, f: f, old: old, next: next, sameOptions: old.Fingerprint == fingerprint && !opt.Force,
-		parents: map[string]page.Link{}, related: map[string][]page.Related{}, docs: map[string]pageDocs{}}
-
-	// Names first: every name the old manifest gave stays reserved, so a
-	// new source never takes the name of a page about to be removed.
-	names := newNamer()
-	for _, e := range old.sortedEntries() {
-		names.reserve(e.Stem)
-	}
-	stemOf := agentStems(files, old, names, opt.hide)
-	b.abs = map[string]string{}
-	for _, p := range files {
-		a, err := filepath.Abs(p)
-		if err != nil {
-			return res, err
-		}
-		key := sourceKey(a)
-		if next.Sessions[key] != nil {
-			continue
-		}
-		b.abs[key] = a
-		oe := old.Sessions[key]
-		e := &entry{Path: p}
-		if oe != nil && opt.hide(oe.Stem) == oe.Stem {
-			e.Stem = oe.Stem
-		} else {
-			e.Stem = stemOf(a)
-		}
-		next.Sessions[key] = e
-		b.order = append(b.order, key)
-
-		fi, err := os.Stat(p)
-		if err != nil {
-			e.Error = err.Error()
-			continue
-		}
-		e.Size, e.ModTime = fi.Size(), fi.ModTime().UnixNano()
-		// Its links are known before its page is made: the header says
-		// what it was forked from. (Read at every build: the manifest
-		// does not keep the path.)
-		from := session.ForkedFrom(p)
-		if b.sameOptions && oe != nil && oe.Size == e.Size && oe.ModTime == e.ModTime && pageExists(dir, oe, f) {
-			*e = *oe
-			e.Path, e.ParentSession = p, from
-			continue
-		}
-		e.ParentSession = from
-		b.jobs = append(b.jobs, &job{key: key, path: p, old: oe, e: e, page: true})
-	}
-	if err := refuseInputs(dir, files, next, old, f); err != nil {
-		return res, err
-	}
-	if err := checkSearchDirs(dir); err != nil {
-		return res, err
-	}
-
-	// Links, then the pages they changed: a session whose fork or
-	// sub-agent appeared links to it.
-	b.lk = linkSessions(next, b.order, b.abs, opt.hide)
-	b.queued = map[string]*job{}
-	for _, j := range b.jobs {
-		b.queued[j.key] = j
-	}
-	if opt.Prepare != nil {
-		// A family is prepared together: when one of its sessions
-		// changed, what the others must mask may have too.
-		b.families = b.lk.families(b.order, b.abs)
-		for _, j := range slices.Clone(b.jobs) {
-			for _, key := range b.families[j.key] {
-				if e := next.Sessions[key]; b.queued[key] == nil && e.Error == "" {
-					k := &job{key: key, path: e.Path, old: old.Sessions[key], e: e, page: true}
-					b.jobs = append(b.jobs, k)
-					b.queued[key] = k
-				}
-			}
-		}
-	}
-	for _, key := range b.linkPages() {
-		if b.queued[key] == nil {
-			e := next.Sessions[key]
-			j := &job{key: key, path: e.Path, old: old.Sessions[key], e: e, page: true, relink: true}
-			b.jobs = append(b.jobs, j)
-			b.queued[key] = j
-		}
-	}
-
-	// The search index: sessions keep their words from the last build's
-	// unless they are read again; one it lacks is read for its words.
-	if f.name == "html" {
-		b.prev = readSearchMeta(dir, old)
-		b.sb, err = newSearchBuild(dir)
-		if err != nil {
-			return res, err
-		}
-		defer func() { b.sb.abort() }()
-		b.num = assignSlots(b.prev, next, b.order, f.ext)
-		for _, j := range b.jobs {
-			j.words = true
-		}
-		for _, key := range b.order {
-			e := next.Sessions[key]
-			if e.Error != "" || b.queued[key] != nil {
-				continue
-			}
-			if b.prev == nil || !b.prev.has(e.Stem+f.ext, e.Doc) {
-				j := &job{key: key, path: e.Path, old: old.Sessions[key], e: e, words: true}
-				b.jobs = append(b.jobs, j)
-				b.queued[key] = j
-			}
-		}
-	}
-
 	if err := b.run(ctx, b.jobs); err != nil {
-		return res, err
+		return b.res, err
 	}
-	// A new session's title is known once it is read: the pages that
-	// link to one are made again with it.
-	var relink []*job
-	for _, key := range b.linkPages() {
-		e := next.Sessions[key]
-		j := &job{key: key, path: e.Path, old: e, e: e, page: true, relink: true}
-		if q := b.queued[key]; q != nil {
-			j.indexed = q.indexed // already added
-		}
-		relink = append(relink, j)
+	if err := b.relink(ctx); err != nil {
+		return b.res, err
 	}
-	if opt.tracker != nil {
-		opt.tracker.relinking = true
+	b.tally()
+	if err := b.finishSearch(ctx); err != nil {
+		return b.res, err
 	}
-	if err := b.run(ctx, relink); err != nil {
-		return res, err
+	if err := b.writeIndex(); err != nil {
+		return b.res, err
 	}
-	for _, j := range relink {
-		if q := b.queued[j.key]; q == nil || !q.rendered {
-			b.queued[j.key] = j
-		}
+	if err := b.removeGone(); err != nil {
+		return b.res, err
 	}
-	for _, key := range b.order {
-		e := next.Sessions[key]
-		j := b.queued[key]
-		switch {
-		case e.Error != "":
-			res.Failed = append(res.Failed, Failure{Path: e.Path, Err: errors.New(e.Error)})
-		case j != nil && j.rendered:
-			res.Rendered = append(res.Rendered, e.Path)
-		default:
-			res.Unchanged++
-		}
+	if err := b.writeManifest(); err != nil {
+		return b.res, err
 	}
-	slices.Sort(res.Rendered)
-	slices.SortFunc(res.Failed, func(a, b Failure) int { return strings.Compare(a.Path, b.Path) })
-	for _, key := range b.order {
-		if e := next.Sessions[key]; e.Error == "" && len(e.Warnings) > 0 {
-			res.Warned = append(res.Warned, Warned{Path: e.Path, Warnings: e.Warnings})
-		}
-	}
-	slices.SortFunc(res.Warned, func(a, b Warned) int { return strings.Compare(a.Path, b.Path) })
-
-	iopt := site.IndexOptions{Title: opt.Title, Theme: opt.Theme, Home: opt.Home, Generator: opt.Generator, Notice: opt.Notice}
-	if b.sb != nil {
-		gen, err := b.writeSearch()
-		if errors.Is(err, errOldSearch) {
-			// The last index cannot be read: every session's words are
-			// read again, into an index made anew.
-			var sb *searchBuild
-			if sb, err = newSearchBuild(dir); err != nil {
-				return res, err
-			}
-			b.sb.abort()
-			b.sb, b.prev = sb, nil
-			var more []*job
-			for _, key := range b.order {
-				if e := next.Sessions[key]; e.Error == "" {
-					j := &job{key: key, path: e.Path, old: old.Sessions[key], e: e, words: true}
-					more = append(more, j)
-					b.queued[key] = j
-				}
-			}
-			if opt.tracker != nil {
-				opt.tracker.relinking = false // every file is read again
-			}
-			if err = b.run(ctx, more); err == nil {
-				gen, err = b.writeSearch()
-			}
-		}
-		if err != nil {
-			return res, err
-		}
-		next.Search = gen
-		iopt.StaticSearch = gen
-	}
-
-	// The index, then removals, then the manifest: a build stopped in
-	// between leaves an old manifest whose sources a next build re-checks.
-	var items []site.IndexItem
-	for _, key := range b.order {
-		e := next.Sessions[key]
-		e.Error = opt.hide(e.Error) // it is in the index and the manifest
-		_, agent := b.lk.parent[key]
-		if e.Error == "" {
-			for _, r := range e.Usage {
-				r.Session, r.Project, r.SubAgent = key, e.Cwd, agent
-				iopt.Usage = append(iopt.Usage, r)
-			}
-		}
-		if agent && e.Error == "" {
-			iopt.SubAgents++
-			continue // listed under its session
-		}
-		it := site.IndexItem{Path: opt.hide(e.Path), Cwd: e.Cwd, SessionID: e.SessionID, Summary: e.Summary}
-		if e.Error != "" {
-			it.Err = errors.New(e.Error)
-		} else {
-			it.URL = f.indexURL(e.Stem)
-			it.Related = b.lk.siteRelated(next, key, f.indexURL)
-			if f.ext == ".md" {
-				// The index lists sub-agents of sub-agents too.
-				b.lk.allAgents(next, key, f.indexURL, it.Related)
-			}
-			it.Related = append(it.Related, toSiteRelated(opt.shared(nil, e.Path))...)
-		}
-		items = append(items, it)
-	}
-	res.SubAgents = iopt.SubAgents
-	var index bytes.Buffer
-	if err := f.indexW(&index, items, iopt, opt); err != nil {
-		return res, err
-	}
-	if err := writeIfChanged(res.Index, index.Bytes()); err != nil {
-		return res, err
-	}
-
-	keep := map[string]bool{}
-	for _, e := range next.Sessions {
-		if e.Error == "" {
-			keep[e.Stem+f.ext] = true
-		}
-	}
-	oldExt := formats[old.formatName()].ext
-	var stale []string
-	for _, e := range old.sortedEntries() {
-		stale = append(stale, e.Stem+oldExt)
-	}
-	if oldIndex := old.indexName(); old.Format != "" && oldIndex != f.index {
-		stale = append(stale, oldIndex)
-	}
-	for _, name := range stale {
-		if keep[name] {
-			continue
-		}
-		err := os.Remove(filepath.Join(dir, name))
-		switch {
-		case err == nil:
-			res.Removed = append(res.Removed, name)
-		case !errors.Is(err, fs.ErrNotExist):
-			return res, err
-		}
-	}
-	if f.ext == ".md" || old.formatName() == "md" {
-		// The images no page links any more go.
-		var keep []string
-		for _, e := range next.Sessions {
-			keep = append(keep, e.Assets...)
-		}
-		if err := (&imagefiles.Dir{Path: filepath.Join(dir, assetsDir)}).Prune(keep); err != nil {
-			return res, err
-		}
-	}
-	if err := next.write(dir); err != nil {
-		return res, err
-	}
-	removeOldSearch(dir, old, next)
-	return res, nil
+	return b.res, nil
 }
 
 // shared adds to rel the links of Shared about the session at path.
