@@ -35,13 +35,13 @@ func (b *builder) tally() {
 		}
 	}
 	slices.Sort(res.Rendered)
-	slices.SortFunc(res.Failed, func(a, b Failure) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(res.Failed, func(x, y Failure) int { return strings.Compare(x.Path, y.Path) })
 	for _, key := range b.order {
 		if e := b.next.Sessions[key]; e.Error == "" && len(e.Warnings) > 0 {
 			res.Warned = append(res.Warned, Warned{Path: e.Path, Warnings: e.Warnings})
 		}
 	}
-	slices.SortFunc(res.Warned, func(a, b Warned) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(res.Warned, func(x, y Warned) int { return strings.Compare(x.Path, y.Path) })
 }
 
 // finishSearch writes the next generation of an HTML archive's search

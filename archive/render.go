@@ -35,14 +35,14 @@ type unit struct {
 func (b *builder) renderUnit(ctx context.Context, u unit) error {
 	data := map[string][]byte{}
 	for _, j := range u.jobs {
-		b, err := fileguard.ReadInput(ctx, j.path)
+		raw, err := fileguard.ReadInput(ctx, j.path)
 		if err != nil {
 			j.e.Error = err.Error()
 			continue
 		}
-		sum := sha256.Sum256(b)
+		sum := sha256.Sum256(raw)
 		j.e.SHA256 = hex.EncodeToString(sum[:])
-		data[j.key] = b
+		data[j.key] = raw
 	}
 	if b.opt.Prepare != nil {
 		// What a page shows depends on its whole family.
@@ -78,12 +78,12 @@ func (b *builder) renderUnit(ctx context.Context, u unit) error {
 			s := sessions[key]
 			if s == nil {
 				path := b.next.Sessions[key].Path
-				b := data[key]
-				if b == nil {
-					b, _ = fileguard.ReadInput(ctx, path)
+				raw := data[key]
+				if raw == nil {
+					raw, _ = fileguard.ReadInput(ctx, path)
 				}
 				var err error
-				if s, err = session.ReadContext(ctx, bytes.NewReader(b), path); err != nil || b == nil {
+				if s, err = session.ReadContext(ctx, bytes.NewReader(raw), path); err != nil || raw == nil {
 					continue
 				}
 			}
