@@ -55,23 +55,22 @@ type Options struct {
 	Workers int
 	// Force renders every session, changed or not.
 	Force bool
-	// Prepare, when set, is applied to the sessions of a family after
-	// they are read and before anything is made from them: package redact
-	// masks secrets with it. A family is a session, its sub-agents'
-	// transcripts, the session it was forked from, its forks and theirs:
-	// the sessions the archive links, which repeat each other. family
-	// holds them in an order that is the same at every build; shown marks
-	// those whose pages or words the build makes, which Prepare is to
-	// change, the rest being read for what they have to mask in these.
-	// When one member of a family changes, the whole family is made
-	// again. PrepareKey names what Prepare does, so that pages made
-	// otherwise are made again.
-	Prepare    func(family []*session.Session, shown []bool)
-	PrepareKey string
-	// HidePath, when set, rewrites the source paths the archive shows or
-	// names its pages after: pi names session folders after the working
-	// directory, which holds the user's name.
-	HidePath func(string) string
+	// Mask, when set, masks the sessions of a family after they are read
+	// and before anything is made from them (package redact's Redactor is
+	// one). A family is a session, its sub-agents' transcripts, the
+	// session it was forked from, its forks and theirs: the sessions the
+	// archive links, which repeat each other. Each member is looked at in
+	// an order that is the same at every build, and those whose pages or
+	// words the build makes are masked with what every member holds, the
+	// rest being read only for that. When one member of a family changes,
+	// the whole family is made again. Mask's key is part of the options
+	// pages are made with, so that pages made otherwise are made again;
+	// Mask.Text rewrites the source paths the archive shows or names its
+	// pages after: pi names session folders after the working directory,
+	// which holds the user's name.
+	Mask session.Masker
+	// Masked, when set, is told each session Mask masked, once masked.
+	Masked func(*session.Session)
 	// Notice is a line the index shows above the list, e.g. that secrets
 	// are masked.
 	Notice string
@@ -81,7 +80,7 @@ type Options struct {
 	Pages *catalog.Pages
 
 	// EmbedJSONL makes each page carry its session file, as it is, for
-	// download. It does not go with Prepare, which would be undone.
+	// download. It does not go with Mask, which would be undone.
 	EmbedJSONL bool
 
 	// Shared, when set, returns the links about where the session file at
@@ -148,8 +147,8 @@ func Build(ctx context.Context, dir string, files []string, opt Options) (Result
 	if err != nil {
 		return Result{}, err
 	}
-	if opt.EmbedJSONL && opt.Prepare != nil {
-		// The file as it is would carry what Prepare masks.
+	if opt.EmbedJSONL && opt.Mask != nil {
+		// The file as it is would carry what Mask masks.
 		return Result{}, errors.New("the pages cannot carry their session files as they are and prepared sessions both")
 	}
 	b := &builder{dir: dir, opt: opt, f: f, res: Result{Index: filepath.Join(dir, f.index)}}
@@ -204,12 +203,20 @@ func (opt Options) shared(rel []page.Related, path string) []page.Related {
 	return append(rel, opt.Shared(path)...)
 }
 
-// hide applies HidePath, if set.
+// maskKey is Mask's key, "" without one.
+func (opt Options) maskKey() string {
+	if opt.Mask == nil {
+		return ""
+	}
+	return opt.Mask.Key()
+}
+
+// hide masks a path with Mask, if set.
 func (opt Options) hide(path string) string {
-	if opt.HidePath == nil {
+	if opt.Mask == nil {
 		return path
 	}
-	return opt.HidePath(path)
+	return opt.Mask.Text(path)
 }
 
 // sourceKey identifies a source in the manifest by its absolute path,
@@ -235,7 +242,7 @@ func pageExists(dir string, e *entry, f format) bool {
 // as the last one did keeps the pages.
 func fingerprintOf(opt Options, format string) (string, error) {
 	h := sha256.New()
-	fmt.Fprintf(h, "format=%s\ntheme=%s\nhome=%s\ngenerator=%s\nprepare=%s\nembed-jsonl=%v\n", format, opt.Theme, opt.Home, opt.Generator, opt.PrepareKey, opt.EmbedJSONL)
+	fmt.Fprintf(h, "format=%s\ntheme=%s\nhome=%s\ngenerator=%s\nprepare=%s\nembed-jsonl=%v\n", format, opt.Theme, opt.Home, opt.Generator, opt.maskKey(), opt.EmbedJSONL)
 	switch format {
 	case "md":
 		fmt.Fprintf(h, "renderer=gfm %s\ntarget=%s\nfront-matter=%v\n", gfm.Version(), opt.MarkdownTarget, opt.FrontMatter)

@@ -16,7 +16,6 @@ import (
 	"github.com/piexport/piexport/catalog"
 	"github.com/piexport/piexport/internal/atomicfile"
 	"github.com/piexport/piexport/internal/sessiongen"
-	"github.com/piexport/piexport/session"
 )
 
 const corpus = "../testdata/corpus"
@@ -454,19 +453,19 @@ func BenchmarkArchive(b *testing.B) {
 	})
 }
 
-// TestBuildRefusesFileWithPrepare: a page that carries its session file
-// carries it as it is, which would undo what Prepare masks; the archive
+// TestBuildRefusesFileWithMask: a page that carries its session file
+// carries it as it is, which would undo what Mask masks; the archive
 // refuses the two together and writes nothing.
-func TestBuildRefusesFileWithPrepare(t *testing.T) {
+func TestBuildRefusesFileWithMask(t *testing.T) {
 	src := t.TempDir()
 	out := filepath.Join(t.TempDir(), "archive")
 	files := sources(t, src, "pi-v3-earth0-tiny.jsonl")
 	_, err := Build(context.Background(), out, files, Options{
 		EmbedJSONL: true,
-		Prepare:    func([]*session.Session, []bool) {},
+		Mask:       &recordingMasker{masked: map[string][]string{}},
 	})
 	if err == nil {
-		t.Fatal("an archive carrying session files as they are was built with Prepare")
+		t.Fatal("an archive carrying session files as they are was built with Mask")
 	}
 	if _, err := os.Stat(out); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("the refused archive wrote %s (%v)", out, err)

@@ -42,8 +42,8 @@ type builder struct {
 	// queued holds each source's last job, by key.
 	jobs   []*job
 	queued map[string]*job
-	// families are the families of the sources, by key, under Prepare
-	// (see Options.Prepare); nil otherwise.
+	// families are the families of the sources, by key, under Mask
+	// (see Options.Mask); nil otherwise.
 	families map[string][]string
 
 	// What each page links, by key: the session it came from, the others
@@ -178,11 +178,11 @@ func (b *builder) queue(j *job) {
 	b.queued[j.key] = j
 }
 
-// planFamilies queues, under Prepare, every member of the family of a
+// planFamilies queues, under Mask, every member of the family of a
 // source queued: a family is prepared together, and when one of its
 // sessions changed, what the others must mask may have too.
 func (b *builder) planFamilies() {
-	if b.opt.Prepare == nil {
+	if b.opt.Mask == nil {
 		return
 	}
 	b.families = b.lk.families(b.order, b.abs)

@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// Under Options.Prepare, sessions are read in families: a session, its
+// Under Options.Mask, sessions are read in families: a session, its
 // sub-agents' transcripts, the session it was forked from and its forks,
 // and theirs (the sessions the archive links, as far as the links lead).
 // They repeat each other, so a page shows what its whole family has to
@@ -70,7 +70,7 @@ func familyDigest(family []string, next *manifest) string {
 }
 
 // unitsOf groups jobs into the units runJobs does: a family's jobs
-// together under Prepare (families set), else each job alone.
+// together under Mask (families set), else each job alone.
 func unitsOf(jobs []*job, families map[string][]string) []unit {
 	if families == nil {
 		out := make([]unit, len(jobs))

@@ -14,8 +14,8 @@ import (
 	"github.com/piexport/piexport/session"
 )
 
-// TestFamiliesPreparedTogether (issue 33, item 1): under Prepare, a
-// session, its sub-agent's transcript and its fork are prepared as one
+// TestFamiliesPreparedTogether (issue 33, item 1): under Mask, a
+// session, its sub-agent's transcript and its fork are masked as one
 // family, in the same order at every build, and a session of no family
 // alone; when one member changes, every member's page is made again, and
 // an unchanged family is not read at all.
@@ -39,29 +39,15 @@ func TestFamiliesPreparedTogether(t *testing.T) {
 	alone := write(filepath.Join(src, "alone.jsonl"), header("x", "")+line("d", "a session of its own"))
 	files := []string{alone, fork, agent, main}
 
-	var mu sync.Mutex
-	var calls []string // each call: the ids of the family, the shown ones marked *
-	opt := Options{PrepareKey: "test", Prepare: func(family []*session.Session, shown []bool) {
-		var ids []string
-		for i, s := range family {
-			id := s.Header.ID
-			if shown[i] {
-				id += "*"
-			}
-			ids = append(ids, id)
-		}
-		mu.Lock()
-		calls = append(calls, strings.Join(ids, " "))
-		mu.Unlock()
-	}}
+	rec := &recordingMasker{masked: map[string][]string{}}
+	opt := Options{Mask: rec}
+	var calls []string // each family masked: its ids in order, those masked marked *
 	build := func() Result {
 		t.Helper()
-		mu.Lock()
-		calls = nil
-		mu.Unlock()
+		rec.masked = map[string][]string{}
 		res, err := Build(context.Background(), out, files, opt)
 		must(t, err)
-		slices.Sort(calls)
+		calls = rec.calls()
 		return res
 	}
 	res := build()
@@ -107,4 +93,49 @@ func TestFamiliesPreparedTogether(t *testing.T) {
 	if res = build(); len(res.Rendered) != 0 {
 		t.Errorf("a member touched: rendered %q", res.Rendered)
 	}
+}
+
+// recordingMasker masks nothing and records, for each family it is given
+// (the ids of its members in order), the members it masked.
+type recordingMasker struct {
+	mu     sync.Mutex
+	masked map[string][]string
+}
+
+type idFinding string
+
+func (f idFinding) Kept() session.Finding                          { return f }
+func (f idFinding) Same(g session.Finding) bool                    { return g == session.Finding(f) }
+func (m *recordingMasker) Find(s *session.Session) session.Finding { return idFinding(s.Header.ID) }
+func (m *recordingMasker) Text(s string) string                    { return s }
+func (m *recordingMasker) Key() string                             { return "test" }
+
+func (m *recordingMasker) Mask(s *session.Session, family []session.Finding) {
+	var ids []string
+	for _, f := range family {
+		ids = append(ids, string(f.(idFinding)))
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	key := strings.Join(ids, " ")
+	m.masked[key] = append(m.masked[key], s.Header.ID)
+}
+
+// calls says each family masked as "m l* f*": its members in order, those
+// masked marked *.
+func (m *recordingMasker) calls() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []string
+	for key, masked := range m.masked {
+		ids := strings.Fields(key)
+		for i, id := range ids {
+			if slices.Contains(masked, id) {
+				ids[i] += "*"
+			}
+		}
+		out = append(out, strings.Join(ids, " "))
+	}
+	slices.Sort(out)
+	return out
 }

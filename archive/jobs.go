@@ -23,7 +23,7 @@ type job struct {
 }
 
 // run reads the sources of jobs on every core, a family's together
-// under Prepare (see unitsOf); the calling goroutine reports progress. A
+// under Mask (see unitsOf); the calling goroutine reports progress. A
 // source that fails to load is recorded in its entry; a failure to write
 // stops the build.
 func (b *builder) run(ctx context.Context, jobs []*job) error {

@@ -27,7 +27,7 @@ type links struct {
 	forkOf map[string]string   // fork → the session it came from
 	forks  map[string][]string // session → its forks
 	// hide rewrites a source's path as the archive shows it (see
-	// Options.HidePath): a sub-agent is named after its file.
+	// Options.Mask): a sub-agent is named after its file.
 	hide func(string) string
 }
 

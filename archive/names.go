@@ -105,7 +105,7 @@ func (n *namer) nameAs(stem, source string) string {
 // archive holds, the name of its session's page, "--" and its file's
 // name, so that "project--2026-…_0195…--Lexer--Tokens" reads as what it
 // is and sorts beside its session. hide rewrites the paths names are
-// made from (see Options.HidePath).
+// made from (see Options.Mask).
 func agentStems(files []string, old *manifest, names *namer, hide func(string) string) func(abs string) string {
 	have := map[string]bool{}
 	for _, p := range files {

@@ -20,8 +20,8 @@ import (
 	"github.com/piexport/piexport/usage"
 )
 
-// A unit is the jobs of one run that are done together: under Prepare,
-// the jobs of one family of sessions (see Options.Prepare) with the
+// A unit is the jobs of one run that are done together: under Mask,
+// the jobs of one family of sessions (see Options.Mask) with the
 // family's members in its order (family, by key); else one job alone.
 type unit struct {
 	jobs   []*job
@@ -44,7 +44,7 @@ func (b *builder) renderUnit(ctx context.Context, u unit) error {
 		j.e.SHA256 = hex.EncodeToString(sum[:])
 		data[j.key] = raw
 	}
-	if b.opt.Prepare != nil {
+	if b.opt.Mask != nil {
 		// What a page shows depends on its whole family.
 		group := familyDigest(u.family, b.next)
 		for _, j := range u.jobs {
@@ -69,7 +69,7 @@ func (b *builder) renderUnit(ctx context.Context, u unit) error {
 		}
 		sessions[j.key] = s
 	}
-	if b.opt.Prepare != nil {
+	if b.opt.Mask != nil {
 		// The rest of the family is read for what it has to mask in
 		// these; one that cannot be read has nothing to give.
 		var group []*session.Session
@@ -90,7 +90,7 @@ func (b *builder) renderUnit(ctx context.Context, u unit) error {
 			group = append(group, s)
 			shown = append(shown, sessions[key] == s)
 		}
-		b.opt.Prepare(group, shown)
+		b.mask(group, shown)
 	}
 	for _, j := range todo {
 		s := sessions[j.key]
@@ -223,4 +223,24 @@ func (b *builder) addWords(j *job, s *session.Session) error {
 		}
 	}
 	return b.sb.addSession(b.num[j.key], d)
+}
+
+// mask masks the members of a family that shown marks with what every
+// member holds (Options.Mask), and tells Options.Masked of each.
+func (b *builder) mask(family []*session.Session, shown []bool) {
+	findings := make([]session.Finding, len(family))
+	for i, s := range family {
+		if findings[i] = b.opt.Mask.Find(s); !shown[i] {
+			findings[i] = findings[i].Kept()
+		}
+	}
+	for i, s := range family {
+		if !shown[i] {
+			continue
+		}
+		b.opt.Mask.Mask(s, findings)
+		if b.opt.Masked != nil {
+			b.opt.Masked(s)
+		}
+	}
 }

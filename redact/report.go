@@ -12,6 +12,7 @@ import (
 
 	"github.com/piexport/piexport/humanize"
 	"github.com/piexport/piexport/internal/termsafe"
+	"github.com/piexport/piexport/session"
 )
 
 // Report says what was masked in one session.
@@ -123,13 +124,27 @@ func (r *Report) WriteText(w io.Writer, countsOnly bool) error {
 }
 
 // Summary says in one line what was masked: "3 values masked in 5
-// places" or "nothing masked".
-func (r *Report) Summary() string {
-	n := r.Values()
-	if n == 0 {
+// places" or "no secrets found".
+func (r *Report) Summary() string { return summary(r.Values(), len(r.Findings)) }
+
+// Summarize says of a session masked what its Report would: the values
+// masked, the places, and the line Summary writes. A session not masked
+// has none.
+func Summarize(s *session.Session) (values, places int, line string) {
+	if s.Redaction != nil {
+		for _, n := range s.Redaction.Values {
+			values += n
+		}
+		places = s.Redaction.Places
+	}
+	return values, places, summary(values, places)
+}
+
+func summary(values, places int) string {
+	if values == 0 {
 		return "no secrets found"
 	}
-	return humanize.Count(n, "value", "values") + " masked in " + humanize.Count(len(r.Findings), "place", "places")
+	return humanize.Count(values, "value", "values") + " masked in " + humanize.Count(places, "place", "places")
 }
 
 // padCount is humanize.Count with the figure right-aligned in three

@@ -106,12 +106,7 @@ func runArchive(ctx context.Context, opt *options, u *ui) error {
 	}
 	reports := newReportLog(opt, u)
 	if red := opt.redactor; red != nil {
-		aopt.Prepare = func(family []*session.Session, shown []bool) {
-			for _, rep := range red.Shown(family, shown) {
-				reports.add(rep)
-			}
-		}
-		aopt.PrepareKey, aopt.HidePath = red.Key(), red.Text
+		aopt.Mask, aopt.Masked = red, reports.addSession
 		if opt.redact.masks() {
 			aopt.Notice = "Secrets are masked: every page of this archive was redacted (--redact)."
 		}

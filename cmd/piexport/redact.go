@@ -303,6 +303,23 @@ func (l *reportLog) add(r *redact.Report) {
 	}
 }
 
+// addSession adds a session masked without its report (an archive's):
+// the counts its Redaction keeps.
+func (l *reportLog) addSession(s *session.Session) {
+	if !l.on {
+		return
+	}
+	values, places, line := redact.Summarize(s)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.reports++
+	l.values += values
+	l.places += places
+	if !l.quiet && values > 0 {
+		printf(l.w, "%s: %s", s.File, line)
+	}
+}
+
 func (l *reportLog) done() {
 	if l.on && l.reports > 0 {
 		fmt.Fprintf(l.w, "redaction: %s masked in %s, in %s written\n", count(l.values, "value", "values"), count(l.places, "place", "places"), count(l.reports, "session", "sessions"))
