@@ -1,0 +1,6 @@
+//go:build !race
+
+package catalog
+
+// raceDetector: see race_test.go.
+const raceDetector = false
