@@ -232,6 +232,12 @@ const probeJS = `(function () {
     for (var i = ix.view; i >= 0 && i < n; i = ix.parents[i]) on[i] = 1;
     var other = -1;
     for (i = 0; i < n && other < 0; i++) if (!on[i] && !absorbed[i]) other = i;
+    // A session of one path (the common shape) has no other branch: the
+    // link then goes to the path's first entry, the one farthest from
+    // where the page opens.
+    var first = -1;
+    for (i = ix.view; i >= 0 && i < n; i = ix.parents[i]) if (!absorbed[i]) first = i;
+    if (other < 0) other = first;
     return { ids: ix.ids, end: ix.ids[ix.view], other: other < 0 ? null : ix.ids[other] };
   }
   function drawn(id) {
@@ -279,7 +285,7 @@ const probeJS = `(function () {
   st.deep = null;
   function deepLink() {
     var b = branches();
-    if (!b || !b.other) { st.deep = { error: 'no entry off the path in view: the session has no other branch' }; return; }
+    if (!b || !b.other) { st.deep = { error: 'no entry to link to: the session has one entry' }; return; }
     follow(b.other).then(function (r) {
       st.deep = { id: b.other, at: r.at, ms: r.ms, longMax: r.longMax, frameMax: r.frameMax };
     }, function (e) { st.deep = { error: String(e.message) }; });
@@ -291,7 +297,7 @@ const probeJS = `(function () {
   st.switchBranch = function () {
     var b = branches();
     if (!b) return Promise.reject(new Error('no session index: --switch needs a piexport page'));
-    if (!b.other) return Promise.reject(new Error('no entry off the path in view: the session has no other branch'));
+    if (!b.other) return Promise.reject(new Error('no entry to link to: the session has one entry'));
     var before, out;
     // After --deeplink the page shows the other branch: back first.
     var start = st.deep && st.deep.id === b.other ? follow(b.end).then(pause) : Promise.resolve();
