@@ -15,7 +15,8 @@
 // Chromium's script, style and layout time, the element count and the JS
 // heap. With --deeplink (piexport pages only), as soon as the leaf shows the
 // probe follows a link to the first entry off the path in view (the
-// earliest branch off it) and reports deeplink_ms, the time until that
+// earliest branch off it; on a session of one path, its first entry) and
+// reports deeplink_ms, the time until that
 // entry is drawn inside the viewport, and deeplink_at_ms, when that was.
 // With --switch (piexport pages only) it then follows a link to that entry
 // again once the page has loaded, and reports switch_ms, then back_ms for
