@@ -113,7 +113,18 @@ func (tb *Tab) Click(sel chromedp.CSS) {
 		const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
 		return !!hit && e.contains(hit);
 	})()`)
-	tb.Do(chromedp.Click(sel))
+	// A virtual list draws its rows again as it likes (the tree marks the
+	// entry in view every frame): the node found can be gone before the
+	// click lands. Then the element is found again.
+	for try := 1; ; try++ {
+		err := chromedp.Do(tb.Ctx, chromedp.Click(sel))
+		if err == nil {
+			break
+		}
+		if try == 5 || !strings.Contains(err.Error(), "Could not find node") {
+			tb.T.Fatal(err)
+		}
+	}
 	tb.Settle()
 }
 
