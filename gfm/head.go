@@ -144,7 +144,11 @@ func (m *mdWriter) head(f pathFacts, leaf *session.Entry) {
 		meta = append(meta, b)
 	}
 	if x := s.Excerpt; x != nil {
-		meta = append(meta, fmt.Sprintf("**Excerpt:** entries %d to %d of the path, %s to %s", x.First, x.Last, codeSpan(x.From), codeSpan(x.To)))
+		of := "the path"
+		if x.Of > 0 {
+			of = fmt.Sprintf("%d on its path", x.Of)
+		}
+		meta = append(meta, fmt.Sprintf("**Excerpt:** entries %d to %d of %s, %s to %s", x.First, x.Last, of, codeSpan(x.From), codeSpan(x.To)))
 	}
 	if s.Redaction != nil {
 		meta = append(meta, "**Redacted:** "+mdInline(s.Redaction.Summary()))
