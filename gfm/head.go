@@ -146,7 +146,7 @@ func (m *mdWriter) head(f pathFacts, leaf *session.Entry) {
 	if x := s.Excerpt; x != nil {
 		of := "the path"
 		if x.Of > 0 {
-			of = fmt.Sprintf("%d on its path", x.Of)
+			of = session.Count(x.Of, "entry", "entries") + " on its path"
 		}
 		meta = append(meta, fmt.Sprintf("**Excerpt:** entries %d to %d of %s, %s to %s", x.First, x.Last, of, codeSpan(x.From), codeSpan(x.To)))
 	}

@@ -80,7 +80,7 @@ func TestExcerptFormats(t *testing.T) {
 			}
 		}
 	}
-	if !strings.Contains(md, "**Excerpt:** entries 3 to 8 of 13 on its path, `8940eb96` to `92b3e7cb`") {
+	if !strings.Contains(md, "**Excerpt:** entries 3 to 8 of 13 entries on its path, `8940eb96` to `92b3e7cb`") {
 		t.Errorf("the Markdown does not say which part it is:\n%s", md)
 	}
 }
