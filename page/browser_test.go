@@ -71,7 +71,10 @@ func nodeSelector(id string) chromedp.CSS {
 // from the top of the page down.
 func noScriptEntries(tb *browsertest.Tab) []string {
 	tb.T.Helper()
-	return browsertest.Eval[[]string](tb, `Array.from(document.querySelectorAll('#entries article[data-entry]')).filter(a => a.checkVisibility()).map(a => [a.getBoundingClientRect().top, a.dataset.entry]).sort((x, y) => x[0] - y[0]).map(x => x[1])`)
+	// In the order they are laid out: by their group's place (a group out
+	// of view is not laid out until seen, and the articles in it have no
+	// place of their own yet), then in the group's order.
+	return browsertest.Eval[[]string](tb, `Array.from(document.querySelectorAll('#entries article[data-entry]')).filter(a => a.checkVisibility()).map((a, i) => [(a.closest('noscript.g') || a).getBoundingClientRect().top, i, a.dataset.entry]).sort((x, y) => x[0] - y[0] || x[1] - y[1]).map(x => x[2])`)
 }
 
 // TestBrowser drives the page in a headless browser. All subtests share one
