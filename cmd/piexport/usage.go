@@ -8,7 +8,6 @@ import (
 	"math"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -211,12 +210,12 @@ func writeUsageText(w io.Writer, rep usage.Report, since string, sessions, agent
 	}
 	table := [][]string{append(head2, "Messages", "Input", "Output", "Cache read", "Cache write", "Tokens", "Cost")}
 	row := func(name string, g usage.Group) {
-		r := []string{name, grouped(int64(g.Sessions))}
+		r := []string{name, progressline.Count(int64(g.Sessions))}
 		if subAgents {
-			r = append(r, grouped(int64(g.SubAgents)))
+			r = append(r, progressline.Count(int64(g.SubAgents)))
 		}
-		table = append(table, append(r, grouped(int64(g.Messages)),
-			grouped(g.Input), grouped(g.Output), grouped(g.CacheRead), grouped(g.CacheWrite), grouped(g.Tokens()), humanize.Cost(g.Cost)))
+		table = append(table, append(r, progressline.Count(int64(g.Messages)),
+			progressline.Count(g.Input), progressline.Count(g.Output), progressline.Count(g.CacheRead), progressline.Count(g.CacheWrite), progressline.Count(g.Tokens()), humanize.Cost(g.Cost)))
 	}
 	for _, g := range rep.Groups {
 		row(groupName(rep.By, g.Key), g)
@@ -254,19 +253,6 @@ func groupName(by usage.By, key string) string {
 		key = humanize.Model(key)
 	}
 	return termsafe.Escape(key)
-}
-
-// grouped writes n with its thousands separated: 1,234,567.
-func grouped(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 && c != '-' {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
 }
 
 // usageJSON is the report as --json prints it.

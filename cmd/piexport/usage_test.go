@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/piexport/piexport/humanize"
+	"github.com/piexport/piexport/internal/progressline"
 	"github.com/piexport/piexport/session"
 )
 
@@ -40,8 +41,8 @@ func TestUsageReport(t *testing.T) {
 			}
 			lines := strings.Split(strings.TrimSpace(out), "\n")
 			total := strings.Fields(lines[len(lines)-1])
-			if total[0] != "Total" || total[1] != "5" || total[len(total)-2] != grouped(want.Tokens()) || total[len(total)-1] != humanize.Cost(want.Cost) {
-				t.Errorf("total line %q, want 5 sessions, %s tokens, %s", lines[len(lines)-1], grouped(want.Tokens()), humanize.Cost(want.Cost))
+			if total[0] != "Total" || total[1] != "5" || total[len(total)-2] != progressline.Count(want.Tokens()) || total[len(total)-1] != humanize.Cost(want.Cost) {
+				t.Errorf("total line %q, want 5 sessions, %s tokens, %s", lines[len(lines)-1], progressline.Count(want.Tokens()), humanize.Cost(want.Cost))
 			}
 			if !strings.HasPrefix(lines[0], "Usage by "+by) {
 				t.Errorf("heading %q", lines[0])
